@@ -1,0 +1,198 @@
+"""What the commands do, without the printing: each function checks everything before it writes."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rsr import keys as keystore
+from rsr.engine import Request, dry_run, get_ruleset
+from rsr.errors import BadInput
+from rsr.fileio import atomic_write
+from rsr.game import (
+    PassRecord,
+    Replay,
+    accept_packet,
+    append_packets,
+    build_packet,
+    create_game_dir,
+    incoming,
+    invite_packet,
+    load_log,
+    other_side,
+    pending_pass,
+    position_for_author,
+    read_text_file,
+    replay,
+)
+from rsr.packet import Packet, read_packets
+from rsr.report import pass_markdown
+from rsr.scenario import load_scenario
+from rsr.yamlio import dump_yaml, load_yaml_file, load_yaml_text
+
+
+def load_game(game_dir: Path) -> Replay:
+    return replay(load_log(game_dir))
+
+
+def choose_key(result: Replay, name: str | None) -> keystore.KeyPair:
+    """The named key, or the one stored key of this game (the side to write, when both are here)."""
+    if name:
+        return keystore.load_key(name)
+    found = keystore.find_keys_for(result.keys)
+    if not found:
+        raise BadInput("none of your stored keys belongs to this game (use --key NAME)")
+    side = result.next_author()
+    chosen = found.get(side) or found[sorted(found)[0]]
+    return keystore.load_key(chosen)
+
+
+def new_game(parent: Path, ruleset_id: str, scenario_name: str, side: str, key_name: str, player: str,
+             opponent_key: str | None = None) -> tuple[Path, Packet]:
+    ruleset = get_ruleset(ruleset_id)
+    scenario = load_scenario(ruleset.id, scenario_name)
+    ruleset.initial_state(scenario, {})  # refuse data the ruleset cannot play before anything is written
+    key = keystore.load_key(key_name)
+    opponent = keystore.decode_public(opponent_key) if opponent_key else None
+    packet = invite_packet(ruleset, scenario, key, side, player, os.urandom(16), opponent, {})
+    game_dir = create_game_dir(parent, packet)
+    append_packets(game_dir, [packet])
+    return game_dir, packet
+
+
+def read_packet_text(source: Path | str) -> str:
+    if str(source) == "-":
+        import sys
+
+        data = sys.stdin.buffer.read(8 * 1024 * 1024 + 1)
+        return data.decode("utf-8", errors="replace")
+    return read_text_file(Path(source))
+
+
+def accept_game(invite_file: Path | str, parent: Path, key_name: str, player: str,
+                inputs: list[dict[str, Any]] | None = None) -> tuple[Path, Packet]:
+    text = read_packet_text(invite_file)
+    packets = read_packets(text, None)
+    invite = packets[0]
+    if invite.seq != 0:
+        raise BadInput(f"{invite_file} holds packet {invite.seq}, not an invitation")
+    first = replay([invite])  # the invite itself must check out (ruleset, scenario hash) before we answer it
+    key = keystore.load_key(key_name)
+    if inputs:
+        side = other_side(first.ruleset, invite.side)
+        try:
+            dry_run(first.ruleset, first.position, side, 1, inputs)
+        except BadInput as exc:
+            raise BadInput(f"orders: {exc}") from exc
+    packet = accept_packet(invite, key, player, inputs)
+    replay([invite, packet])
+    game_dir = create_game_dir(parent, invite)
+    append_packets(game_dir, [invite, packet])
+    return game_dir, packet
+
+
+def load_orders(path: Path | str) -> list[dict[str, Any]]:
+    """An orders file: ``inputs:`` a list of answers and policies (docs/red-sun-rising/orders.md)."""
+    data = load_yaml_text(read_packet_text(path), str(path)) if str(path) == "-" else load_yaml_file(Path(path))
+    if data is None:
+        return []
+    if not isinstance(data, dict) or not isinstance(data.get("inputs", []), list):
+        raise BadInput(f"{path}: an orders file is a mapping with a list 'inputs:'")
+    inputs = data.get("inputs") or []
+    for number, item in enumerate(inputs, start=1):
+        if not isinstance(item, dict):
+            raise BadInput(f"{path}: inputs[{number}] is not a mapping")
+    return inputs
+
+
+@dataclass
+class Status:
+    result: Replay
+    side: str | None
+    waiting: Request | None
+    next_author: str
+    pending: PassRecord | None
+
+
+def status(game_dir: Path, key_name: str | None) -> Status:
+    result = load_game(game_dir)
+    side = None
+    pending = None
+    try:
+        key = choose_key(result, key_name)
+        side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)
+        _, waiting, pending = position_for_author(result, key) if result.next_author() == side else (
+            None, _waiting(result), None)
+    except BadInput:
+        waiting = _waiting(result)
+    return Status(result, side, waiting, result.next_author(), pending)
+
+
+def _waiting(result: Replay) -> Request | None:
+    return result.passes[-1].waiting if result.passes else result.start_waiting
+
+
+def template(game_dir: Path, key_name: str | None) -> str:
+    result = load_game(game_dir)
+    key = choose_key(result, key_name)
+    side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)
+    if result.next_author() != side:
+        raise BadInput(f"it is {result.next_author()}'s packet to write, not {side}'s")
+    _, waiting, _ = position_for_author(result, key)
+    lines = [f"# orders for game {result.game_id[:8]}, {side}, packet {len(result.packets)}"]
+    if waiting is None:
+        lines.append("# the game is over")
+        return "\n".join(lines) + "\ninputs: []\n"
+    if waiting.side != side:
+        lines.append(f"# the game waits for {waiting.side} ({waiting.prompt}); your packet carries no orders")
+        return "\n".join(lines) + "\ninputs: []\n"
+    lines.append(f"# {waiting.prompt} ({waiting.case})")
+    lines.append("# legal options:")
+    lines += ["#   " + line for line in dump_yaml(waiting.options).splitlines()]
+    body = {"inputs": [{"request": waiting.id, "answer": waiting.template}]}
+    return "\n".join(lines) + "\n" + dump_yaml(body)
+
+
+def submit(game_dir: Path, inputs: list[dict[str, Any]], key_name: str | None,
+           out: Path | None = None) -> Packet:
+    result = load_game(game_dir)
+    key = choose_key(result, key_name)
+    packet = build_packet(result, key, inputs)
+    replay(result.packets + [packet])  # the packet must verify before it is written or sent
+    append_packets(game_dir, [packet])
+    write_reports(game_dir, key_name)
+    if out is not None:
+        atomic_write(out, packet.armored().encode())
+    return packet
+
+
+def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[list[Packet], list[Path]]:
+    text = read_packet_text(source)
+    new, _ = incoming(game_dir, text)
+    if new:
+        append_packets(game_dir, new)
+    return new, write_reports(game_dir, key_name)
+
+
+def write_reports(game_dir: Path, key_name: str | None) -> list[Path]:
+    """Reports of every pass in the log, and of the pass my next packet will carry."""
+    result = load_game(game_dir)
+    records = list(result.passes)
+    try:
+        key = choose_key(result, key_name)
+        mine = pending_pass(result, key)
+        if mine is not None:
+            records.append(mine)
+    except BadInput:
+        pass
+    written = []
+    for record in records:
+        author = result.packets[record.resolved].side
+        path = game_dir / "reports" / f"{record.resolved:04d}-{author}.md"
+        text = pass_markdown(result, record)
+        if not path.exists() or path.read_text() != text:
+            atomic_write(path, text.encode())
+        written.append(path)
+    return written

@@ -1,0 +1,55 @@
+"""Simple players that choose legal inputs: the demo's opponents, and the drivers of soak tests.
+
+A bot sees only what a player sees (the request and the position) and answers with an ordinary
+orders list, so everything it does goes through the same checks, signing and replay as a person's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rsr.engine import Request
+from rsr.rulesets.red_sun_rising import combat
+from rsr.rulesets.red_sun_rising.crt import COLUMNS, odds_column
+from rsr.rulesets.red_sun_rising.state import RsrState
+
+
+def greedy_attacks(state: RsrState, request: Request, min_column: str = "1-1") -> dict[str, Any]:
+    """RSR: attack each adjacent enemy hex, weakest first, with every free attacker next to it,
+    when the odds reach ``min_column``; name a command unit stacked with the attackers if one fits."""
+    free = dict(request.options["attackers"])
+    targets = sorted({h for hexes in free.values() for h in hexes},
+                     key=lambda h: (sum(combat.strength(state, u) for u in combat.combat_units_in(
+                         state, h, combat.enemy_of(request.side))), h))
+    attacks = []
+    for hex_id in targets:
+        attackers = sorted(u for u, hexes in free.items() if hex_id in hexes)
+        if not attackers:
+            continue
+        defenders = combat.combat_units_in(state, hex_id, combat.enemy_of(request.side))
+        total = sum(combat.strength(state, state.units[u]) for u in attackers)
+        column = odds_column(total, sum(combat.strength(state, d) for d in defenders))
+        if defenders and (column is None or COLUMNS.index(column) < COLUMNS.index(min_column)):
+            continue
+        command = _command_for(state, attackers)
+        attacks.append({"hex": hex_id, "attackers": attackers, "command": command})
+        for unit in attackers:
+            del free[unit]
+    return {"attacks": attacks, "last_round": not attacks}
+
+
+def _command_for(state: RsrState, attackers: list[str]) -> str | None:
+    used = set(state.round.commands_used)
+    for unit_id in attackers:
+        hq_id = state.units[unit_id].assigned_to
+        hq = state.units.get(hq_id or "")
+        if hq and hq.steps > 0 and hq.id not in used and any(state.units[a].hex == hq.hex for a in attackers):
+            return hq.id
+    return None
+
+
+def answer(state: Any, request: Request, min_column: str = "1-1") -> list[dict[str, Any]]:
+    """The bot's inputs for ``request`` (an empty list where a standing policy answers)."""
+    if request.kind == "land-combat-attacks":
+        return [{"request": request.id, "answer": greedy_attacks(state, request, min_column)}]
+    return []

@@ -1,0 +1,102 @@
+"""Canonical JSON (RFC 8785) and a strict JSON reader.
+
+The signed bytes of a packet are RFC 8785 canonical JSON; we use the ``rfc8785`` package for the
+encoding and refuse anything that is not already canonical, has duplicate keys, floats, or is
+nested absurdly deep.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import rfc8785
+
+from rsr.errors import BadInput
+
+MAX_DEPTH = 64
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """The RFC 8785 encoding of ``value``."""
+    try:
+        return rfc8785.dumps(value)
+    except (rfc8785.CanonicalizationError, TypeError, ValueError) as exc:
+        raise BadInput(f"value cannot be written as canonical JSON: {exc}") from exc
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise BadInput(f"duplicate key {key!r} in JSON")
+        result[key] = value
+    return result
+
+
+def _reject_float(text: str) -> Any:
+    raise BadInput(f"number {text} is not an integer; packets carry integers only")
+
+
+def _reject_constant(text: str) -> Any:
+    raise BadInput(f"{text} is not JSON")
+
+
+def _depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    stack = [(value, 1)]
+    deepest = 0
+    while stack:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        if level > limit:
+            raise BadInput(f"JSON nested deeper than {limit} levels")
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+    return deepest
+
+
+def strict_loads(data: bytes, *, require_canonical: bool = True) -> Any:
+    """Parse JSON bytes strictly: UTF-8, no duplicate keys, no floats, bounded depth.
+
+    With ``require_canonical`` the bytes must equal their own RFC 8785 re-encoding.
+    """
+    if data.count(b"[") + data.count(b"{") > 100_000:
+        raise BadInput("JSON has too many containers")
+    # cheap depth pre-check before the recursive parser sees it
+    depth = level = 0
+    in_string = escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            level += 1
+            depth = max(depth, level)
+            if depth > MAX_DEPTH:
+                raise BadInput(f"JSON nested deeper than {MAX_DEPTH} levels")
+        elif byte in (0x5D, 0x7D):
+            level -= 1
+    try:
+        text = data.decode("utf-8")
+        value = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_float=_reject_float,
+            parse_constant=_reject_constant,
+        )
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"payload is not UTF-8: {exc.reason}") from exc
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"payload is not JSON: {exc.msg} at byte {exc.pos}") from exc
+    _depth(value)
+    if require_canonical and canonical_bytes(value) != data:
+        raise BadInput("payload is not in RFC 8785 canonical form")
+    return value

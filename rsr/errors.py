@@ -1,0 +1,41 @@
+"""The error hierarchy. Every error says *why*, and where, in one line.
+
+* :class:`BadInput` — the user's input is malformed (exit status 2, nothing changed).
+* :class:`VerificationError` — a packet or the log fails a protocol check (exit status 1).
+* :class:`RulesError` — an input is well formed but illegal under the rules (exit 1 at replay,
+  exit 2 when caught before signing).
+"""
+
+from __future__ import annotations
+
+
+class RsrError(Exception):
+    """Base of every error rsr reports to a person."""
+
+    exit_code = 1
+
+
+class BadInput(RsrError):
+    """Malformed input: a file, an argument, an orders file. Nothing was changed."""
+
+    exit_code = 2
+
+
+class VerificationError(RsrError):
+    """A packet or the log fails a protocol check (signature, chain, reveal, dice, seal)."""
+
+    def __init__(self, message: str, seq: int | None = None) -> None:
+        self.seq = seq
+        super().__init__(f"packet {seq}: {message}" if seq is not None else message)
+
+
+class RulesError(RsrError):
+    """An input is well formed but not allowed by the rules; the message cites the case."""
+
+
+class NeedDice(Exception):
+    """Raised by the no-dice source of a dry run: the next step depends on a die (DESIGN.md 3.2)."""
+
+    def __init__(self, purpose: str) -> None:
+        self.purpose = purpose
+        super().__init__(f"this step needs a die ({purpose})")

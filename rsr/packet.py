@@ -1,0 +1,229 @@
+"""Signed packets on the wire (DESIGN.md 3.3a, 3.3b, 3.4).
+
+A packet is RFC 8785 canonical JSON, signed with Ed25519 over ``"rsr-packet-v1" || 0x00 || payload``,
+armored as two base64 sections between BEGIN/END lines. Reading is tolerant of what email does to text
+(quote marks, re-wrapping, CRLF, text around the block) and strict about everything else: the
+signature is checked before the JSON is parsed, and the payload must be canonical and match the schema.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rsr.canonical import canonical_bytes, strict_loads
+from rsr.errors import BadInput, VerificationError
+from rsr.keys import KeyPair, verify_signature
+from rsr.schemas import validate
+
+BEGIN = "-----BEGIN RSR PACKET-----"
+END = "-----END RSR PACKET-----"
+SIGN_PREFIX = b"rsr-packet-v1\x00"
+MAX_ARMOR_BYTES = 8 * 1024 * 1024
+MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
+PROTOCOL_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Packet:
+    """A packet whose signature bytes are known; ``payload`` is the parsed canonical JSON."""
+
+    payload: dict[str, Any]
+    payload_bytes: bytes
+    signature: bytes
+
+    @property
+    def seq(self) -> int:
+        return int(self.payload["seq"])
+
+    @property
+    def side(self) -> str:
+        return str(self.payload["side"])
+
+    @property
+    def game(self) -> str:
+        return str(self.payload["game"])
+
+    @property
+    def hash(self) -> bytes:
+        return hashlib.sha256(self.payload_bytes).digest()
+
+    @property
+    def hash_hex(self) -> str:
+        return self.hash.hex()
+
+    @property
+    def inputs(self) -> list[dict[str, Any]]:
+        return list(self.payload.get("inputs", []))
+
+    def file_name(self) -> str:
+        """``0000-japan-invite.rsr``, ``0001-russia-accept.rsr``, ``0002-japan-1a2b3c4d.rsr``."""
+        tag = "invite" if self.seq == 0 else "accept" if self.seq == 1 else self.hash_hex[:8]
+        return f"{self.seq:04d}-{self.side}-{tag}.rsr"
+
+    def armored(self) -> str:
+        return armor(self.payload_bytes, self.signature, self.game, self.seq, self.side)
+
+
+def sign_payload(payload: dict[str, Any], key: KeyPair) -> Packet:
+    """Validate, canonicalise and sign a payload."""
+    validate("packet", payload, where="packet payload")
+    data = canonical_bytes(payload)
+    return Packet(payload, data, key.sign(SIGN_PREFIX + data))
+
+
+def _wrap(data: bytes) -> list[str]:
+    text = base64.b64encode(data).decode()
+    return [text[i:i + 64] for i in range(0, len(text), 64)]
+
+
+def armor(payload_bytes: bytes, signature: bytes, game: str, seq: int, side: str) -> str:
+    lines = [BEGIN, f"Game: {game}", f"Seq: {seq} {side}", ""]
+    lines += _wrap(payload_bytes)
+    lines.append("")
+    lines += _wrap(signature)
+    lines.append(END)
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class Armored:
+    """The raw parts of one armored block, before any check."""
+
+    headers: dict[str, str]
+    payload_bytes: bytes
+    signature: bytes
+
+
+def _clean_line(line: str) -> str:
+    line = line.replace("\r", "").strip()
+    while line.startswith(">"):
+        line = line[1:].lstrip()
+    return line
+
+
+def _b64(text: str, what: str) -> bytes:
+    if not text:
+        raise BadInput(f"the packet's {what} section is empty")
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise BadInput(f"the packet's {what} section is not valid base64") from exc
+
+
+def extract_blocks(text: str) -> list[Armored]:
+    """Find every armored packet in ``text`` (an email, a file), tolerating email damage."""
+    if len(text) > MAX_ARMOR_BYTES:
+        raise BadInput(f"input is {len(text)} characters; a packet file is at most {MAX_ARMOR_BYTES}")
+    blocks: list[Armored] = []
+    lines = [_clean_line(line) for line in text.split("\n")]
+    i = 0
+    while i < len(lines):
+        if lines[i] != BEGIN:
+            i += 1
+            continue
+        try:
+            end = lines.index(END, i + 1)
+        except ValueError as exc:
+            raise BadInput("packet is truncated: BEGIN RSR PACKET without END") from exc
+        blocks.append(_parse_block(lines[i + 1:end]))
+        i = end + 1
+    if not blocks:
+        raise BadInput("no '-----BEGIN RSR PACKET-----' block found")
+    return blocks
+
+
+def _parse_block(body: list[str]) -> Armored:
+    headers: dict[str, str] = {}
+    sections: list[list[str]] = [[]]
+    header_done = False
+    for line in body:
+        if not header_done:
+            match = re.match(r"^(Game|Seq):\s*(.*)$", line)
+            if match:
+                headers[match.group(1)] = match.group(2).strip()
+                continue
+            if not line:
+                continue
+            header_done = True
+        if not line:
+            if sections[-1]:
+                sections.append([])
+            continue
+        sections[-1].append(line)
+    sections = [s for s in sections if s]
+    if len(sections) != 2:
+        raise BadInput(f"packet block has {len(sections)} base64 sections; expected payload and signature")
+    payload = _b64("".join(sections[0]), "payload")
+    signature = _b64("".join(sections[1]), "signature")
+    if len(payload) > MAX_PAYLOAD_BYTES:
+        raise BadInput(f"payload is {len(payload)} bytes; at most {MAX_PAYLOAD_BYTES}")
+    if len(signature) != 64:
+        raise BadInput(f"signature is {len(signature)} bytes; an Ed25519 signature is 64")
+    return Armored(headers, payload, signature)
+
+
+def open_packet(block: Armored, keys: dict[str, bytes] | None, seq_hint: int | None = None) -> Packet:
+    """Verify and parse one block.
+
+    ``keys`` are the game's pinned public keys by side. The signature is verified *before* the JSON
+    is parsed: against the key of the side named in the ``Seq:`` header, or against every pinned key.
+    Packets 0 and 1 carry their own key and are checked against it after parsing (``keys`` None).
+    """
+    where = seq_hint
+    if keys is not None:
+        header_side = block.headers.get("Seq", "").split(" ")[-1]
+        candidates = [keys[header_side]] if header_side in keys else [keys[s] for s in sorted(keys)]
+        if not any(verify_signature(k, block.signature, SIGN_PREFIX + block.payload_bytes) for k in candidates):
+            raise VerificationError("signature does not verify against the game's keys", where)
+    payload = strict_loads(block.payload_bytes)
+    if not isinstance(payload, dict):
+        raise BadInput("payload is not a JSON object")
+    validate("packet", payload, where=f"packet {payload.get('seq', '?')} payload")
+    packet = Packet(payload, block.payload_bytes, block.signature)
+    _check_headers(block.headers, packet)
+    return packet
+
+
+def _check_headers(headers: dict[str, str], packet: Packet) -> None:
+    game = headers.get("Game")
+    if game is not None and game != packet.game:
+        raise VerificationError(f"header names game {game} but the payload is of game {packet.game}", packet.seq)
+    seq = headers.get("Seq")
+    if seq is not None and seq != f"{packet.seq} {packet.side}":
+        raise VerificationError(f"header says 'Seq: {seq}' but the payload is {packet.seq} {packet.side}",
+                                packet.seq)
+
+
+def self_signed_key(packet: Packet) -> bytes:
+    """The key packet 0 or 1 introduces for its own author."""
+    from rsr.keys import decode_public
+
+    section = packet.payload.get("invite") or packet.payload.get("accept") or {}
+    text = section.get("keys", {}).get(packet.side)
+    if not text:
+        raise VerificationError(f"packet carries no key for its author {packet.side}", packet.seq)
+    return decode_public(text)
+
+
+def check_self_signature(packet: Packet) -> None:
+    if not verify_signature(self_signed_key(packet), packet.signature, SIGN_PREFIX + packet.payload_bytes):
+        raise VerificationError("signature does not verify against the key the packet introduces", packet.seq)
+
+
+def read_packets(text: str, keys: dict[str, bytes] | None = None) -> list[Packet]:
+    """Read every packet in a text; for a game's first two packets pass ``keys=None``."""
+    packets = []
+    for block in extract_blocks(text):
+        if keys is None:
+            # verify-before-parse still holds: parse only to learn the key, then verify before use
+            packet = open_packet(block, None)
+            check_self_signature(packet)
+        else:
+            packet = open_packet(block, keys)
+        packets.append(packet)
+    return packets

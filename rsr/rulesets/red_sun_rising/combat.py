@@ -1,0 +1,251 @@
+"""Red Sun Rising land combat: assault rounds, odds, die modifiers, results, step losses (RSR 11.x).
+
+Each function applies one case and cites it. Functions that change the state take the state (a private
+copy made by the engine) and the :class:`~rsr.engine.Context` that holds the dice and the events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rsr.engine import Context
+from rsr.errors import RulesError
+from rsr.rulesets.red_sun_rising.crt import Cell, odds_column
+from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
+
+
+@dataclass
+class Modifier:
+    value: int
+    reason: str
+    case: str
+    provenance: str = ""
+
+
+@dataclass
+class CombatOdds:
+    attack: int
+    defence: int
+    column: str | None
+    modifiers: list[Modifier] = field(default_factory=list)
+
+    @property
+    def total_modifier(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+
+def is_command(state: RsrState, unit: Unit) -> bool:
+    return state.static.counter(unit.id).command_unit
+
+
+def combat_units_in(state: RsrState, hex_id: str, side: str) -> list[Unit]:
+    return [u for u in state.units_in(hex_id, side) if not is_command(state, u)]
+
+
+def command_units_in(state: RsrState, hex_id: str, side: str) -> list[Unit]:
+    return [u for u in state.units_in(hex_id, side) if is_command(state, u)]
+
+
+def strength(state: RsrState, unit: Unit) -> int:
+    return state.static.counter(unit.id).values(unit.steps).strength
+
+
+def command_value(state: RsrState, unit: Unit) -> int:
+    return state.static.counter(unit.id).values(unit.steps).command
+
+
+def enemy_of(side: str) -> str:
+    return "japan" if side == "russia" else "russia"
+
+
+def may_attack(state: RsrState, unit: Unit) -> str | None:
+    """Why ``unit`` may not attack this round, or None if it may."""
+    counter = state.static.counter(unit.id)
+    if counter.command_unit:
+        return "command units do not attack (11.0: combat is between combat units)"
+    if counter.type == "garrison":
+        return "garrisons never attack (RSR 18.6)"
+    if not unit.activated:
+        return "it is not activated (RSR 11.0)"
+    if not unit.in_supply:
+        return "it is out of supply (RSR 10.36)"
+    if unit.id in state.round.attacked:
+        return "it has already attacked this assault round (RSR 11.22)"
+    return None
+
+
+def check_attack(state: RsrState, side: str, attack: Attack) -> None:
+    """RSR 11.0, 11.2x, 11.43-11.45: refuse an attack the rules do not allow, saying which case."""
+    grid = state.static.grid
+    defenders = combat_units_in(state, attack.defender_hex, enemy_of(side))
+    if not state.units_in(attack.defender_hex, enemy_of(side)):
+        raise RulesError(f"no enemy unit in {attack.defender_hex} to attack (RSR 11.0)")
+    if not defenders and not command_units_in(state, attack.defender_hex, enemy_of(side)):
+        raise RulesError(f"no enemy unit in {attack.defender_hex} to attack (RSR 11.0)")
+    if any(u.id in state.round.defended for u in state.units_in(attack.defender_hex, enemy_of(side))):
+        raise RulesError(f"the units in {attack.defender_hex} have already defended this round (RSR 11.23)")
+    if not attack.attackers:
+        raise RulesError(f"the attack on {attack.defender_hex} names no attacking unit")
+    if len(set(attack.attackers)) != len(attack.attackers):
+        raise RulesError(f"the attack on {attack.defender_hex} names a unit twice (RSR 11.22)")
+    for unit_id in attack.attackers:
+        unit = state.units.get(unit_id)
+        if unit is None or unit.steps <= 0 or unit.hex is None:
+            raise RulesError(f"{unit_id} is not a unit on the map")
+        if unit.side != side:
+            raise RulesError(f"{unit_id} is not a {side} unit")
+        reason = may_attack(state, unit)
+        if reason:
+            raise RulesError(f"{unit_id} may not attack: {reason}")
+        if not grid.adjacent(unit.hex, attack.defender_hex):
+            raise RulesError(f"{unit_id} in {unit.hex} is not adjacent to {attack.defender_hex} (RSR 11.0)")
+    if attack.command is not None:
+        check_attack_command(state, side, attack)
+
+
+def check_attack_command(state: RsrState, side: str, attack: Attack) -> None:
+    """RSR 11.43-11.45: the named command unit must be stacked with an attacker and command one of them."""
+    hq = state.units.get(attack.command or "")
+    if hq is None or hq.steps <= 0 or hq.side != side or not is_command(state, hq):
+        raise RulesError(f"{attack.command} is not a {side} command unit on the map")
+    attackers = [state.units[a] for a in attack.attackers]
+    if not any(a.hex == hq.hex for a in attackers):
+        raise RulesError(f"{hq.id} is not stacked with any attacking unit (RSR 11.43)")
+    if not any(a.assigned_to == hq.id for a in attackers):
+        raise RulesError(f"no attacking unit is assigned to {hq.id} (RSR 11.43)")
+    if hq.id in state.round.commands_used:
+        raise RulesError(f"{hq.id} has already modified a die this assault round (RSR 11.45)")
+
+
+def defending_command(state: RsrState, hex_id: str, side: str) -> Unit | None:
+    """RSR 11.43-11.44: the defender's command unit that modifies the die.
+
+    Of the command units in the hex that command a defending unit and have not modified a die this
+    round, the one with the highest command value (ties: lowest id). 11.44 gives the choice to the owner;
+    choosing the best one is the only sensible choice, so it is made for him (interpretations.md).
+    """
+    defenders = combat_units_in(state, hex_id, side)
+    eligible = [
+        hq for hq in command_units_in(state, hex_id, side)
+        if hq.id not in state.round.commands_used and any(d.assigned_to == hq.id for d in defenders)
+    ]
+    if not eligible:
+        return None
+    return sorted(eligible, key=lambda hq: (-command_value(state, hq), hq.id))[0]
+
+
+def terrain_modifiers(state: RsrState, attack: Attack) -> list[Modifier]:
+    """RSR 11.41 with 9.46: the defender's terrain, and a river between the forces."""
+    static = state.static
+    terrain = static.terrain.get(attack.defender_hex, "clear")
+    effect = static.terrain_effects.get(terrain)
+    mods: list[Modifier] = []
+    if effect and effect.die:
+        mods.append(Modifier(effect.die, f"defender in {terrain}", "RSR 11.41", effect.provenance))
+    river = static.feature_effects.get("river")
+    attackers = [state.units[a] for a in attack.attackers]
+    if river and river.die and attackers and all(
+        "river" in static.side_features(a.hex or "", attack.defender_hex) for a in attackers
+    ):
+        mods.append(Modifier(river.die, "every attacker attacks across a river", "RSR 11.41", river.provenance))
+    return mods
+
+
+def defensive_position_modifiers(state: RsrState, hex_id: str) -> list[Modifier]:
+    """RSR 11.42 and 13.2: an intact fortress -2, and -1 per trench level; both count."""
+    mods: list[Modifier] = []
+    static = state.static
+    if static.is_fortress(hex_id) and hex_id not in state.destroyed_fortresses:
+        effect = static.feature_effects["fortress"]
+        mods.append(Modifier(effect.die or 0, "fortress", "RSR 13.2", effect.provenance))
+    level = state.trenches.get(hex_id, 0)
+    if level:
+        effect = static.feature_effects["trench"]
+        mods.append(Modifier((effect.die or 0) * level, f"level {level} trench", "RSR 13.2", effect.provenance))
+    return mods
+
+
+def command_modifier(state: RsrState, attacker_hq: Unit | None, defender_hq: Unit | None) -> Modifier | None:
+    """RSR 11.43: one in favour of the side whose command unit present has the higher command value."""
+    att = command_value(state, attacker_hq) if attacker_hq else None
+    dfn = command_value(state, defender_hq) if defender_hq else None
+    if att is None and dfn is None:
+        return None
+    if dfn is None or (att is not None and att > dfn):
+        assert attacker_hq is not None
+        return Modifier(+1, f"attacker's command unit {attacker_hq.id} ({att}) vs {dfn or 'none'}", "RSR 11.43")
+    if att is None or dfn > att:
+        assert defender_hq is not None
+        return Modifier(-1, f"defender's command unit {defender_hq.id} ({dfn}) vs {att or 'none'}", "RSR 11.43")
+    return Modifier(0, f"command units equal ({att} vs {dfn})", "RSR 11.43")
+
+
+def compute_odds(state: RsrState, attack: Attack, defenders: list[Unit],
+                 attacker_hq: Unit | None, defender_hq: Unit | None) -> CombatOdds:
+    """RSR 11.2: total strengths as a ratio; all die modifiers of 11.4 added together."""
+    total_attack = sum(strength(state, state.units[a]) for a in attack.attackers)
+    total_defence = sum(strength(state, d) for d in defenders)
+    odds = CombatOdds(total_attack, total_defence, odds_column(total_attack, total_defence))
+    odds.modifiers += terrain_modifiers(state, attack)
+    odds.modifiers += defensive_position_modifiers(state, attack.defender_hex)
+    cmd = command_modifier(state, attacker_hq, defender_hq)
+    if cmd is not None and cmd.value:
+        odds.modifiers.append(cmd)
+    return odds
+
+
+def cell_for(state: RsrState, odds: CombatOdds, die: int | None) -> Cell:
+    """RSR 11.57: the result cell; ratios worse than 1-3 give 1/- without a die."""
+    if odds.column is None or die is None:
+        return state.static.crt.below_lowest
+    return state.static.crt.lookup(die + odds.total_modifier, odds.column)
+
+
+def eliminate(state: RsrState, ctx: Context, unit: Unit, why: str, case: str) -> None:
+    hex_id = unit.hex
+    unit.steps = 0
+    unit.hex = None
+    ctx.emit("eliminated", f"{unit.id} eliminated in {hex_id}: {why}", case, unit=unit.id, hex=hex_id)
+
+
+def lose_step(state: RsrState, ctx: Context, unit: Unit, case: str = "RSR 11.5") -> None:
+    """RSR 11.5, 11.51-11.52, 11.54: a division flips to its reduced side; a one-step unit is removed."""
+    counter = state.static.counter(unit.id)
+    if unit.steps >= 2:
+        unit.steps -= 1
+        reduced = counter.values(unit.steps)
+        ctx.emit("reduced", f"{unit.id} loses a step and is reduced to {reduced.strength}-{reduced.command}-"
+                 f"{reduced.movement}", "RSR 11.51", unit=unit.id, hex=unit.hex)
+    else:
+        eliminate(state, ctx, unit, "its last step lost", "RSR 11.54")
+
+
+def loss_order(state: RsrState, units: list[Unit], rule: str) -> list[str]:
+    """The order in which a standing policy takes step losses (one entry per step).
+
+    ``reduce-first`` (default): flip full-strength divisions before removing any one-step unit, the
+    strongest first; ``weakest-first``: remove the weakest steps first.
+    """
+    steps: list[tuple[tuple[int, int, str], str]] = []
+    for unit in units:
+        counter = state.static.counter(unit.id)
+        for step in range(unit.steps, 0, -1):
+            value = counter.values(step).strength
+            if rule == "weakest-first":
+                key = (value, step, unit.id)
+            else:
+                key = (0 if step >= 2 else 1, -value, unit.id)
+            steps.append((key, unit.id))
+    return [unit_id for _, unit_id in sorted(steps)]
+
+
+def check_loss_choice(pending: PendingLoss, state: RsrState, chosen: list[str]) -> None:
+    """RSR 11.5: the owner names one unit per step lost, each among the units that must take losses."""
+    available = {u: state.units[u].steps for u in pending.units if state.units[u].steps > 0}
+    needed = min(pending.steps, sum(available.values()))
+    if len(chosen) != needed:
+        raise RulesError(f"name exactly {needed} step(s) to lose among {sorted(available)} (RSR 11.5)")
+    for unit_id in chosen:
+        if available.get(unit_id, 0) <= 0:
+            raise RulesError(f"{unit_id} cannot lose a step here (RSR 11.5)")
+        available[unit_id] -= 1

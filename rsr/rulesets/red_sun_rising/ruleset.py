@@ -1,0 +1,380 @@
+"""The Red Sun Rising ruleset: the engine interface over the stages implemented so far (RSR 4.0)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rsr.engine import Context, Event, Request, register
+from rsr.errors import BadInput, RulesError
+from rsr.fairdice import Dice
+from rsr.rulesets.red_sun_rising import combat
+from rsr.rulesets.red_sun_rising.data import load_static
+from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, IMPLEMENTED, STAGES
+from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
+
+LOSS_RULES = ("reduce-first", "weakest-first", "ask")
+
+
+class RedSunRising:
+    """Red Sun Rising (SPI 1977). See docs/red-sun-rising/coverage.md for what is implemented."""
+
+    id = "red-sun-rising"
+    version = "0.1"
+    sides = ("russia", "japan")
+    policy_defaults: dict[str, Any] = {"step-losses": "reduce-first"}
+
+    # -- set-up ---------------------------------------------------------------------------------------
+
+    def initial_state(self, scenario: Any, options: dict[str, Any]) -> RsrState:
+        data = scenario.data
+        static = load_static(data)
+        spec = data["scenario"]
+        for key in spec["sequence"]:
+            if key not in STAGES:
+                raise BadInput(f"scenario {scenario.name}: unknown stage {key!r}")
+            if key not in IMPLEMENTED:
+                raise BadInput(f"scenario {scenario.name}: stage {key!r} is not implemented yet")
+        state = RsrState(static=static, sequence=list(spec["sequence"]), turns=int(spec["turns"]))
+        for item in spec["setup"]:
+            counter = static.counter(item["unit"])
+            if item["unit"] in state.units:
+                raise BadInput(f"scenario {scenario.name}: unit {item['unit']} is set up twice")
+            hex_id = item["hex"]
+            if not static.grid.on_map(hex_id) or static.terrain.get(hex_id, "sea") == "sea":
+                raise BadInput(f"scenario {scenario.name}: {item['unit']} is set up in {hex_id}, not a land hex")
+            state.units[counter.id] = Unit(
+                id=counter.id, side=counter.side, hex=hex_id, steps=int(item.get("steps", counter.steps)),
+                activated=bool(item.get("activated", False)), in_supply=bool(item.get("in_supply", True)),
+                assigned_to=item.get("assigned_to"),
+            )
+        state.trenches = {h: int(level) for h, level in sorted(spec.get("trenches", {}).items())}
+        return state
+
+    # -- the oracle: who must act now -------------------------------------------------------------------
+
+    def next_request(self, state: RsrState) -> Request | None:
+        if state.finished:
+            return None
+        stage = STAGES[state.stage_key()]
+        prefix = f"t{state.turn}/{stage.key.replace('.', '/')}/r{state.assault_round}"
+        if state.pending_loss is not None:
+            loss = state.pending_loss
+            return Request(
+                id=f"{prefix}/a{loss.attack_index + 1}/{loss.role}-losses",
+                side=loss.side,
+                kind="step-losses",
+                prompt=f"choose {loss.steps} step loss(es) among your {loss.role} units in attack "
+                       f"{loss.attack_index + 1}",
+                case="RSR 11.5",
+                options={"steps": loss.steps, "units": list(loss.units)},
+                template={"units": loss.units[: loss.steps]},
+                policy="step-losses",
+            )
+        assert stage.side is not None
+        return Request(
+            id=f"{prefix}/attacks",
+            side=stage.side,
+            kind="land-combat-attacks",
+            prompt=f"{stage.name}, assault round {state.assault_round} of {ASSAULT_ROUNDS}: declare attacks "
+                   "(none ends the stage)",
+            case="RSR 11.2",
+            options=self.attack_options(state, stage.side),
+            template={"attacks": [{"hex": "HHHH", "attackers": ["unit-id"], "command": None}],
+                      "last_round": False},
+        )
+
+    def attack_options(self, state: RsrState, side: str) -> dict[str, Any]:
+        """Every unit that may attack now and the enemy hexes next to it (RSR 11.0, 11.21)."""
+        grid = state.static.grid
+        options: dict[str, list[str]] = {}
+        for unit_id, unit in sorted(state.units.items()):
+            if unit.side != side or unit.steps <= 0 or unit.hex is None or combat.may_attack(state, unit):
+                continue
+            targets = [h for h in grid.neighbours(unit.hex) if state.units_in(h, combat.enemy_of(side))]
+            if targets:
+                options[unit_id] = targets
+        return {"attackers": options}
+
+    # -- applying an answer ---------------------------------------------------------------------------
+
+    def apply(self, state: RsrState, request: Request, answer: Any, dice: Dice) -> tuple[RsrState, list[Event]]:
+        state = copy.deepcopy(state)
+        ctx = Context(dice)
+        if request.kind == "land-combat-attacks":
+            self._declare_attacks(state, ctx, request.side, answer)
+        elif request.kind == "step-losses":
+            self._take_losses(state, ctx, answer)
+        else:
+            raise RulesError(f"Red Sun Rising has no request of kind {request.kind!r}")
+        self._continue(state, ctx)
+        return state, ctx.events
+
+    def _declare_attacks(self, state: RsrState, ctx: Context, side: str, answer: Any) -> None:
+        """RSR 11.2, 11.22-11.25, 4.24: the phasing player's attacks for one assault round."""
+        if not isinstance(answer, dict) or not isinstance(answer.get("attacks"), list):
+            raise RulesError("an attack order is {attacks: [{hex, attackers, command}], last_round}")
+        attacks: list[Attack] = []
+        scratch = copy.deepcopy(state)
+        for number, raw in enumerate(answer["attacks"], start=1):
+            if not isinstance(raw, dict) or set(raw) - {"hex", "attackers", "command"}:
+                raise RulesError(f"attack {number}: give hex, attackers and optionally command")
+            attackers = raw.get("attackers")
+            if not isinstance(raw.get("hex"), str) or not isinstance(attackers, list) or not all(
+                isinstance(a, str) for a in attackers
+            ):
+                raise RulesError(f"attack {number}: hex is a hex number and attackers a list of unit ids")
+            attack = Attack(raw["hex"], list(attackers), raw.get("command"))
+            try:
+                combat.check_attack(scratch, side, attack)
+            except RulesError as exc:
+                raise RulesError(f"attack {number} on {attack.defender_hex}: {exc}") from exc
+            scratch.round.attacked += attack.attackers
+            scratch.round.defended += [u.id for u in scratch.units_in(attack.defender_hex, combat.enemy_of(side))]
+            if attack.command:
+                scratch.round.commands_used.append(attack.command)
+            attacks.append(attack)
+        state.attacks = attacks
+        state.next_attack = 0
+        state.last_round = bool(answer.get("last_round", False)) or not attacks
+        if not attacks:
+            ctx.emit("stage", f"{side} declares no attacks in assault round {state.assault_round}", "RSR 11.24")
+
+    def _take_losses(self, state: RsrState, ctx: Context, answer: Any) -> None:
+        pending = state.pending_loss
+        if pending is None:
+            raise RulesError("no step losses are waiting")
+        if not isinstance(answer, dict) or not isinstance(answer.get("units"), list):
+            raise RulesError("a step-loss answer is {units: [unit ids, one per step]}")
+        combat.check_loss_choice(pending, state, answer["units"])
+        for unit_id in answer["units"]:
+            combat.lose_step(state, ctx, state.units[unit_id])
+        attack = state.attacks[pending.attack_index]
+        if pending.role == "defender":
+            attack.defender_done = True
+        else:
+            attack.attacker_done = True
+        state.pending_loss = None
+
+    def answer_by_policy(self, state: RsrState, request: Request, rule: Any) -> Any:
+        if request.kind == "step-losses" and rule in ("reduce-first", "weakest-first"):
+            pending = state.pending_loss
+            assert pending is not None
+            units = [state.units[u] for u in pending.units if state.units[u].steps > 0]
+            return {"units": combat.loss_order(state, units, rule)[: pending.steps]}
+        return None
+
+    def check_policy(self, kind: str, rule: Any) -> None:
+        if kind == "step-losses":
+            if rule not in LOSS_RULES:
+                raise RulesError(f"policy step-losses is one of {', '.join(LOSS_RULES)}, not {rule!r}")
+            return
+        raise RulesError(f"Red Sun Rising has no policy {kind!r} (known: step-losses)")
+
+    # -- automatic steps between decisions ---------------------------------------------------------------
+
+    def _continue(self, state: RsrState, ctx: Context) -> None:
+        """Resolve whatever needs no decision: attacks, rounds, automatic stages, turns."""
+        while not state.finished and state.pending_loss is None:
+            key = state.stage_key()
+            if key == "end":
+                self._end_stage(state, ctx)
+                continue
+            if state.next_attack < len(state.attacks):
+                self._resolve(state, ctx, state.next_attack)
+                continue
+            if not state.attacks and not state.last_round:
+                return  # waiting for this round's attack declaration
+            self._end_round(state, ctx)
+            if state.stage_key() == key and not state.attacks:
+                return
+
+    def _resolve(self, state: RsrState, ctx: Context, index: int) -> None:
+        """RSR 11.2: resolve attack ``index`` up to its result, then the losses on each side."""
+        attack = state.attacks[index]
+        side = state.units[attack.attackers[0]].side
+        enemy = combat.enemy_of(side)
+        if attack.result is None:
+            self._roll_attack(state, ctx, index, side, enemy)
+            if attack.result is None:  # resolved without a die (11.53)
+                state.next_attack += 1
+                return
+        assert attack.result is not None
+        if not attack.defender_done:
+            defenders = combat.combat_units_in(state, attack.defender_hex, enemy)
+            if not self._assign_losses(state, ctx, index, "defender", enemy, defenders, attack.result[1]):
+                return
+            attack.defender_done = True
+        if not attack.attacker_done:
+            attackers = [state.units[a] for a in attack.attackers if state.units[a].steps > 0]
+            if not self._assign_losses(state, ctx, index, "attacker", side, attackers, attack.result[0]):
+                return
+            attack.attacker_done = True
+        self._after_attack(state, ctx, attack, enemy)
+        state.next_attack += 1
+
+    def _roll_attack(self, state: RsrState, ctx: Context, index: int, side: str, enemy: str) -> None:
+        attack = state.attacks[index]
+        hex_id = attack.defender_hex
+        state.round.attacked += attack.attackers
+        state.round.defended += [u.id for u in state.units_in(hex_id, enemy)]
+        defenders = combat.combat_units_in(state, hex_id, enemy)
+        if not defenders:
+            self._command_unit_alone(state, ctx, hex_id, enemy)
+            return
+        # RSR 10.37: a defender out of supply is eliminated without a die roll
+        for unit in [d for d in defenders if not d.in_supply]:
+            combat.eliminate(state, ctx, unit, "out of supply when attacked", "RSR 10.37")
+        defenders = [d for d in defenders if d.in_supply]
+        if not defenders:
+            attack.result = [0, 0]
+            return
+        attacker_hq = state.units[attack.command] if attack.command else None
+        defender_hq = combat.defending_command(state, hex_id, enemy)
+        for hq in (attacker_hq, defender_hq):
+            if hq is not None:
+                state.round.commands_used.append(hq.id)
+        odds = combat.compute_odds(state, attack, defenders, attacker_hq, defender_hq)
+        die = None
+        if odds.column is not None:
+            die = ctx.roll(6, f"land combat die, attack {index + 1} on {hex_id}, RSR 11.2")
+        cell = combat.cell_for(state, odds, die)
+        attack.result = [cell.attacker, cell.defender]
+        modified = None if die is None else die + odds.total_modifier
+        ctx.emit(
+            "combat",
+            f"attack {index + 1} on {hex_id}: {odds.attack} vs {odds.defence} -> "
+            f"{odds.column or 'below 1-3'}; die {die if die is not None else '-'}"
+            f"{'' if modified is None else f' modified {modified:+d}'.replace('+', '') if odds.modifiers else ''}"
+            f" -> {cell.text}",
+            "RSR 11.2",
+            provisional=[f"land CRT {odds.column} row {modified}: {cell.provenance}"] if cell.provisional else [],
+            attack=index + 1,
+            hex=hex_id,
+            attackers=[{"unit": a, "strength": combat.strength(state, state.units[a])} for a in attack.attackers],
+            defenders=[{"unit": d.id, "strength": combat.strength(state, d)} for d in defenders],
+            attack_strength=odds.attack,
+            defence_strength=odds.defence,
+            column=odds.column,
+            modifiers=[{"value": m.value, "reason": m.reason, "case": m.case} for m in odds.modifiers],
+            die=die,
+            modified_die=modified,
+            row=None if modified is None else min(max(modified, state.static.crt.die_low), state.static.crt.die_high),
+            result=cell.text,
+            cell_provenance=cell.provenance,
+        )
+
+    def _assign_losses(self, state: RsrState, ctx: Context, index: int, role: str, side: str,
+                       units: list[Unit], steps: int) -> bool:
+        """Apply ``steps`` losses at once if there is no choice, else leave a request (RSR 11.5)."""
+        if steps <= 0 or not units:
+            return True
+        available = sum(u.steps for u in units)
+        if available <= steps:
+            for unit in units:
+                while unit.steps > 0:
+                    combat.lose_step(state, ctx, unit)
+            return True
+        hex_id = state.attacks[index].defender_hex
+        state.pending_loss = PendingLoss(side, hex_id, steps, [u.id for u in units], index, role)
+        return False
+
+    def _after_attack(self, state: RsrState, ctx: Context, attack: Attack, enemy: str) -> None:
+        """RSR 11.56: no combat unit left in the hex takes its command units with it."""
+        hex_id = attack.defender_hex
+        if combat.combat_units_in(state, hex_id, enemy):
+            return
+        for hq in combat.command_units_in(state, hex_id, enemy):
+            combat.eliminate(state, ctx, hq, "every combat unit in its hex was eliminated", "RSR 11.56")
+        if hex_id not in state.round.vacated:
+            state.round.vacated.append(hex_id)
+
+    def _command_unit_alone(self, state: RsrState, ctx: Context, hex_id: str, side: str) -> None:
+        """RSR 11.53: a command unit attacked alone joins the nearest friendly supplied stack, or is lost.
+
+        "Nearest" is counted in hexes; ties go to the lowest hex number (interpretations.md, 11.53).
+        """
+        grid = state.static.grid
+        for hq in combat.command_units_in(state, hex_id, side):
+            stacks = sorted({
+                u.hex for u in state.units.values()
+                if u.side == side and u.hex and u.hex != hex_id and u.steps > 0 and u.in_supply
+                and not combat.is_command(state, u)
+            })
+            if not hq.in_supply or not stacks:
+                combat.eliminate(state, ctx, hq, "attacked alone and not in supply" if not hq.in_supply
+                                 else "attacked alone with no friendly stack in supply", "RSR 11.53")
+                continue
+            target = min(stacks, key=lambda h: (grid.distance(hex_id, h), h))
+            hq.hex = target
+            ctx.emit("moved", f"{hq.id} attacked alone in {hex_id}: placed with the nearest friendly stack in "
+                     f"supply, {target}", "RSR 11.53", unit=hq.id, frm=hex_id, to=target)
+        if hex_id not in state.round.vacated:
+            state.round.vacated.append(hex_id)
+
+    def _end_round(self, state: RsrState, ctx: Context) -> None:
+        """RSR 4.24, 11.0: after a round, another at the phasing player's option, at most three."""
+        stage = STAGES[state.stage_key()]
+        finished_round = state.assault_round
+        state.attacks = []
+        state.next_attack = 0
+        if state.last_round or finished_round >= ASSAULT_ROUNDS:
+            ctx.emit("stage", f"{stage.name} ends after assault round {finished_round}", "RSR 4.24")
+            self._next_stage(state)
+        else:
+            state.assault_round += 1
+            state.round = type(state.round)()
+            ctx.emit("round", f"assault round {state.assault_round} begins", "RSR 4.24")
+
+    def _next_stage(self, state: RsrState) -> None:
+        state.stage_index += 1
+        state.assault_round = 1
+        state.last_round = False
+        state.round = type(state.round)()
+        if state.stage_index >= len(state.sequence):
+            state.stage_index = 0
+            state.turn += 1
+
+    def _end_stage(self, state: RsrState, ctx: Context) -> None:
+        """RSR 4.35 (in part): every unit flips to its unactivated side and the turn ends.
+
+        Trench placement (13.16) and fleet morale (8.78) belong to later work and are not done here.
+        """
+        for unit in state.units.values():
+            unit.activated = False
+        ctx.emit("stage", f"end of game turn {state.turn}", "RSR 4.35")
+        if state.turn >= state.turns:
+            state.finished = True
+            ctx.emit("game-over", f"the scenario ends after game turn {state.turn}", None)
+            return
+        self._next_stage(state)
+
+    # -- views -------------------------------------------------------------------------------------------
+
+    def state_json(self, state: RsrState) -> Any:
+        return state.to_json()
+
+    def describe(self, state: RsrState) -> list[str]:
+        lines = [f"Game turn {state.turn} of {state.turns}, {STAGES[state.stage_key()].name}"
+                 + (f", assault round {state.assault_round}" if "combat" in state.stage_key() else "")]
+        by_hex: dict[str, list[str]] = {}
+        for unit_id, unit in sorted(state.units.items()):
+            if unit.hex and unit.steps > 0:
+                counter = state.static.counter(unit_id)
+                values = counter.values(unit.steps)
+                label = (f"{unit_id} (HQ {values.command})" if counter.command_unit
+                         else f"{unit_id} {values.strength}-{values.command}-{values.movement}")
+                by_hex.setdefault(unit.hex, []).append(label)
+        for hex_id in sorted(by_hex):
+            extra = []
+            if state.trenches.get(hex_id):
+                extra.append(f"trench {state.trenches[hex_id]}")
+            if state.static.is_fortress(hex_id):
+                extra.append("fortress" + (" (destroyed)" if hex_id in state.destroyed_fortresses else ""))
+            terrain = state.static.terrain.get(hex_id, "?")
+            lines.append(f"  {hex_id} [{terrain}{', ' + ', '.join(extra) if extra else ''}]: "
+                         + ", ".join(by_hex[hex_id]))
+        return lines
+
+
+register(RedSunRising.id)(RedSunRising)

@@ -1,0 +1,37 @@
+"""The Red Sun Rising sequence of play as data (RSR 4.0).
+
+The full land sequence is listed here; a scenario names the stages it plays (``sequence:`` in its YAML),
+and loading refuses a stage that has no implementation yet, so nothing is silently skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Stage:
+    key: str        # "russia.combat"
+    side: str | None
+    name: str
+    case: str
+
+
+LAND_SEQUENCE: tuple[Stage, ...] = (
+    Stage("russia.supply", "russia", "Russian Supply Stage", "4.21"),
+    Stage("russia.reinforcement", "russia", "Russian Reinforcement Stage", "4.22"),
+    Stage("russia.movement", "russia", "Russian Land Movement Stage", "4.23"),
+    Stage("russia.combat", "russia", "Russian Land Combat Stage", "4.24"),
+    Stage("japan.supply", "japan", "Japanese Supply Stage", "4.31"),
+    Stage("japan.reinforcement", "japan", "Japanese Reinforcement Stage", "4.32"),
+    Stage("japan.movement", "japan", "Japanese Land Movement Stage", "4.33"),
+    Stage("japan.combat", "japan", "Japanese Land Combat Stage", "4.34"),
+    Stage("end", None, "End Stage", "4.35"),
+)
+
+STAGES = {stage.key: stage for stage in LAND_SEQUENCE}
+
+# Stages whose rules are implemented; the others belong to later work (docs/red-sun-rising/coverage.md).
+IMPLEMENTED = frozenset({"russia.combat", "japan.combat", "end"})
+
+ASSAULT_ROUNDS = 3  # RSR 4.24, 11.0: at most three assault rounds per combat stage

@@ -1,0 +1,87 @@
+"""Red Sun Rising game state: plain dataclasses, hashed through their JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rsr.rulesets.red_sun_rising.data import Static
+
+
+@dataclass
+class Unit:
+    """A land unit on the map. ``steps`` 0 means eliminated (RSR 11.5)."""
+
+    id: str
+    side: str
+    hex: str | None
+    steps: int
+    activated: bool = False
+    in_supply: bool = True
+    assigned_to: str | None = None
+
+
+@dataclass
+class Attack:
+    """One declared attack of an assault round (RSR 11.2)."""
+
+    defender_hex: str
+    attackers: list[str]
+    command: str | None = None
+    result: list[int] | None = None     # [attacker steps, defender steps] once rolled
+    defender_done: bool = False
+    attacker_done: bool = False
+
+
+@dataclass
+class PendingLoss:
+    """Step losses waiting for the owner's choice of units (RSR 11.5)."""
+
+    side: str
+    hex: str
+    steps: int
+    units: list[str]
+    attack_index: int
+    role: str  # "attacker" | "defender"
+
+
+@dataclass
+class RoundRecord:
+    """Who has attacked, defended, and which command units modified a die this round (11.22-11.23, 11.45)."""
+
+    attacked: list[str] = field(default_factory=list)
+    defended: list[str] = field(default_factory=list)
+    commands_used: list[str] = field(default_factory=list)
+    vacated: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RsrState:
+    static: Static
+    sequence: list[str]
+    turns: int
+    turn: int = 1
+    stage_index: int = 0
+    assault_round: int = 1
+    units: dict[str, Unit] = field(default_factory=dict)
+    trenches: dict[str, int] = field(default_factory=dict)
+    destroyed_fortresses: list[str] = field(default_factory=list)
+    round: RoundRecord = field(default_factory=RoundRecord)
+    attacks: list[Attack] = field(default_factory=list)
+    next_attack: int = 0
+    last_round: bool = False
+    pending_loss: PendingLoss | None = None
+    finished: bool = False
+
+    def stage_key(self) -> str:
+        return self.sequence[self.stage_index]
+
+    def units_in(self, hex_id: str, side: str | None = None) -> list[Unit]:
+        return [u for _, u in sorted(self.units.items())
+                if u.hex == hex_id and u.steps > 0 and (side is None or u.side == side)]
+
+    def to_json(self) -> dict[str, Any]:
+        from rsr.engine import to_jsonable
+
+        data = {k: v for k, v in self.__dict__.items() if k != "static"}
+        return to_jsonable(data)

@@ -1,0 +1,27 @@
+"""Shared fixtures: an isolated key store per test, and paths to the shared contract files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+VECTORS = REPO.parent / "shared" / "vectors" / "dice-v1.json"
+
+
+@pytest.fixture(autouse=True)
+def rsr_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "rsr-home"
+    monkeypatch.setenv("RSR_HOME", str(home))
+    monkeypatch.delenv("RSR_PASSPHRASE", raising=False)
+    return home
+
+
+@pytest.fixture
+def vectors() -> dict[str, Any]:
+    if not VECTORS.exists():
+        pytest.skip(f"contract vectors not found at {VECTORS}")
+    return json.loads(VECTORS.read_text())

@@ -1,0 +1,60 @@
+"""Helpers that play whole games through the real packet exchange, for protocol tests."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from rsr import keys as keystore
+from rsr.engine import get_ruleset
+from rsr.game import (
+    accept_packet,
+    append_packets,
+    build_packet,
+    create_game_dir,
+    invite_packet,
+    load_log,
+    replay,
+)
+from rsr.packet import Packet
+
+
+def duel_game(tmp: Path, inputs_by_seq: dict[int, list[dict[str, Any]]], total: int) -> tuple[Path, dict[str, Any]]:
+    """Play the test duel through signed packets; both keys on one machine (hot-seat)."""
+    from tests.support.duel import duel_scenario
+
+    a = keystore.new_key("att")
+    d = keystore.new_key("def")
+    ruleset = get_ruleset("duel")
+    invite = invite_packet(ruleset, duel_scenario(), a, "attacker", "A", bytes(range(16)), None, {})
+    game_dir = create_game_dir(tmp, invite)
+    append_packets(game_dir, [invite])
+    append_packets(game_dir, [accept_packet(invite, d, "D", inputs_by_seq.get(1, []))])
+    keys = {"attacker": a, "defender": d}
+    for seq in range(2, total):
+        result = replay(load_log(game_dir))
+        key = keys[result.next_author()]
+        append_packets(game_dir, [build_packet(result, key, inputs_by_seq.get(seq, []))])
+    return game_dir, keys
+
+
+def packets_of(game_dir: Path) -> list[Packet]:
+    return load_log(game_dir)
+
+
+def flip_byte(path: Path, offset_in_body: int) -> None:
+    """Change one base64 character inside the armored body of a packet file."""
+    text = path.read_text()
+    lines = text.split("\n")
+    body = [i for i, line in enumerate(lines) if line and not line.startswith(("-----", "Game:", "Seq:"))]
+    index = body[offset_in_body % len(body)]
+    line = lines[index]
+    pos = len(line) // 2
+    replacement = "A" if line[pos] != "A" else "B"
+    lines[index] = line[:pos] + replacement + line[pos + 1:]
+    path.write_text("\n".join(lines))
+
+
+def env_without_home() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != "RSR_HOME"}

@@ -1,0 +1,85 @@
+"""Sealed choices through signed packets (DESIGN.md 3.3), with the test duel ruleset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rsr import game as gamemod
+from rsr.cli import main
+from rsr.engine import REGISTRY
+from rsr.fairdice import seal
+from tests.support.duel import Duel, duel_scenario
+from tests.support.games import duel_game
+
+SALT = bytes(range(16, 32))
+
+
+@pytest.fixture(autouse=True)
+def duel_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(REGISTRY, "duel", Duel)
+    real = gamemod.load_scenario
+    monkeypatch.setattr(gamemod, "load_scenario",
+                        lambda rs, name: duel_scenario() if rs == "duel" else real(rs, name))
+
+
+def test_sealed_game_verifies(tmp_path: Path) -> None:
+    inputs = {
+        2: [{"request": "r1/attack", "sealed": seal(SALT, 2)}],
+        3: [{"request": "r1/defend", "answer": 1}],
+        4: [{"unseal": "r1/attack", "salt": SALT.hex(), "choice": 2}],
+    }
+    game_dir, _ = duel_game(tmp_path, inputs, 6)
+    out = CliRunner().invoke(main, ["verify", str(game_dir), "--dice"])
+    assert out.exit_code == 0, out.output
+    assert "shot in round 1" in out.output
+
+
+def test_wrong_unseal_cannot_be_signed(tmp_path: Path) -> None:
+    inputs = {
+        2: [{"request": "r1/attack", "sealed": seal(SALT, 2)}],
+        3: [{"request": "r1/defend", "answer": 1}],
+        4: [{"unseal": "r1/attack", "salt": SALT.hex(), "choice": 3}],
+    }
+    with pytest.raises(Exception, match="does not match its seal"):
+        duel_game(tmp_path, inputs, 6)
+
+
+def test_wrong_unseal_in_a_forged_log_fails_verify(tmp_path: Path) -> None:
+    """A packet whose unseal does not match (signed by a tool that skipped the check) fails verify."""
+    inputs = {
+        2: [{"request": "r1/attack", "sealed": seal(SALT, 2)}],
+        3: [{"request": "r1/defend", "answer": 1}],
+    }
+    game_dir, keys = duel_game(tmp_path, inputs, 4)
+    result = gamemod.replay(gamemod.load_log(game_dir))
+    key = keys["attacker"]
+    from rsr.fairdice import commitment, derive_secret
+    from rsr.packet import sign_payload
+
+    record = gamemod.pending_pass(result, key)
+    assert record is not None
+    payload = {
+        "v": 1, "game": result.game_id, "seq": 4, "side": "attacker", "prev": result.last.hash_hex,
+        "commit": commitment(derive_secret(key.seed, bytes.fromhex(result.game_id), 4)),
+        "reveal": derive_secret(key.seed, bytes.fromhex(result.game_id), 2).hex(),
+        "resolution": {"state": record.state_hash, "dice": [r.to_json() for r in record.rolls]},
+        "inputs": [{"unseal": "r1/attack", "salt": SALT.hex(), "choice": 3}],
+    }
+    forged = sign_payload(payload, key)
+    (game_dir / "turns" / forged.file_name()).write_text(forged.armored())
+    # the forgery is only caught when its inputs are resolved, i.e. once packet 5 exists
+    defender = keys["defender"]
+    payload5 = {
+        "v": 1, "game": result.game_id, "seq": 5, "side": "defender", "prev": forged.hash_hex,
+        "commit": commitment(derive_secret(defender.seed, bytes.fromhex(result.game_id), 5)),
+        "reveal": derive_secret(defender.seed, bytes.fromhex(result.game_id), 3).hex(),
+        "resolution": {"state": "0" * 64, "dice": []}, "inputs": [],
+    }
+    fifth = sign_payload(payload5, defender)
+    (game_dir / "turns" / fifth.file_name()).write_text(fifth.armored())
+    out = CliRunner().invoke(main, ["verify", str(game_dir)])
+    assert out.exit_code == 1
+    assert "packet 4: input 1: the unsealed choice for r1/attack does not match its seal" in out.output
