@@ -14,6 +14,8 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	rm -rf demo
 	$(BIN)/rsr demo --out demo
+	$(BIN)/rsr verify demo/audit/game-*
+	@echo "reports: demo/players/alice/games/game-*/reports/ and demo/players/bob/games/game-*/reports/"
 
 test: $(STAMP)
 	$(BIN)/pytest -q

@@ -2,7 +2,7 @@
 
 A case file is YAML validated by ``schemas/case.schema.json``. ``changes`` replaces keys of the
 scenario document (set-up, trenches, turns, sequence); ``inputs`` are what the sides sign, each with its
-``side``; ``dice`` are the rolls in order; ``expect`` lists events that must occur in order (each a
+``side``; ``terrain`` and ``hexsides`` override the map; ``dice`` are the rolls in order; ``expect`` lists events that must occur in order (each a
 subset of an event's fields), unit states, the request the game ends up waiting for, or the error an
 illegal input must produce.
 """
@@ -48,6 +48,9 @@ def case_scenario(spec: dict[str, Any]) -> Scenario:
     data = copy.deepcopy(base.data)
     for key, value in (spec.get("changes") or {}).items():
         data["scenario"][key] = value
+    terrain = spec.get("terrain") or {}
+    data["map"]["terrain"] = {**data["map"]["terrain"], **terrain}
+    data["map"]["hexsides"] = list(data["map"].get("hexsides", [])) + list(spec.get("hexsides") or [])
     validate(f"{spec['ruleset']}.scenario", data["scenario"], f"case {spec['id']} changes")
     return Scenario(base.ruleset, base.name, data, "case")
 

@@ -238,7 +238,11 @@ def _check_unseal(position: Position, item: QueuedInput, request: Request) -> An
 
 
 def _take_answer(ruleset: Ruleset, position: Position, request: Request) -> tuple[bool, Any, str]:
-    """Find the answer to ``request``: the next queued input, else a standing policy."""
+    """Find the answer to ``request``: the next queued input, else a standing policy, else nothing.
+
+    A queued input that answers a different request is stale (an error) unless a policy answers this
+    one first: policies stand in for round trips, so a side's later answers may already be queued.
+    """
     queue = position.queues[request.side]
     if queue:
         item = queue[0]
@@ -254,16 +258,17 @@ def _take_answer(ruleset: Ruleset, position: Position, request: Request) -> tupl
                 position.seals[request.id] = {"side": request.side, "seal": data["sealed"]}
                 return True, Sealed(request.id), item.where
             return True, data["answer"], item.where
-        raise RulesError(
-            f"{item.where} answers {data.get('request') or data.get('unseal')!r} but the game asks "
-            f"{request.side} for {request.id} ({request.prompt})"
-        )
     if request.policy and request.unseals is None:
         rule = position.policies[request.side].get(request.policy)
         if rule is not None and rule != "ask":
             answer = ruleset.answer_by_policy(position.state, request, rule)
             if answer is not None:
                 return True, answer, f"policy {request.policy}"
+    if queue:
+        item = queue[0]
+        asked = item.input.get("request") or item.input.get("unseal")
+        raise RulesError(f"{item.where} answers {asked!r} but the game asks {request.side} for {request.id} "
+                         f"({request.prompt})")
     return False, None, ""
 
 

@@ -55,8 +55,29 @@ def _validate_part(ruleset: str, part: str, value: Any, where: str) -> None:
         raise BadInput(f"{where}: no schema for part {part!r} of ruleset {ruleset}")
 
 
+def _signature(folder: Path, overlay: Path | None) -> tuple[tuple[str, int, int], ...]:
+    paths = sorted(folder.glob("*.yaml")) + (sorted(overlay.glob("*.yaml")) if overlay else [])
+    return tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in paths)
+
+
+_CACHE: dict[tuple[Any, ...], Scenario] = {}
+
+
 def load_scenario(ruleset: str, name: str, overlay: Path | None = None) -> Scenario:
-    """Load, validate and hash a scenario; errors name the file and the path inside it."""
+    """Load, validate and hash a scenario; errors name the file and the path inside it.
+
+    Parsed scenarios are kept per process, keyed by the files' sizes and times, since one command may
+    replay a log several times. Callers must not change the returned data.
+    """
+    folder = SCENARIO_ROOT / ruleset
+    key = (ruleset, name, str(overlay), _signature(folder, overlay) if folder.is_dir() else ())
+    if key not in _CACHE:
+        _CACHE.clear()
+        _CACHE[key] = _load_scenario(ruleset, name, overlay)
+    return _CACHE[key]
+
+
+def _load_scenario(ruleset: str, name: str, overlay: Path | None) -> Scenario:
     if not NAME_RE.match(name):
         raise BadInput(f"scenario name {name!r} is not valid")
     folder = SCENARIO_ROOT / ruleset
@@ -68,7 +89,7 @@ def load_scenario(ruleset: str, name: str, overlay: Path | None = None) -> Scena
     _validate_part(ruleset, "scenario", main, str(path))
     if main["ruleset"] != ruleset:
         raise BadInput(f"{path}: scenario is for ruleset {main['ruleset']}, not {ruleset}")
-    combined: dict[str, Any] = {"scenario": {k: v for k, v in main.items() if k != "include"}}
+    combined: dict[str, Any] = {"scenario": main}
     for part, file_name in sorted(main["include"].items()):
         part_path = folder / file_name
         if overlay is not None and (overlay / file_name).exists():

@@ -270,10 +270,10 @@ class RedSunRising:
         if steps <= 0 or not units:
             return True
         available = sum(u.steps for u in units)
-        if available <= steps:
-            for unit in units:
-                while unit.steps > 0:
-                    combat.lose_step(state, ctx, unit)
+        if available <= steps or len(units) == 1:  # no choice to make: every step, or one unit's
+            for _ in range(min(steps, available)):
+                unit = next(u for u in units if u.steps > 0)
+                combat.lose_step(state, ctx, unit)
             return True
         hex_id = state.attacks[index].defender_hex
         state.pending_loss = PendingLoss(side, hex_id, steps, [u.id for u in units], index, role)
