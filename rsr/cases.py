@@ -1,10 +1,10 @@
 """Adjudication cases (DESIGN.md 6): a position, inputs, scripted dice, and what must happen.
 
-A case file is YAML validated by ``schemas/case.schema.json``. ``changes`` replaces keys of the
-scenario document (set-up, trenches, turns, sequence); ``inputs`` are what the sides sign, each with its
-``side``; ``terrain`` and ``hexsides`` override the map; ``dice`` are the rolls in order; ``expect`` lists events that must occur in order (each a
-subset of an event's fields), unit states, the request the game ends up waiting for, or the error an
-illegal input must produce.
+A case file is YAML validated by ``schemas/case.schema.json``. ``changes`` replaces keys of the scenario
+document (set-up, trenches, turns, sequence); ``terrain`` and ``hexsides`` override the map; ``inputs``
+are what the sides sign, each with its ``side``; ``dice`` are the rolls in order; ``expect`` lists events
+that must occur in order (each a subset of an event's fields), unit states, the request the game ends up
+waiting for, or the error an illegal input must produce.
 """
 
 from __future__ import annotations

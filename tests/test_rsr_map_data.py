@@ -67,7 +67,7 @@ def rectangle(data: dict[str, Any]) -> set[str]:
 
 
 def is_land(data: dict[str, Any], h: str) -> bool:
-    return data["terrain"].get(h, "sea") != "sea"
+    return bool(data["terrain"].get(h, "sea") != "sea")
 
 
 def coastal(data: dict[str, Any], h: str) -> bool:
@@ -76,7 +76,7 @@ def coastal(data: dict[str, Any], h: str) -> bool:
 
 
 def place(data: dict[str, Any], h: str) -> dict[str, Any]:
-    found = [p for p in data["places"] if p["hex"] == h]
+    found: list[dict[str, Any]] = [p for p in data["places"] if p["hex"] == h]
     assert len(found) == 1, f"expected one place in {h}, found {found}"
     return found[0]
 
@@ -237,7 +237,7 @@ def test_russian_railheads_are_rail_hexes_joined_to_their_lines(data: dict[str, 
 
 
 def test_railway_between_port_arthur_and_liaoyang(data: dict[str, Any]) -> None:
-    """Player's Notes (after RSR 19.4): the rail from Port Arthur to Liaoyang passes 1606 and 1105 or
+    """Player's Notes (printed after the rules): the rail from Port Arthur to Liaoyang passes 1606 and 1105 or
     1004; a landing at 1706 (a coastal hex) threatens 1606."""
     rail = rail_hexes(data)
     assert "1606" in rail and ("1105" in rail or "1004" in rail)

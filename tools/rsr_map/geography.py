@@ -1,0 +1,305 @@
+"""Real geography of the theatre, as simple data drawn from general knowledge.
+
+All points are (latitude N, longitude E) in decimal degrees. The shapes are deliberately coarse: a map hex
+is about 23 km across, so a few kilometres of error do not change any hex. Polygons may run past the map
+rectangle (about 37.2-44.1 N, 120.9-132.9 E); only the part inside matters.
+
+Nothing here knows about the game's hex numbers: see named.py for the rulebook's constraints.
+"""
+
+from __future__ import annotations
+
+LatLon = tuple[float, float]
+
+# ---------------------------------------------------------------------------------------------------
+# Land. Everything inside a land polygon is land; everything else is sea (Yellow Sea, Bay of Korea,
+# Gulf of Liaodong, Sea of Japan).
+# ---------------------------------------------------------------------------------------------------
+
+MAINLAND: list[LatLon] = [
+    # north-west and north-east, outside the map
+    (45.5, 119.5), (45.5, 135.0),
+    # Primorye coast east of Vladivostok (Sea of Japan)
+    (43.30, 135.0), (42.95, 134.0), (42.70, 133.10), (42.85, 132.88), (42.78, 132.62),
+    # Ussuri Bay, east shore up to its head, then down the Muravyov-Amursky peninsula
+    (43.10, 132.33), (43.30, 132.33), (43.34, 132.18), (43.20, 132.06), (43.05, 131.98),
+    (43.07, 131.86),  # peninsula tip at Vladivostok (Golden Horn)
+    # Amur Bay: up its east shore to the head (Razdolnaya mouth), down its west shore
+    (43.18, 131.90), (43.32, 131.90), (43.36, 131.80), (43.28, 131.70), (43.10, 131.55),
+    (42.88, 131.38), (42.78, 131.15),
+    # Posyet Bay and the Tumen mouth
+    (42.65, 130.85), (42.55, 130.75), (42.30, 130.70),
+    # north-east Korea (Sea of Japan coast), southward
+    (42.33, 130.42), (42.22, 130.28), (42.00, 130.05), (41.78, 129.80), (41.50, 129.68),
+    (41.35, 129.78), (41.05, 129.62), (40.83, 129.73), (40.67, 129.20), (40.45, 128.92),
+    (40.30, 128.65), (40.18, 128.35), (40.03, 128.18), (39.98, 127.95), (39.82, 127.62),
+    (39.60, 127.52), (39.42, 127.40), (39.17, 127.45), (39.22, 127.56), (39.00, 127.72),
+    (38.92, 127.90), (38.62, 128.30), (38.20, 128.60), (37.77, 128.93), (37.50, 129.12),
+    (37.44, 129.17), (37.00, 129.42),
+    # south of the map
+    (36.30, 129.45), (36.30, 126.10),
+    # Korea's west coast (Yellow Sea), northward
+    (36.90, 126.15), (37.00, 126.45), (36.95, 126.85), (37.10, 126.75), (37.22, 126.66),
+    (37.35, 126.70), (37.47, 126.60), (37.62, 126.58), (37.75, 126.56),  # Han-Imjin estuary
+    (37.85, 126.52), (37.80, 126.32), (37.88, 126.12), (37.97, 125.92), (38.02, 125.70),  # Haeju
+    (37.93, 125.35), (37.78, 125.18), (37.95, 124.95), (38.12, 124.70),  # Ongjin, Changsan cape
+    (38.35, 124.85), (38.55, 125.05), (38.70, 125.22),
+    (38.72, 125.38), (38.78, 125.30),  # Taedong estuary at Chinnampo
+    (38.85, 125.15), (39.05, 125.10), (39.25, 125.15), (39.45, 125.20), (39.55, 125.30),  # Chongchon
+    (39.62, 125.10), (39.66, 124.85), (39.70, 124.60), (39.80, 124.45), (39.92, 124.35),
+    (39.95, 124.32),  # Yalu mouth, Korean bank
+    # Liaodong peninsula, south-east coast (Bay of Korea), south-westward
+    (39.86, 124.15), (39.82, 123.85), (39.88, 123.57), (39.80, 123.30), (39.68, 122.97),
+    (39.55, 122.75), (39.40, 122.35), (39.25, 122.15), (39.10, 121.98),
+    (39.06, 121.82), (38.99, 121.76),  # Talienwan (Dalian Bay) head, east of the Kinchou neck
+    (38.93, 121.66), (38.86, 121.60), (38.82, 121.48), (38.78, 121.38),  # Dalny and the south shore
+    (38.79, 121.26), (38.75, 121.18), (38.72, 121.13),  # Port Arthur and Liaotieshan
+    # west coast (Gulf of Liaodong), northward
+    (38.86, 121.10), (38.97, 121.22), (39.05, 121.45), (39.10, 121.62),  # Kinchou Bay, the neck
+    (39.20, 121.55), (39.35, 121.60), (39.50, 121.45), (39.65, 121.45), (39.75, 121.62),
+    (39.95, 121.80), (40.18, 122.05), (40.30, 122.10), (40.42, 122.20), (40.58, 122.22),
+    (40.68, 122.22),  # Yingkou at the Liao mouth
+    (40.76, 122.08), (40.84, 121.88), (40.90, 121.68), (40.88, 121.45), (40.85, 121.25),
+    (40.80, 121.07), (40.70, 120.95), (40.55, 120.72), (40.20, 120.30), (40.00, 119.50),
+]
+
+# The tip of Shandong (neutral China: Chefoo, Weihaiwei) reaches the south-west corner of the map.
+SHANDONG: list[LatLon] = [
+    (36.30, 119.50), (37.30, 119.50), (37.60, 120.30), (37.82, 120.75), (37.70, 121.05),
+    (37.55, 121.40), (37.45, 121.65), (37.52, 122.12), (37.40, 122.70), (37.10, 122.55),
+    (36.30, 122.00),
+]
+
+LAND: list[list[LatLon]] = [MAINLAND, SHANDONG]
+
+# ---------------------------------------------------------------------------------------------------
+# Relief. Land is rough (hills) unless a clear or mountain area says otherwise; mountain wins over
+# clear. Korea, the Liaodong hills and eastern Manchuria are hill country; the Liao plain is open.
+# ---------------------------------------------------------------------------------------------------
+
+MOUNTAIN: dict[str, list[LatLon]] = {
+    # Changbai (Paektu) massif, the Kaema plateau, the Nangnim and Hamgyong ranges
+    "Changbai - Kaema - Nangnim": [
+        (40.55, 126.55), (41.00, 126.45), (41.60, 126.90), (42.10, 127.30), (42.60, 127.75),
+        (42.85, 128.30), (42.65, 128.90), (42.25, 129.05), (41.95, 129.35), (41.55, 129.42),
+        (41.05, 129.25), (40.70, 128.75), (40.35, 128.10), (40.15, 127.55), (39.80, 127.20),
+        (39.40, 126.95), (39.25, 126.65), (39.55, 126.45), (40.05, 126.40),
+    ],
+    # Myohyang mountains of north-west Korea
+    "Myohyang": [(39.80, 125.95), (40.20, 125.80), (40.45, 126.30), (40.10, 126.45), (39.75, 126.35)],
+    # Taebaek range, the spine behind Korea's east coast (Kumgang, Sorak, Odae)
+    "Taebaek": [
+        (37.20, 128.50), (37.55, 128.30), (38.00, 128.05), (38.50, 127.75), (38.85, 127.55),
+        (39.00, 127.72), (38.60, 128.20), (38.10, 128.52), (37.65, 128.82), (37.20, 129.12),
+    ],
+    # the mountain belt between the Yalu and Liaoyang (Motien Ling, Fenghuang Shan)
+    "Liaodong mountains": [
+        (40.20, 123.10), (40.55, 123.25), (40.95, 123.55), (41.25, 124.00), (41.60, 124.45),
+        (41.45, 124.90), (40.95, 124.35), (40.55, 123.95), (40.15, 123.50),
+    ],
+    # southern spurs of the Sikhote-Alin east of the Ussuri railway
+    "Sikhote-Alin": [(43.05, 132.55), (43.60, 132.50), (44.50, 133.10), (44.50, 135.0), (42.90, 135.0)],
+}
+
+CLEAR: dict[str, list[LatLon]] = {
+    # the Liao plain west of the railway, the Manchurian plain up to Kuanchengtzu and the Horqin steppe
+    # north of the Liaoxi hills
+    "Liao plain": [
+        (40.15, 121.95), (40.20, 122.20), (40.45, 122.45), (40.75, 122.75), (41.05, 123.00),
+        (41.30, 123.35), (41.55, 123.45), (41.80, 123.70), (42.10, 123.75), (42.40, 124.05),
+        (42.75, 124.25), (43.10, 124.55), (43.50, 125.10), (43.95, 125.65), (44.50, 125.90),
+        (44.50, 119.50), (42.70, 119.50), (42.55, 121.70), (42.00, 122.25), (41.25, 121.90),
+        (40.95, 120.50), (40.15, 120.50),
+    ],
+    "Han basin (Seoul)": [
+        (37.25, 126.50), (37.25, 127.20), (37.65, 127.25), (38.00, 127.00), (37.95, 126.50),
+        (37.60, 126.40),
+    ],
+    "Hwanghae lowland": [
+        (37.85, 125.10), (38.05, 125.20), (38.60, 125.40), (38.70, 125.90), (38.30, 126.10),
+        (37.90, 126.60), (37.75, 126.30),
+    ],
+    "Pyongyang plain": [(38.70, 125.30), (39.25, 125.30), (39.30, 125.95), (38.95, 126.05), (38.70, 125.80)],
+    "Chongchon - Yalu coastal lowland": [
+        (39.30, 125.20), (39.80, 124.45), (40.10, 124.45), (40.15, 124.75), (39.90, 125.30),
+        (39.75, 125.85), (39.40, 125.80),
+    ],
+    "Hamhung plain": [(39.75, 127.35), (40.05, 127.40), (40.05, 127.80), (39.80, 127.75)],
+    # the Razdolnaya and Khanka lowland around Nikolsk
+    "Nikolsk lowland": [
+        (43.35, 131.35), (43.35, 131.95), (43.80, 132.20), (44.50, 132.50), (44.50, 131.30),
+        (43.90, 131.20),
+    ],
+}
+
+# ---------------------------------------------------------------------------------------------------
+# Rivers, from source (or the map edge) to mouth or confluence.
+# ---------------------------------------------------------------------------------------------------
+
+RIVERS: dict[str, list[LatLon]] = {
+    "Yalu": [
+        (42.00, 128.05), (41.70, 128.05), (41.40, 128.18), (41.50, 127.50), (41.78, 126.88),
+        (41.45, 126.55), (41.15, 126.25), (40.90, 125.80), (40.65, 125.35), (40.46, 124.95),
+        (40.30, 124.70), (40.20, 124.50), (40.10, 124.40), (39.95, 124.33), (39.85, 124.30),
+    ],
+    "Tumen": [
+        (42.05, 128.25), (42.23, 128.85), (42.23, 129.20), (42.45, 129.55), (42.43, 129.75),
+        (42.75, 129.85), (42.97, 129.85), (42.95, 130.00), (42.75, 130.25), (42.55, 130.45),
+        (42.42, 130.60), (42.30, 130.70),
+    ],
+    # the Liao from the West Liao confluence (Fudedian) past Tieling and Xinmin to Newchwang; in 1904 its
+    # main mouth was at Yingkou
+    "Liao": [
+        (43.60, 120.80), (43.55, 122.20), (43.35, 123.00), (42.95, 123.55), (42.55, 123.60),
+        (42.25, 123.65), (42.00, 123.10), (41.60, 122.75), (41.30, 122.50), (41.02, 122.42),
+        (40.85, 122.35), (40.68, 122.22),
+    ],
+    "East Liao": [(42.90, 125.15), (43.25, 124.60), (43.25, 124.00), (42.95, 123.55)],
+    "Hun": [
+        (42.10, 125.00), (41.95, 124.40), (41.88, 123.95), (41.77, 123.45), (41.50, 123.10),
+        (41.20, 122.70), (41.02, 122.42),
+    ],
+    "Taizi": [
+        (41.20, 124.60), (41.35, 124.10), (41.30, 123.77), (41.35, 123.45), (41.31, 123.17),
+        (41.15, 122.85), (41.02, 122.42),
+    ],
+    "Han": [
+        (37.20, 128.20), (37.30, 127.65), (37.53, 127.32), (37.52, 127.00), (37.58, 126.80),
+        (37.70, 126.65), (37.75, 126.56),
+    ],
+    "North Han": [(38.15, 127.75), (37.88, 127.73), (37.60, 127.45), (37.53, 127.32)],
+    "Imjin": [(38.70, 127.30), (38.30, 127.20), (38.00, 126.95), (37.85, 126.75), (37.75, 126.62)],
+    "Taedong": [
+        (40.00, 126.60), (39.75, 126.30), (39.40, 126.00), (39.02, 125.75), (38.85, 125.55),
+        (38.75, 125.35),
+    ],
+    "Chongchon": [(40.30, 126.25), (40.00, 125.95), (39.80, 125.80), (39.62, 125.62), (39.55, 125.30)],
+    "Sungari": [
+        (42.30, 127.80), (42.80, 127.10), (43.30, 126.85), (43.72, 126.68), (43.85, 126.55),
+        (44.30, 126.40),
+    ],
+    "Suifen (Razdolnaya)": [
+        (44.30, 130.90), (43.95, 131.15), (43.85, 131.55), (43.78, 131.95), (43.55, 131.92),
+        (43.36, 131.82),
+    ],
+}
+
+# ---------------------------------------------------------------------------------------------------
+# Towns. `city` marks the larger places a victory schedule might count; `port` marks harbours usable
+# by transports (see named.py for the rulebook's own ports).
+# ---------------------------------------------------------------------------------------------------
+
+PLACES: dict[str, LatLon] = {
+    "Port Arthur": (38.80, 121.25),
+    "Dalny": (38.92, 121.63),
+    "Kinchou": (39.10, 121.72),
+    "Pitszewo": (39.40, 122.35),
+    "Telissu": (39.63, 122.00),
+    "Kaiping": (40.40, 122.35),
+    "Tashihchiao": (40.63, 122.50),
+    "Newchwang (Yingkou)": (40.67, 122.23),
+    "Haicheng": (40.85, 122.75),
+    "Liaoyang": (41.27, 123.17),
+    "Mukden": (41.80, 123.43),
+    "Tieling": (42.29, 123.84),
+    "Sipingkai": (43.17, 124.37),
+    "Kuanchengtzu": (43.90, 125.32),
+    "Kirin": (43.85, 126.55),
+    "Takushan": (39.88, 123.57),
+    "Hsiuyen": (40.29, 123.27),
+    "Fenghuangcheng": (40.45, 124.07),
+    "Antung": (40.12, 124.38),
+    "Wiju": (40.20, 124.53),
+    "Anju": (39.62, 125.65),
+    "Pyongyang": (39.02, 125.75),
+    "Chinnampo": (38.73, 125.40),
+    "Haeju": (38.04, 125.71),
+    "Kaesong": (37.97, 126.55),
+    "Seoul": (37.57, 126.98),
+    "Chemulpo": (37.47, 126.62),
+    "Wonsan (Gensan)": (39.15, 127.44),
+    "Hamhung": (39.92, 127.54),
+    "Songjin": (40.67, 129.20),
+    "Kyongsong": (41.58, 129.60),
+    "Hoeryong": (42.44, 129.75),
+    "Hunchun": (42.87, 130.36),
+    "Novokievsk": (42.70, 130.80),
+    "Vladivostok": (43.12, 131.89),
+    "Nikolsk": (43.80, 131.95),
+}
+
+# Larger towns that a victory schedule might count (RSR 19.4 counts cities; the Turn Record Track that
+# says how many is missing). The rulebook's own cities are in named.py.
+CITIES: frozenset[str] = frozenset({
+    "Newchwang (Yingkou)", "Mukden", "Tieling", "Kirin", "Antung", "Seoul", "Chemulpo", "Pyongyang",
+    "Wonsan (Gensan)", "Hamhung", "Nikolsk",
+})
+
+# Harbours usable all year by transports (besides the rulebook's 0801, 0803 and 2937). Newchwang is left
+# out: it froze in winter, and rulebook 7.5's example names only 0801 and 0803 as winter ports of area A.
+PORTS: frozenset[str] = frozenset({"Chemulpo", "Chinnampo", "Wonsan (Gensan)"})
+
+PLACE_PROVENANCE: dict[str, str] = {
+    "Seoul": "derived: the grid fit puts Seoul on 0220 (data-notes); its capture counts in rulebook 18.3",
+    "Mukden": "derived: the data-notes grid fit (near 2208-2308; the real town falls in 2309); its capture "
+    "counts in rulebook 18.3",
+}
+
+# Not on the map: Fusan (35.10 N, 129.04 E) lies about ten lines south of line 01; Harbin (45.75 N)
+# about nine lines north of the top edge.
+OFF_MAP: dict[str, LatLon] = {"Fusan": (35.10, 129.04), "Harbin": (45.75, 126.63)}
+
+# ---------------------------------------------------------------------------------------------------
+# Railways of 1904 and main roads, as waypoints. A waypoint is a place name, a (lat, lon) point, or a
+# hex number that the rulebook pins (see named.py); consecutive waypoints are joined by the straightest
+# run of adjacent hexes.
+# ---------------------------------------------------------------------------------------------------
+
+Waypoint = str | LatLon
+
+RAILWAYS: dict[str, list[Waypoint]] = {
+    # Chinese Eastern Railway, southern branch (the "South Manchurian" line): Port Arthur - Kinchou
+    # junction (Nanguanling) - Telissu - Kaiping - Tashihchiao - Haicheng - Liaoyang - Mukden - Tieling -
+    # Kuanchengtzu, which leaves the map northward for Harbin.
+    "south-manchurian": [
+        "Port Arthur", (38.84, 121.45), "@junction", "@1004", "@1105", (39.63, 122.00), (39.95, 122.05),
+        (40.18, 122.12), "Kaiping", "@1606", "Tashihchiao", "Haicheng", (41.10, 123.00), "Liaoyang",
+        (41.55, 123.30), "Mukden", "Tieling", (42.54, 124.04), (42.78, 124.10), "Sipingkai",
+        (43.50, 124.82), "Kuanchengtzu",
+    ],
+    "dalny-branch": ["@junction", "Dalny"],
+    "newchwang-branch": ["Tashihchiao", "Newchwang (Yingkou)"],
+    # Ussuri Railway Vladivostok - Nikolsk, where the Chinese Eastern main line (to Harbin) and the
+    # Ussuri line (to Khabarovsk) leave the map.
+    "ussuri": ["Vladivostok", (43.35, 131.98), (43.60, 131.93), "Nikolsk", "@3337"],
+}
+
+ROADS: dict[str, list[Waypoint]] = {
+    # the Mandarin road of the Korean invasion: Seoul - Pyongyang - Anju - Wiju, over the Yalu to
+    # Fenghuangcheng and the Motien pass to Liaoyang
+    "Seoul - Wiju - Liaoyang": [
+        "Seoul", "Kaesong", (38.33, 126.40), (38.51, 125.76), "Pyongyang", (39.42, 125.63), "Anju",
+        (39.69, 125.22), (39.80, 124.92), "Wiju", (40.22, 124.45), "Fenghuangcheng", (40.62, 123.80),
+        (40.85, 123.58), (41.05, 123.40), "Liaoyang",
+    ],
+    "Seoul - Chemulpo": ["Seoul", "Chemulpo"],
+    "Seoul - Wonsan": ["Seoul", (37.74, 127.05), (38.15, 127.31), (38.42, 127.29), (39.03, 127.53),
+                       "Wonsan (Gensan)"],
+    "Pyongyang - Wonsan": ["Pyongyang", (39.25, 126.20), (39.22, 126.65), "Wonsan (Gensan)"],
+    "Pyongyang - Chinnampo": ["Pyongyang", "Chinnampo"],
+    "Wonsan - Hoeryong": [
+        "Wonsan (Gensan)", "Hamhung", (40.03, 127.95), (40.00, 128.33), (40.46, 128.90), "Songjin",
+        (40.96, 129.33), "Kyongsong", (42.05, 129.70), "Hoeryong",
+    ],
+    "Hoeryong - Vladivostok": [
+        "Hoeryong", (42.95, 130.00), "Hunchun", "Novokievsk", (43.20, 131.48), (43.45, 131.80),
+        "Vladivostok",
+    ],
+    "Antung - Pitszewo (coast road)": ["Antung", "Takushan", (39.68, 122.97), "Pitszewo", "Kinchou"],
+    "Takushan - Haicheng": ["Takushan", "Hsiuyen", (40.60, 123.00), "Haicheng"],
+    "Newchwang - Liaoyang": ["Newchwang (Yingkou)", (40.86, 122.50), "Haicheng"],
+    "Liaoyang - Mukden - Tieling": ["Liaoyang", (41.55, 123.35), "Mukden", "Tieling"],
+    "Tieling - Kirin": ["Tieling", (42.54, 124.04), (42.95, 124.90), (43.30, 125.60), (43.60, 126.20),
+                        "Kirin"],
+    "Kirin - Kuanchengtzu": ["Kirin", (43.88, 125.95), "Kuanchengtzu"],
+}
