@@ -120,3 +120,19 @@ def test_unknown_scenario_and_side(tmp_path: Path) -> None:
     out = rsr(home, "new", str(tmp_path), "--scenario", "liaoyang-1904", "--side", "france", "--key", "alice")
     assert out.exit_code == 2 and "'france' is not a side" in out.output
     assert not list(tmp_path.glob("game-*"))
+
+
+def test_play_answers_at_the_terminal(tmp_path: Path) -> None:
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    for home, name in ((alice, "alice"), (bob, "bob")):
+        (home / "games").mkdir(parents=True)
+        rsr(home, "key", "new", name)
+    rsr(alice, "new", str(alice / "games"), "--scenario", "liaoyang-1904", "--side", "russia", "--key", "alice")
+    a_dir = next((alice / "games").glob("game-*"))
+    rsr(bob, "accept", str(next((a_dir / "turns").glob("0000-*"))), "--key", "bob", "--dir", str(bob / "games"))
+    b_dir = next((bob / "games").glob("game-*"))
+    rsr(alice, "receive", str(a_dir), str(next((b_dir / "turns").glob("0001-*"))))
+    typed = ("inputs:\n- request: t1/russia/combat/r1/attacks\n  answer:\n    attacks: []\n\n" + "y\n")
+    out = rsr(alice, "play", str(a_dir), input=typed)
+    assert out.exit_code == 0, out.output
+    assert "wrote packet 2" in out.output
