@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rsr.engine import Request
-from rsr.rulesets.red_sun_rising import combat
+from rsr.rulesets.red_sun_rising import combat, movement
 from rsr.rulesets.red_sun_rising.crt import COLUMNS, odds_column
 from rsr.rulesets.red_sun_rising.state import RsrState
 
@@ -48,8 +48,46 @@ def _command_for(state: RsrState, attackers: list[str]) -> str | None:
     return None
 
 
+def advance_orders(state: RsrState, request: Request) -> dict[str, Any]:
+    """RSR 4.23: every command unit and unit in chain order, each heading for the nearest enemy-held city
+    (or enemy unit) as far as a legal path takes it; command units first, so they lead."""
+    grid = state.static.grid
+    side = request.side
+    targets = sorted(h for h, p in state.static.places.items()
+                     if p.city and state.control.get(h, combat.enemy_of(side)) != side)
+    targets = targets or sorted({u.hex for u in state.units.values()
+                                 if u.side != side and u.hex and u.steps > 0})
+    steps = []
+    for item in request.template["steps"]:
+        unit = state.units[item["unit"]]
+        if not targets:
+            steps.append({"unit": unit.id, "path": []})
+            continue
+        goal = min(targets, key=lambda h: (grid.distance(unit.hex or h, h), h))
+        options = movement.destinations(state, unit)
+        best = min(options, key=lambda h: (grid.distance(h, goal), len(options[h]), h))
+        steps.append({"unit": unit.id, "path": list(options[best])})
+    return {"steps": steps}
+
+
+def assign_all(state: RsrState, request: Request) -> dict[str, Any]:
+    """RSR 14.0: give every unassigned combat unit to the nearest command unit of its side."""
+    grid = state.static.grid
+    commands = request.options["command_units"]
+    assign = {}
+    for unit_id, current in request.options["units"].items():
+        if current is None and commands:
+            here = state.units[unit_id].hex or ""
+            assign[unit_id] = min(commands, key=lambda c: (grid.distance(here, state.units[c].hex or here), c))
+    return {"assign": assign}
+
+
 def answer(state: Any, request: Request, min_column: str = "1-1") -> list[dict[str, Any]]:
     """The bot's inputs for ``request`` (an empty list where a standing policy answers)."""
     if request.kind == "land-combat-attacks":
         return [{"request": request.id, "answer": greedy_attacks(state, request, min_column)}]
+    if request.kind == "land-movement":
+        return [{"request": request.id, "answer": advance_orders(state, request)}]
+    if request.kind == "assignments":
+        return [{"request": request.id, "answer": assign_all(state, request)}]
     return []

@@ -1,7 +1,8 @@
 """Adjudication cases (DESIGN.md 6): a position, inputs, scripted dice, and what must happen.
 
 A case file is YAML validated by ``schemas/case.schema.json``. ``changes`` replaces keys of the scenario
-document (set-up, trenches, turns, sequence); ``terrain`` and ``hexsides`` override the map; ``inputs``
+document (set-up, trenches, turns, sequence); ``terrain``, ``hexsides`` (``replace_hexsides``),
+``roads`` and ``rail`` override the map; ``inputs``
 are what the sides sign, each with its ``side``; ``dice`` are the rolls in order; ``expect`` lists events
 that must occur in order (each a subset of an event's fields), unit states, the request the game ends up
 waiting for, or the error an illegal input must produce.
@@ -50,7 +51,11 @@ def case_scenario(spec: dict[str, Any]) -> Scenario:
         data["scenario"][key] = value
     terrain = spec.get("terrain") or {}
     data["map"]["terrain"] = {**data["map"]["terrain"], **terrain}
-    data["map"]["hexsides"] = list(data["map"].get("hexsides", [])) + list(spec.get("hexsides") or [])
+    kept = [] if spec.get("replace_hexsides") else list(data["map"].get("hexsides", []))
+    data["map"]["hexsides"] = kept + list(spec.get("hexsides") or [])
+    for key in ("roads", "rail"):
+        if key in spec:
+            data["map"][key] = spec[key]
     validate(f"{spec['ruleset']}.scenario", data["scenario"], f"case {spec['id']} changes")
     return Scenario(base.ruleset, base.name, data, "case")
 

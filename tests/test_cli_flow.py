@@ -63,12 +63,12 @@ def test_a_turn_by_email_through_the_command_line(tmp_path: Path) -> None:
     status = rsr(alice, "status", str(a_dir))
     assert "the game asks russia" in status.output and "(yours)" in status.output
     template = rsr(alice, "orders", "template", str(a_dir))
-    assert template.exit_code == 0 and "t1/russia/combat/r1/attacks" in template.output
+    assert template.exit_code == 0 and "t7/russia/combat/r1/attacks" in template.output
     options = yaml.safe_load(template.output)
-    assert options["inputs"][0]["request"] == "t1/russia/combat/r1/attacks"
+    assert options["inputs"][0]["request"] == "t7/russia/combat/r1/attacks"
 
     bad = tmp_path / "bad.yaml"
-    bad.write_text("inputs:\n  - request: t1/russia/combat/r1/attacks\n    answer:\n      attacks:\n"
+    bad.write_text("inputs:\n  - request: t7/russia/combat/r1/attacks\n    answer:\n      attacks:\n"
                    "        - {hex: '1809', attackers: [ru-es1]}\n")
     checked = rsr(alice, "orders", "check", str(a_dir), str(bad))
     assert checked.exit_code == 2
@@ -76,7 +76,7 @@ def test_a_turn_by_email_through_the_command_line(tmp_path: Path) -> None:
                               "(RSR 11.0)\n")
 
     orders = tmp_path / "orders.yaml"
-    orders.write_text("inputs:\n  - request: t1/russia/combat/r1/attacks\n    answer:\n      attacks:\n"
+    orders.write_text("inputs:\n  - request: t7/russia/combat/r1/attacks\n    answer:\n      attacks:\n"
                       "        - {hex: '1809', attackers: [ru-es9]}\n      last_round: true\n")
     checked = rsr(alice, "orders", "check", str(a_dir), str(orders))
     assert checked.exit_code == 0 and "the rest depends on dice" in checked.output
@@ -132,7 +132,7 @@ def test_play_answers_at_the_terminal(tmp_path: Path) -> None:
     rsr(bob, "accept", str(next((a_dir / "turns").glob("0000-*"))), "--key", "bob", "--dir", str(bob / "games"))
     b_dir = next((bob / "games").glob("game-*"))
     rsr(alice, "receive", str(a_dir), str(next((b_dir / "turns").glob("0001-*"))))
-    typed = ("inputs:\n- request: t1/russia/combat/r1/attacks\n  answer:\n    attacks: []\n\n" + "y\n")
+    typed = ("inputs:\n- request: t7/russia/combat/r1/attacks\n  answer:\n    attacks: []\n\n" + "y\n")
     out = rsr(alice, "play", str(a_dir), input=typed)
     assert out.exit_code == 0, out.output
     assert "wrote packet 2" in out.output

@@ -22,7 +22,7 @@ def copy_scenarios(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_scenario_hash_is_stable_and_covers_all_files() -> None:
     first = load_scenario("red-sun-rising", "liaoyang-1904")
-    assert set(first.data) == {"scenario", "map", "counters", "tables"}
+    assert set(first.data) == {"scenario", "map", "counters", "tables", "track"}
     assert first.sha256 == load_scenario("red-sun-rising", "liaoyang-1904").sha256
 
 

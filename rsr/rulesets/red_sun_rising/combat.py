@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from rsr.engine import Context
 from rsr.errors import RulesError
+from rsr.rulesets.red_sun_rising import activation
 from rsr.rulesets.red_sun_rising.crt import Cell, odds_column
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
 
@@ -51,7 +52,7 @@ def strength(state: RsrState, unit: Unit) -> int:
 
 
 def command_value(state: RsrState, unit: Unit) -> int:
-    return state.static.counter(unit.id).values(unit.steps).command
+    return activation.command_value(state, unit)
 
 
 def enemy_of(side: str) -> str:
@@ -65,6 +66,8 @@ def may_attack(state: RsrState, unit: Unit) -> str | None:
         return "command units do not attack (11.0: combat is between combat units)"
     if counter.type == "garrison":
         return "garrisons never attack (RSR 18.6)"
+    if unit.assigned_to is None:
+        return "it is not assigned to a command unit (RSR 14.0)"
     if not unit.activated:
         return "it is not activated (RSR 11.0)"
     if not unit.in_supply:

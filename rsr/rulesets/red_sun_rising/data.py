@@ -31,6 +31,7 @@ class Counter:
     reduced: Values | None
     command_unit: bool
     provenance: str
+    alternate_for: str | None = None   # RSR 18.7: Smirnov may command in Stoessel's place
 
     def values(self, steps: int) -> Values:
         if self.command_unit or steps >= self.steps or self.reduced is None:
@@ -45,7 +46,17 @@ class Place:
     city: bool = False
     port: bool = False
     fortress: bool = False
+    railhead: str | None = None
     provenance: str = ""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One Game-Turn of the Turn Record Track (season drives 9.17 and more)."""
+
+    number: int
+    month: str
+    season: str
 
 
 @dataclass(frozen=True)
@@ -69,6 +80,10 @@ class Static:
     terrain_effects: dict[str, TerrainEffect]
     feature_effects: dict[str, TerrainEffect]
     map_provenance: str
+    rail_links: frozenset[str] = frozenset()     # hexsides along which a rail line runs (18.4)
+    road_links: frozenset[str] = frozenset()     # hexsides along which a road runs (9.46)
+    rail_hexes: frozenset[str] = frozenset()
+    turns: tuple[Turn, ...] = ()
     provenance_of_hex: dict[str, str] = field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Static:
@@ -86,6 +101,15 @@ class Static:
     def is_fortress(self, hex_id: str) -> bool:
         place = self.places.get(hex_id)
         return bool(place and place.fortress)
+
+    def is_land(self, hex_id: str) -> bool:
+        return self.grid.on_map(hex_id) and self.terrain.get(hex_id, "sea") != "sea"
+
+    def turn_info(self, number: int) -> Turn | None:
+        return next((t for t in self.turns if t.number == number), None)
+
+    def railheads(self, side: str) -> list[str]:
+        return sorted(h for h, p in self.places.items() if p.railhead == side)
 
 
 def _fraction(text: str | None) -> Fraction | None:
@@ -117,16 +141,21 @@ def load_static(data: dict[str, Any]) -> Static:
         hexsides.setdefault(hexside(first, second), []).append(item["feature"])
     places = {
         p["hex"]: Place(p["hex"], p.get("name", ""), bool(p.get("city")), bool(p.get("port")),
-                        bool(p.get("fortress")), _provenance(p, default))
+                        bool(p.get("fortress")), p.get("railhead"), _provenance(p, default))
         for p in game_map.get("places", [])
     }
+    rail_links = _links(grid, game_map.get("rail", []), "rail")
+    road_links = _links(grid, game_map.get("roads", []), "road")
+    rail_hexes = frozenset(h for line in game_map.get("rail", []) for h in line["hexes"])
+    turns = tuple(Turn(int(t["turn"]), str(t["month"]), str(t["season"]))
+                  for t in data.get("track", {}).get("turns", []))
     counters: dict[str, Counter] = {}
     counter_data = data["counters"]
     cdefault = counter_data.get("default_provenance", "provisional")
     for raw in counter_data.get("command_units", []):
         values = Values(0, int(raw["command"]), int(raw["movement"]))
         counters[raw["id"]] = Counter(raw["id"], raw["side"], raw["name"], raw.get("kind", "army"), 1, values,
-                                      None, True, _provenance(raw, cdefault))
+                                      None, True, _provenance(raw, cdefault), raw.get("alternate_for"))
     for raw in counter_data.get("combat_units", []):
         reduced = _values(raw["reduced"]) if raw.get("reduced") else None
         counters[raw["id"]] = Counter(raw["id"], raw["side"], raw["name"], raw["type"], int(raw["steps"]),
@@ -151,4 +180,21 @@ def load_static(data: dict[str, Any]) -> Static:
         terrain_effects=terrain_effects,
         feature_effects=feature_effects,
         map_provenance=default,
+        rail_links=rail_links,
+        road_links=road_links,
+        rail_hexes=rail_hexes,
+        turns=turns,
     )
+
+
+def _links(grid: Grid, lines: list[dict[str, Any]], what: str) -> frozenset[str]:
+    """The hexsides a rail line or road runs along: between consecutive hexes of its path."""
+    links = set()
+    for line in lines:
+        hexes = line["hexes"]
+        for first, second in zip(hexes, hexes[1:], strict=False):
+            if not grid.adjacent(first, second):
+                name = line.get("line") or line.get("name")
+                raise BadInput(f"map {what} {name}: {first} and {second} are not adjacent")
+            links.add(hexside(first, second))
+    return frozenset(links)

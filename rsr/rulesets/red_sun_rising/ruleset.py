@@ -8,12 +8,17 @@ from typing import Any
 from rsr.engine import Context, Event, Request, register
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice
-from rsr.rulesets.red_sun_rising import combat
+from rsr.rulesets.red_sun_rising import activation, combat, movement, stacking
 from rsr.rulesets.red_sun_rising.data import load_static
 from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
 
 LOSS_RULES = ("reduce-first", "weakest-first", "ask")
+POLICIES: dict[str, tuple[str, ...]] = {
+    "step-losses": LOSS_RULES,                   # RSR 11.5
+    "overstack": ("weakest-first", "ask"),       # RSR 12.2
+    "assignments": ("keep", "ask"),              # RSR 14.0
+}
 
 
 class RedSunRising:
@@ -22,7 +27,8 @@ class RedSunRising:
     id = "red-sun-rising"
     version = "0.1"
     sides = ("russia", "japan")
-    policy_defaults: dict[str, Any] = {"step-losses": "reduce-first"}
+    policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
+                                       "assignments": "ask"}
 
     # -- set-up ---------------------------------------------------------------------------------------
 
@@ -35,7 +41,11 @@ class RedSunRising:
                 raise BadInput(f"scenario {scenario.name}: unknown stage {key!r}")
             if key not in IMPLEMENTED:
                 raise BadInput(f"scenario {scenario.name}: stage {key!r} is not implemented yet")
-        state = RsrState(static=static, sequence=list(spec["sequence"]), turns=int(spec["turns"]))
+        first = int(spec.get("first_turn", 1))
+        state = RsrState(static=static, sequence=list(spec["sequence"]), turns=int(spec["turns"]), turn=first,
+                         last_turn=first + int(spec["turns"]) - 1, options=dict(spec.get("options", {})))
+        state.options.update(options)
+        state.control = {h: side for h, side in sorted(spec.get("control", {}).items())}
         for item in spec["setup"]:
             counter = static.counter(item["unit"])
             if item["unit"] in state.units:
@@ -57,7 +67,22 @@ class RedSunRising:
         if state.finished:
             return None
         stage = STAGES[state.stage_key()]
-        prefix = f"t{state.turn}/{stage.key.replace('.', '/')}/r{state.assault_round}"
+        assert stage.side is not None
+        base = f"t{state.turn}/{stage.key.replace('.', '/')}"
+        if stage.key.endswith("reinforcement"):
+            return self._assignment_request(state, stage.side, base, stage.name)
+        if stage.key.endswith("movement"):
+            if state.pending_overstack:
+                hex_id = state.pending_overstack[0]
+                return Request(
+                    id=f"{base}/overstack/{hex_id}", side=stage.side, kind="overstack",
+                    prompt=f"{hex_id} is over its stacking limit of {stacking.stacking_limit(state, hex_id)}: "
+                           "choose the units to eliminate",
+                    case="RSR 12.2",
+                    options={"hex": hex_id, "units": [u.id for u in state.units_in(hex_id, stage.side)]},
+                    template={"eliminate": stacking.excess_by_policy(state, hex_id, stage.side)}, policy="overstack")
+            return self._movement_request(state, stage.side, base, stage.name)
+        prefix = f"{base}/r{state.assault_round}"
         if state.pending_loss is not None:
             loss = state.pending_loss
             return Request(
@@ -71,7 +96,6 @@ class RedSunRising:
                 template={"units": loss.units[: loss.steps]},
                 policy="step-losses",
             )
-        assert stage.side is not None
         return Request(
             id=f"{prefix}/attacks",
             side=stage.side,
@@ -83,6 +107,37 @@ class RedSunRising:
             template={"attacks": [{"hex": "HHHH", "attackers": ["unit-id"], "command": None}],
                       "last_round": False},
         )
+
+    def _assignment_request(self, state: RsrState, side: str, base: str, name: str) -> Request:
+        """RSR 14.0: assign or re-assign combat units to command units in the Reinforcement Stage."""
+        units = {u.id: u.assigned_to for _, u in sorted(state.units.items())
+                 if u.side == side and u.hex and u.steps > 0 and activation.kind(state, u) == "combat"}
+        commands = [u.id for _, u in sorted(state.units.items())
+                    if u.side == side and u.hex and u.steps > 0 and activation.kind(state, u) != "combat"]
+        return Request(
+            id=f"{base}/assign", side=side, kind="assignments",
+            prompt=f"{name}: assign or re-assign combat units to command units (reinforcements and "
+                   "replacements are not implemented yet)",
+            case="RSR 14.0", options={"units": units, "command_units": commands},
+            template={"assign": {}}, policy="assignments")
+
+    def _movement_request(self, state: RsrState, side: str, base: str, name: str) -> Request:
+        """RSR 4.23: the activation order and each unit's path, executed roll by roll."""
+        units = {}
+        for _, unit in sorted(state.units.items()):
+            if unit.side != side or not unit.hex or unit.steps <= 0:
+                continue
+            units[unit.id] = {"hex": unit.hex, "kind": activation.kind(state, unit),
+                              "movement": str(movement.movement_allowance(state, unit)),
+                              "assigned_to": unit.assigned_to}
+        chain = [u for u, info in units.items() if info["kind"] == "shq"]
+        chain += [u for u, info in units.items() if info["kind"] == "army"]
+        chain += [u for u, info in units.items() if info["kind"] == "combat" and info["assigned_to"]]
+        return Request(
+            id=f"{base}/orders", side=side, kind="land-movement",
+            prompt=f"{name} ({activation.month(state)}, {activation.season(state)}): activation order and paths",
+            case="RSR 4.23", options={"units": units},
+            template={"steps": [{"unit": u, "path": []} for u in chain]})
 
     def attack_options(self, state: RsrState, side: str) -> dict[str, Any]:
         """Every unit that may attack now and the enemy hexes next to it (RSR 11.0, 11.21)."""
@@ -105,6 +160,17 @@ class RedSunRising:
             self._declare_attacks(state, ctx, request.side, answer)
         elif request.kind == "step-losses":
             self._take_losses(state, ctx, answer)
+        elif request.kind == "assignments":
+            self._assign(state, ctx, request.side, answer)
+            self._next_stage(state)
+        elif request.kind == "land-movement":
+            steps = movement.parse_order(state, request.side, answer)
+            movement.execute(state, ctx, steps)
+            state.pending_overstack = stacking.overstacked(state, request.side)
+            if not state.pending_overstack:
+                self._end_movement(state, ctx)
+        elif request.kind == "overstack":
+            self._overstack(state, ctx, request.side, answer)
         else:
             raise RulesError(f"Red Sun Rising has no request of kind {request.kind!r}")
         self._continue(state, ctx)
@@ -162,14 +228,46 @@ class RedSunRising:
             assert pending is not None
             units = [state.units[u] for u in pending.units if state.units[u].steps > 0]
             return {"units": combat.loss_order(state, units, rule)[: pending.steps]}
+        if request.kind == "overstack" and rule == "weakest-first":
+            return {"eliminate": stacking.excess_by_policy(state, request.options["hex"], request.side)}
+        if request.kind == "assignments" and rule == "keep":
+            return {"assign": {}}
         return None
 
     def check_policy(self, kind: str, rule: Any) -> None:
-        if kind == "step-losses":
-            if rule not in LOSS_RULES:
-                raise RulesError(f"policy step-losses is one of {', '.join(LOSS_RULES)}, not {rule!r}")
-            return
-        raise RulesError(f"Red Sun Rising has no policy {kind!r} (known: step-losses)")
+        if kind not in POLICIES:
+            raise RulesError(f"Red Sun Rising has no policy {kind!r} (known: {', '.join(sorted(POLICIES))})")
+        if rule not in POLICIES[kind]:
+            raise RulesError(f"policy {kind} is one of {', '.join(POLICIES[kind])}, not {rule!r}")
+
+    def _assign(self, state: RsrState, ctx: Context, side: str, answer: Any) -> None:
+        """RSR 14.0: any number of combat units to any command unit of their side."""
+        if not isinstance(answer, dict) or not isinstance(answer.get("assign", {}), dict) or set(answer) - {"assign"}:
+            raise RulesError("an assignment answer is {assign: {unit: command unit}}")
+        for unit_id, hq_id in sorted(answer.get("assign", {}).items()):
+            unit, hq = state.units.get(unit_id), state.units.get(str(hq_id))
+            if unit is None or unit.side != side or not unit.hex or unit.steps <= 0 \
+                    or activation.kind(state, unit) != "combat":
+                raise RulesError(f"{unit_id} is not a {side} combat unit on the map (RSR 14.0)")
+            if hq is None or hq.side != side or not hq.hex or hq.steps <= 0 or activation.kind(state, hq) == "combat":
+                raise RulesError(f"{hq_id} is not a {side} command unit on the map (RSR 14.0)")
+            if unit.assigned_to != hq.id:
+                unit.assigned_to = hq.id
+                ctx.emit("assigned", f"{unit_id} is assigned to {hq.id}", "RSR 14.0", unit=unit_id, command=hq.id)
+
+    def _overstack(self, state: RsrState, ctx: Context, side: str, answer: Any) -> None:
+        if not isinstance(answer, dict) or not isinstance(answer.get("eliminate"), list):
+            raise RulesError("an overstack answer is {eliminate: [unit ids]}")
+        hex_id = state.pending_overstack[0]
+        stacking.check_choice(state, hex_id, side, answer["eliminate"])
+        stacking.eliminate_excess(state, ctx, hex_id, side, answer["eliminate"])
+        state.pending_overstack.pop(0)
+        if not state.pending_overstack:
+            self._end_movement(state, ctx)
+
+    def _end_movement(self, state: RsrState, ctx: Context) -> None:
+        ctx.emit("stage", f"{STAGES[state.stage_key()].name} ends", "RSR 4.23")
+        self._next_stage(state)
 
     # -- automatic steps between decisions ---------------------------------------------------------------
 
@@ -180,6 +278,8 @@ class RedSunRising:
             if key == "end":
                 self._end_stage(state, ctx)
                 continue
+            if not key.endswith("combat"):
+                return  # reinforcement and movement stages wait for their order
             if state.next_attack < len(state.attacks):
                 self._resolve(state, ctx, state.next_attack)
                 continue
@@ -331,6 +431,7 @@ class RedSunRising:
         state.assault_round = 1
         state.last_round = False
         state.round = type(state.round)()
+        state.attempted = []
         if state.stage_index >= len(state.sequence):
             state.stage_index = 0
             state.turn += 1
@@ -342,8 +443,10 @@ class RedSunRising:
         """
         for unit in state.units.values():
             unit.activated = False
-        ctx.emit("stage", f"end of game turn {state.turn}", "RSR 4.35")
-        if state.turn >= state.turns:
+        state.moved = []
+        state.acting_commander = {}
+        ctx.emit("stage", f"end of game turn {state.turn} ({activation.month(state)})", "RSR 4.35")
+        if state.turn >= state.last_turn:
             state.finished = True
             ctx.emit("game-over", f"the scenario ends after game turn {state.turn}", None)
             return
@@ -355,7 +458,8 @@ class RedSunRising:
         return state.to_json()
 
     def describe(self, state: RsrState) -> list[str]:
-        lines = [f"Game turn {state.turn} of {state.turns}, {STAGES[state.stage_key()].name}"
+        lines = [f"Game turn {state.turn} ({activation.month(state)}, {activation.season(state)}), "
+                 f"{STAGES[state.stage_key()].name}"
                  + (f", assault round {state.assault_round}" if "combat" in state.stage_key() else "")]
         by_hex: dict[str, list[str]] = {}
         for unit_id, unit in sorted(state.units.items()):

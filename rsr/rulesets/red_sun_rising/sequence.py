@@ -32,6 +32,9 @@ LAND_SEQUENCE: tuple[Stage, ...] = (
 STAGES = {stage.key: stage for stage in LAND_SEQUENCE}
 
 # Stages whose rules are implemented; the others belong to later work (docs/red-sun-rising/coverage.md).
-IMPLEMENTED = frozenset({"russia.combat", "japan.combat", "end"})
+# The Reinforcement Stages carry out unit assignment (14.0) only so far; reinforcements and replacements
+# (17.x) come with the supply and combat issue, and trench placement in the End Stage (13.16) too.
+IMPLEMENTED = frozenset({"russia.reinforcement", "russia.movement", "russia.combat",
+                         "japan.reinforcement", "japan.movement", "japan.combat", "end"})
 
 ASSAULT_ROUNDS = 3  # RSR 4.24, 11.0: at most three assault rounds per combat stage

@@ -72,6 +72,13 @@ class RsrState:
     last_round: bool = False
     pending_loss: PendingLoss | None = None
     finished: bool = False
+    last_turn: int = 1
+    control: dict[str, str] = field(default_factory=dict)         # city hex -> side (19.4)
+    options: dict[str, Any] = field(default_factory=dict)
+    moved: list[str] = field(default_factory=list)                # units that moved this game turn (13.11)
+    attempted: list[str] = field(default_factory=list)            # activation attempted this stage (9.1)
+    acting_commander: dict[str, str] = field(default_factory=dict)  # RSR 18.7: HQ id -> counter commanding
+    pending_overstack: list[str] = field(default_factory=list)    # hexes waiting for the owner's choice (12.2)
 
     def stage_key(self) -> str:
         return self.sequence[self.stage_index]

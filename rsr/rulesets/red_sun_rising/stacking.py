@@ -1,0 +1,70 @@
+"""Stacking (RSR 12.0-12.2): checked at the end of the Land Movement Stage."""
+
+from __future__ import annotations
+
+from rsr.engine import Context
+from rsr.errors import RulesError
+from rsr.rulesets.red_sun_rising import activation
+from rsr.rulesets.red_sun_rising.state import RsrState, Unit
+
+
+def stacking_points(state: RsrState, unit: Unit) -> int:
+    """RSR 12.11-12.12: a combat unit counts its command value; command units count nothing."""
+    if activation.kind(state, unit) != "combat":
+        return 0
+    return activation.command_value(state, unit)
+
+
+def stacking_limit(state: RsrState, hex_id: str) -> int:
+    """RSR 12.0 with 9.46: the limit of the hex's terrain.
+
+    The chart also gives the rail line a limit of 4. Applied to every rail hex it would overstack the
+    19.2 set-up of Port Arthur, so by default it is not applied; the option ``rail-stacking-4`` applies
+    it (interpretations.md, 9.46).
+    """
+    static = state.static
+    limit = static.terrain_effects[static.terrain[hex_id]].stacking or 0
+    rail = static.feature_effects.get("rail")
+    if state.options.get("rail-stacking-4") and hex_id in static.rail_hexes and rail and rail.stacking is not None:
+        limit = min(limit, rail.stacking)
+    return limit
+
+
+def overstacked(state: RsrState, side: str) -> list[str]:
+    hexes = sorted({u.hex for u in state.units.values() if u.side == side and u.hex and u.steps > 0})
+    return [h for h in hexes if sum(stacking_points(state, u) for u in state.units_in(h, side))
+            > stacking_limit(state, h)]
+
+
+def excess_by_policy(state: RsrState, hex_id: str, side: str) -> list[str]:
+    """The default choice (policy ``overstack: weakest-first``): remove the weakest units until legal."""
+    units = [u for u in state.units_in(hex_id, side) if stacking_points(state, u) > 0]
+    units.sort(key=lambda u: (state.static.counter(u.id).values(u.steps).strength, u.id))
+    total = sum(stacking_points(state, u) for u in units)
+    chosen = []
+    for unit in units:
+        if total <= stacking_limit(state, hex_id):
+            break
+        chosen.append(unit.id)
+        total -= stacking_points(state, unit)
+    return chosen
+
+
+def check_choice(state: RsrState, hex_id: str, side: str, chosen: list[str]) -> None:
+    """RSR 12.2: the owner eliminates units of the hex until it is within its limit."""
+    units = {u.id: u for u in state.units_in(hex_id, side)}
+    if len(set(chosen)) != len(chosen) or any(c not in units for c in chosen):
+        raise RulesError(f"name units of {side} in {hex_id}, each once (RSR 12.2)")
+    left = sum(stacking_points(state, u) for i, u in units.items() if i not in chosen)
+    if left > stacking_limit(state, hex_id):
+        raise RulesError(f"{hex_id} would still hold {left} stacking points, over its limit "
+                         f"{stacking_limit(state, hex_id)} (RSR 12.0)")
+
+
+def eliminate_excess(state: RsrState, ctx: Context, hex_id: str, side: str, chosen: list[str]) -> None:
+    for unit_id in chosen:
+        unit = state.units[unit_id]
+        unit.steps = 0
+        unit.hex = None
+        ctx.emit("eliminated", f"{unit_id} eliminated: {hex_id} was over its stacking limit of "
+                 f"{stacking_limit(state, hex_id)}", "RSR 12.2", unit=unit_id, hex=hex_id)
