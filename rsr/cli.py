@@ -265,6 +265,49 @@ def report(game_dir: Path, seq: int | None, fmt: str, key_name: str | None) -> N
         console.print(Markdown(text))
 
 
+@main.command("map")
+@click.argument("game_dir", type=GameDir)
+@click.argument("seq", type=int, required=False)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The picture to write: .svg, or .png (needs rsvg-convert from librsvg2-bin).")
+@click.option("--key", "key_name", default=None)
+def map_command(game_dir: Path, seq: int | None, out: Path, key_name: str | None) -> None:
+    """Draw the position after packet SEQ's resolution (default: the latest), with its moves and attacks."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from rsr.mapview import render
+
+    result = actions.load_game(game_dir)
+    records = list(result.passes)
+    try:
+        mine = pending_pass(result, actions.choose_key(result, key_name))
+        if mine is not None:
+            records.append(mine)
+    except BadInput:
+        pass
+    if seq is not None:
+        records = [r for r in records if r.resolved == seq]
+        if not records:
+            raise BadInput(f"packet {seq} has not been resolved yet")
+    state = records[-1].position.state if records else result.position.state
+    events = records[-1].events if records else []
+    label = f"packet {records[-1].resolved} resolved" if records else "start"
+    svg = render(state, events, f"Game {result.game_id[:8]} ({result.scenario.name}), {label}")
+    if out.suffix.lower() == ".png":
+        converter = shutil.which("rsvg-convert")
+        if converter is None:
+            raise BadInput("PNG needs rsvg-convert (Debian package librsvg2-bin); write .svg instead")
+        with tempfile.NamedTemporaryFile("w", suffix=".svg", delete=False) as handle:
+            handle.write(svg)
+        subprocess.run([converter, "-o", str(out), handle.name], check=True)
+        Path(handle.name).unlink()
+    else:
+        out.write_text(svg)
+    click.echo(f"wrote {out}")
+
+
 # -- auditing and testing --------------------------------------------------------------------------------
 
 
@@ -324,11 +367,13 @@ def case_run(paths: tuple[Path, ...]) -> None:
 
 @main.command("demo")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo"), show_default=True)
-def demo(out: Path) -> None:
+@click.option("--scenario", default="liaoyang-1904", show_default=True,
+              help="Red Sun Rising scenario to play (korea-1904 plays the land movement stages).")
+def demo(out: Path, scenario: str) -> None:
     """Play the sample game between two generated keys through packet files, then verify it."""
     from rsr.demo import run_demo
 
-    run_demo(out, echo=click.echo)
+    run_demo(out, echo=click.echo, scenario=scenario)
 
 
 if __name__ == "__main__":  # pragma: no cover

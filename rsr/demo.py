@@ -12,12 +12,14 @@ import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from rsr import actions, bots
 from rsr import keys as keystore
+from rsr.engine import Position, Request, dry_run
 from rsr.errors import BadInput
 from rsr.fileio import atomic_write
-from rsr.game import position_for_author
+from rsr.game import Replay, position_for_author
 from rsr.packet import Packet
 from rsr.schemas import REPO_ROOT
 from rsr.yamlio import dump_yaml
@@ -54,7 +56,24 @@ class Player:
         return path
 
 
-def run_demo(out: Path, echo: Callable[[str], None] = print) -> Path:
+def bot_inputs(result: Replay, key: keystore.KeyPair, position: Position, waiting: Request | None, side: str,
+               boldness: str) -> list[dict[str, Any]]:
+    """A bot's whole packet: answers to every request of its side that comes before the next die."""
+    inputs: list[dict[str, Any]] = []
+    while waiting is not None and waiting.side == side:
+        answer = bots.answer(position.state, waiting, boldness)
+        if not answer:
+            break
+        inputs += answer
+        run = dry_run(result.ruleset, position, side, len(result.packets), answer)
+        if run.stopped_at_die:
+            break
+        position, waiting = run.position, run.next_request
+    return inputs
+
+
+def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCENARIO) -> Path:
+    """Play ``scenario`` by mail between two generated keys in ``out``; return Alice's game directory."""
     if out.exists() and any(out.iterdir()):
         raise BadInput(f"{out} is not empty; give --out a new or empty folder")
     out.mkdir(parents=True, exist_ok=True)
@@ -66,7 +85,7 @@ def run_demo(out: Path, echo: Callable[[str], None] = print) -> Path:
             echo(f"{player.name} ({player.side}) key {pair.fingerprint}")
 
     with player_home(alice.home):
-        alice.game_dir, invite = actions.new_game(alice.games, "red-sun-rising", SCENARIO, alice.side, "alice",
+        alice.game_dir, invite = actions.new_game(alice.games, "red-sun-rising", scenario, alice.side, "alice",
                                                   "Alice")
     mailed = alice.mail(out, invite)
     echo(f"alice invites bob: {mailed}")
@@ -79,7 +98,8 @@ def run_demo(out: Path, echo: Callable[[str], None] = print) -> Path:
     # an orders file from what his own copy of the game asks, checks it, signs it and mails the packet.
     boldness = {"alice": "1-2", "bob": "1-1"}
     receiver, other = alice, bob
-    for _ in range(60):
+    packets_sent = 2
+    for _ in range(200):
         with player_home(receiver.home):
             assert receiver.game_dir is not None
             actions.receive(receiver.game_dir, mailed, None)
@@ -89,18 +109,17 @@ def run_demo(out: Path, echo: Callable[[str], None] = print) -> Path:
                 break
             key = actions.choose_key(result, None)
             position, waiting, _ = position_for_author(result, key)
-            inputs = []
-            if waiting is not None and waiting.side == receiver.side:
-                inputs = bots.answer(position.state, waiting, boldness[receiver.name])
+            inputs = bot_inputs(result, key, position, waiting, receiver.side, boldness[receiver.name])
             orders = out / "mail" / f"{len(result.packets):04d}-orders-{receiver.name}.yaml"
             atomic_write(orders, dump_yaml({"inputs": inputs}).encode())
             packet = actions.submit(receiver.game_dir, actions.load_orders(orders), None)
         mailed = receiver.mail(out, packet)
+        packets_sent += 1
         what = f"orders {orders.name}" if inputs else "its reveal and resolution only"
         echo(f"{receiver.name} sends packet {packet.seq} with {what}")
         receiver, other = other, receiver
     else:
-        raise BadInput("the demo game did not end within 60 packets")
+        raise BadInput("the demo game did not end within 200 packets")
 
     # a third party rebuilds the game from the mailed packets alone and verifies it
     audit = out / "audit" / alice.game_dir.name
@@ -112,6 +131,7 @@ def run_demo(out: Path, echo: Callable[[str], None] = print) -> Path:
         result = actions.load_game(game_dir)
         rolls = sum(len(r.rolls) for r in result.passes)
         echo(f"verified {game_dir}: {len(result.packets)} packets, {rolls} dice")
+    echo(f"{packets_sent} packets were mailed")
     echo(f"reports: {alice.game_dir / 'reports'} and {bob.game_dir / 'reports'}")
     status = actions.load_game(alice.game_dir)
     echo("final position:")

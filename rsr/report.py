@@ -30,6 +30,37 @@ def combat_table(events: list[Event]) -> list[str]:
     return lines
 
 
+def activation_table(events: list[Event]) -> list[str]:
+    """RSR 9.11: each activation roll with its response value and how it was made up."""
+    rows = [e for e in events if e.kind == "activation"]
+    if not rows:
+        return []
+    lines = ["| unit | die | season | total | response | made up of | result |", "|---|---|---|---|---|---|---|"]
+    for e in rows:
+        d = e.data
+        if "die" not in d:
+            lines.append(f"| {d['unit']} | - | - | - | - | {e.text.split(': ', 1)[-1]} ({e.case}) | "
+                         f"{'activated' if d['activated'] else 'no attempt'} |")
+            continue
+        lines.append(f"| {d['unit']} | {d['die']} | +{d['modifier']} | {d['total']} | {d['response']} | "
+                     f"{'; '.join(d['parts'])} | {'activated' if d['activated'] else 'fails'} |")
+    return lines
+
+
+def moves_table(events: list[Event]) -> list[str]:
+    rows = [e for e in events if (e.kind == "moved" and "path" in e.data) or e.kind == "path-cut"]
+    if not rows:
+        return []
+    lines = ["| unit | from | path | MP | note |", "|---|---|---|---|---|"]
+    for e in rows:
+        d = e.data
+        if e.kind == "path-cut":
+            lines.append(f"| {d['unit']} | | | | stopped in {d['at']}: {d['reason']} |")
+        else:
+            lines.append(f"| {d['unit']} | {d['frm']} | {' '.join(d['path'])} | {d['cost']} | |")
+    return lines
+
+
 def request_line(request: Request | None) -> str:
     if request is None:
         return "The game is over."
@@ -52,9 +83,10 @@ def pass_markdown(result: Replay, record: PassRecord) -> str:
         lines += ["> **Provisional data was used.** These results rest on stand-in data, not the printed charts:", ">"]
         lines += [f"> * {p}" for p in provisional]
         lines.append("")
-    table = combat_table(record.events)
-    if table:
-        lines += ["## Combats", ""] + table + [""]
+    for title, table in (("Activation", activation_table(record.events)), ("Movement", moves_table(record.events)),
+                         ("Combats", combat_table(record.events))):
+        if table:
+            lines += [f"## {title}", ""] + table + [""]
     lines += ["## What happened", ""]
     if not record.events:
         lines.append("Nothing: no input of this packet could be applied yet.")
