@@ -91,7 +91,7 @@ def pass_markdown(result: Replay, record: PassRecord) -> str:
     if not record.events:
         lines.append("Nothing: no input of this packet could be applied yet.")
     for event in record.events:
-        case = f" ({event.case})" if event.case else ""
+        case = f" ({event.case})" if event.case and event.case not in event.text else ""
         lines.append(f"* {event.text}{case}")
     lines += ["", "## Dice", ""]
     if record.rolls:

@@ -7,6 +7,7 @@ copy made by the engine) and the :class:`~rsr.engine.Context` that holds the dic
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rsr.engine import Context
 from rsr.errors import RulesError
@@ -252,3 +253,134 @@ def check_loss_choice(pending: PendingLoss, state: RsrState, chosen: list[str]) 
         if available.get(unit_id, 0) <= 0:
             raise RulesError(f"{unit_id} cannot lose a step here (RSR 11.5)")
         available[unit_id] -= 1
+
+
+# -- retreat before combat (11.1x) and advance after combat (11.3) ---------------------------------------
+
+
+def retreat_candidates(state: RsrState, side: str) -> dict[str, list[list[str]]]:
+    """RSR 11.11, 11.15: each unit adjacent to an enemy unit, with every legal 1- and 2-hex retreat path.
+
+    A path may pass through enemy zones of control but not through enemy units; it stays on land and
+    does not cross impassable hexsides (our reading: retreating units move overland).
+    """
+    static = state.static
+    enemies = {u.hex for u in state.units.values() if u.side != side and u.hex and u.steps > 0}
+
+    def open_hex(frm: str, to: str) -> bool:
+        return (static.is_land(to) and to not in enemies
+                and "impassable" not in static.side_features(frm, to))
+
+    options: dict[str, list[list[str]]] = {}
+    for unit_id, unit in sorted(state.units.items()):
+        if unit.side != side or not unit.hex or unit.steps <= 0:
+            continue
+        if not any(h in enemies for h in static.grid.neighbours(unit.hex)):
+            continue
+        paths: list[list[str]] = []
+        for first in static.grid.neighbours(unit.hex):
+            if not open_hex(unit.hex, first):
+                continue
+            paths.append([first])
+            paths += [[first, second] for second in static.grid.neighbours(first)
+                      if second != unit.hex and open_hex(first, second)]
+        if paths:
+            options[unit_id] = paths
+    return options
+
+
+def retreat_by_rule(state: RsrState, side: str, rule: Any) -> list[dict[str, Any]]:
+    """Policy ``retreat``: ``{adjacent-to-cp: N}`` retreats, one hex away from the enemy, every unit of a hex
+    next to an enemy stack of N or more command points (a condition the player could know when signing)."""
+    if not isinstance(rule, dict):
+        return []
+    threshold = int(rule["adjacent-to-cp"])
+    grid = state.static.grid
+    orders = []
+    for unit_id, paths in retreat_candidates(state, side).items():
+        unit = state.units[unit_id]
+        assert unit.hex is not None
+        stacks = [sum(command_value(state, u) for u in combat_units_in(state, h, enemy_of(side)))
+                  for h in grid.neighbours(unit.hex)]
+        if max(stacks, default=0) < threshold:
+            continue
+        enemies = sorted({u.hex for u in state.units.values() if u.side != side and u.hex and u.steps > 0})
+        singles = [p for p in paths if len(p) == 1]
+        if not singles:
+            continue
+        best = max(singles, key=lambda p: (min(grid.distance(p[0], e) for e in enemies), [-ord(c) for c in p[0]]))
+        orders.append({"unit": unit_id, "path": best})
+    return orders
+
+
+def retreat_before_combat(state: RsrState, ctx: Context, side: str, orders: list[Any]) -> None:
+    """RSR 11.11-11.15, 18.9: each unit rolls against its command value; two hexes risk a step."""
+    candidates = retreat_candidates(state, side)
+    seen: set[str] = set()
+    for number, item in enumerate(orders, start=1):
+        if not isinstance(item, dict) or set(item) != {"unit", "path"} or not isinstance(item["path"], list):
+            raise RulesError(f"retreat {number}: give unit and path (one or two hexes)")
+        unit_id, path = str(item["unit"]), [str(h) for h in item["path"]]
+        if unit_id in seen:
+            raise RulesError(f"retreat {number}: {unit_id} may attempt once per assault round (RSR 11.12)")
+        seen.add(unit_id)
+        if unit_id not in candidates:
+            raise RulesError(f"retreat {number}: {unit_id} is not a {side} unit next to an enemy unit (RSR 11.11)")
+        if path not in candidates[unit_id]:
+            raise RulesError(f"retreat {number}: {unit_id} cannot retreat by {path}: one or two adjacent land hexes, "
+                             "never through an enemy unit (RSR 11.14, 11.15)")
+    for item in orders:
+        unit = state.units[str(item["unit"])]
+        path = [str(h) for h in item["path"]]
+        if unit.steps <= 0 or unit.hex is None:
+            continue
+        value = command_value(state, unit)
+        die = ctx.roll(6, f"retreat before combat of {unit.id}, command value {value}, RSR 11.11")
+        if die > value:
+            ctx.emit("retreat", f"{unit.id} fails to retreat from {unit.hex} (die {die} > command value {value})",
+                     "RSR 11.11", unit=unit.id, frm=unit.hex, success=False, die=die)
+            continue
+        start = unit.hex
+        unit.hex = path[-1]
+        state.moved.append(unit.id)
+        ctx.emit("retreat", f"{unit.id} retreats {' -> '.join([start, *path])} before combat (die {die} <= {value})",
+                 "RSR 11.11", unit=unit.id, frm=start, path=path, success=True, die=die)
+        if state.static.counter(unit.id).type == "siege-artillery" and unit.hex not in state.static.rail_hexes:
+            eliminate(state, ctx, unit, "siege artillery retreated off the rail", "RSR 18.9")
+            continue
+        if len(path) == 2:
+            risk = ctx.roll(6, f"two-hex retreat of {unit.id}, RSR 11.14")
+            if risk >= 4:
+                ctx.emit("retreat-loss", f"{unit.id} loses a step retreating two hexes (die {risk})", "RSR 11.14",
+                         unit=unit.id, die=risk)
+                lose_step(state, ctx, unit, "RSR 11.14")
+        if not state.units_in(start, side):
+            vacate(state, ctx, start)
+            state.retreat_results.append(start)
+
+
+def vacate(state: RsrState, ctx: Context, hex_id: str) -> None:
+    """RSR 13.0: a fortress or trench left empty by combat is destroyed (the fortress kept in mind)."""
+    if state.trenches.pop(hex_id, 0):
+        ctx.emit("defences", f"the trench in {hex_id} is destroyed", "RSR 13.0", hex=hex_id)
+    if state.static.is_fortress(hex_id) and hex_id not in state.destroyed_fortresses:
+        state.destroyed_fortresses.append(hex_id)
+        ctx.emit("defences", f"the fortress in {hex_id} is destroyed", "RSR 13.0", hex=hex_id)
+
+
+def advance_after_combat(state: RsrState, ctx: Context, hex_id: str, unit_ids: list[str]) -> None:
+    """RSR 11.3, 11.13: attackers move into a hex left empty, after the round's attacks."""
+    if not unit_ids or any(u.side != state.units[unit_ids[0]].side for u in state.units_in(hex_id)):
+        return
+    for unit_id in unit_ids:
+        unit = state.units[unit_id]
+        if unit.steps <= 0 or unit.hex is None or not state.static.grid.adjacent(unit.hex, hex_id):
+            continue
+        start, unit.hex = unit.hex, hex_id
+        state.moved.append(unit.id)
+        ctx.emit("advance", f"{unit.id} advances {start} -> {hex_id}", "RSR 11.3", unit=unit.id, frm=start, to=hex_id)
+        place = state.static.places.get(hex_id)
+        if place and place.city and state.control.get(hex_id) != unit.side:
+            state.control[hex_id] = unit.side
+            ctx.emit("control", f"{unit.side} now controls {place.name} ({hex_id})", "RSR 19.4", hex=hex_id,
+                     side=unit.side)

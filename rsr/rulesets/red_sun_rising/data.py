@@ -32,6 +32,7 @@ class Counter:
     command_unit: bool
     provenance: str
     alternate_for: str | None = None   # RSR 18.7: Smirnov may command in Stoessel's place
+    setup: str = ""                    # "build": the Russian may build it with command points (17.0)
 
     def values(self, steps: int) -> Values:
         if self.command_unit or steps >= self.steps or self.reduced is None:
@@ -57,6 +58,10 @@ class Turn:
     number: int
     month: str
     season: str
+    russian_command_points: int = 0          # RSR 17.13
+    japanese_replacement_step: bool = False  # RSR 17.22
+    arrive: tuple[str, ...] = ()             # RSR 17.11
+    withdraw: tuple[str, ...] = ()           # RSR 17.3
 
 
 @dataclass(frozen=True)
@@ -147,7 +152,9 @@ def load_static(data: dict[str, Any]) -> Static:
     rail_links = _links(grid, game_map.get("rail", []), "rail")
     road_links = _links(grid, game_map.get("roads", []), "road")
     rail_hexes = frozenset(h for line in game_map.get("rail", []) for h in line["hexes"])
-    turns = tuple(Turn(int(t["turn"]), str(t["month"]), str(t["season"]))
+    turns = tuple(Turn(int(t["turn"]), str(t["month"]), str(t["season"]), int(t.get("russian_command_points", 0)),
+                       bool(t.get("japanese_replacement_step", False)), tuple(t.get("arrive", [])),
+                       tuple(t.get("withdraw", [])))
                   for t in data.get("track", {}).get("turns", []))
     counters: dict[str, Counter] = {}
     counter_data = data["counters"]
@@ -158,8 +165,10 @@ def load_static(data: dict[str, Any]) -> Static:
                                       None, True, _provenance(raw, cdefault), raw.get("alternate_for"))
     for raw in counter_data.get("combat_units", []):
         reduced = _values(raw["reduced"]) if raw.get("reduced") else None
+        setup = raw.get("setup", "")
         counters[raw["id"]] = Counter(raw["id"], raw["side"], raw["name"], raw["type"], int(raw["steps"]),
-                                      _values(raw["full"]), reduced, False, _provenance(raw, cdefault))
+                                      _values(raw["full"]), reduced, False, _provenance(raw, cdefault),
+                                      setup=setup if isinstance(setup, str) else "map")
     tables = data["tables"]
     effects = tables["terrain_effects"]
     terrain_effects = {

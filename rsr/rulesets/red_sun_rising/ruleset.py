@@ -7,8 +7,8 @@ from typing import Any
 
 from rsr.engine import Context, Event, Request, register
 from rsr.errors import BadInput, RulesError
-from rsr.fairdice import Dice
-from rsr.rulesets.red_sun_rising import activation, combat, movement, stacking
+from rsr.fairdice import Dice, NoDice
+from rsr.rulesets.red_sun_rising import activation, combat, defences, movement, reinforcements, stacking, supply
 from rsr.rulesets.red_sun_rising.data import load_static
 from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
@@ -18,6 +18,8 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "step-losses": LOSS_RULES,                   # RSR 11.5
     "overstack": ("weakest-first", "ask"),       # RSR 12.2
     "assignments": ("keep", "ask"),              # RSR 14.0
+    "retreat": ("never", "ask"),                 # RSR 11.1 (or {adjacent-to-cp: N})
+    "trenches": ("build", "never", "ask"),       # RSR 13.1
 }
 
 
@@ -28,7 +30,7 @@ class RedSunRising:
     version = "0.1"
     sides = ("russia", "japan")
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
-                                       "assignments": "ask"}
+                                       "assignments": "ask", "retreat": "never", "trenches": "build"}
 
     # -- set-up ---------------------------------------------------------------------------------------
 
@@ -59,6 +61,18 @@ class RedSunRising:
                 assigned_to=item.get("assigned_to"),
             )
         state.trenches = {h: int(level) for h, level in sorted(spec.get("trenches", {}).items())}
+        state.supply_levels = {"0801": 6, "2937": 3}  # RSR 10.12
+        state.supply_levels.update({h: int(v) for h, v in sorted(spec.get("supply_levels", {}).items())})
+        state.merchant_fleets = {f: h for f, h in sorted(spec.get("merchant_fleets", {}).items())}
+        state.command_points = int(spec.get("command_points", 0))
+        state.replacement_steps = int(spec.get("replacement_steps", 0))
+        state.destroyed_fortresses = sorted(spec.get("destroyed_fortresses", []))
+        reinforcements.check_foreign_aid(state, Context(NoDice()))  # achievements made before the start
+        # the first stage's automatic start needs no die (supply, reinforcement points, arrivals); its events
+        # are reported with the first resolution
+        opening = Context(NoDice())
+        self._continue(state, opening)
+        state.opening_events = opening.events
         return state
 
     # -- the oracle: who must act now -------------------------------------------------------------------
@@ -67,8 +81,15 @@ class RedSunRising:
         if state.finished:
             return None
         stage = STAGES[state.stage_key()]
-        assert stage.side is not None
         base = f"t{state.turn}/{stage.key.replace('.', '/')}"
+        if stage.key == "end":
+            side = self.sides[state.end_phase]
+            return Request(
+                id=f"{base}/{side}/trenches", side=side, kind="trenches",
+                prompt=f"End Stage: trench levels to build ({side})", case="RSR 13.11",
+                options={"hexes": defences.trench_sites(state, side)},
+                template={"build": defences.trench_sites(state, side)}, policy="trenches")
+        assert stage.side is not None
         if stage.key.endswith("reinforcement"):
             return self._assignment_request(state, stage.side, base, stage.name)
         if stage.key.endswith("movement"):
@@ -83,6 +104,13 @@ class RedSunRising:
                     template={"eliminate": stacking.excess_by_policy(state, hex_id, stage.side)}, policy="overstack")
             return self._movement_request(state, stage.side, base, stage.name)
         prefix = f"{base}/r{state.assault_round}"
+        if state.pending_loss is None and not state.retreat_done:
+            defender = combat.enemy_of(stage.side)
+            candidates = combat.retreat_candidates(state, defender)
+            return Request(
+                id=f"{prefix}/retreats", side=defender, kind="retreats",
+                prompt=f"{stage.name}, before assault round {state.assault_round}: units to retreat before combat",
+                case="RSR 11.11", options={"units": candidates}, template={"retreats": []}, policy="retreat")
         if state.pending_loss is not None:
             loss = state.pending_loss
             return Request(
@@ -104,8 +132,8 @@ class RedSunRising:
                    "(none ends the stage)",
             case="RSR 11.2",
             options=self.attack_options(state, stage.side),
-            template={"attacks": [{"hex": "HHHH", "attackers": ["unit-id"], "command": None}],
-                      "last_round": False},
+            template={"attacks": [{"hex": "HHHH", "attackers": ["unit-id"], "command": None, "advance": []}],
+                      "advance_into": {h: [] for h in state.retreat_results}, "last_round": False},
         )
 
     def _assignment_request(self, state: RsrState, side: str, base: str, name: str) -> Request:
@@ -156,16 +184,28 @@ class RedSunRising:
     def apply(self, state: RsrState, request: Request, answer: Any, dice: Dice) -> tuple[RsrState, list[Event]]:
         state = copy.deepcopy(state)
         ctx = Context(dice)
+        ctx.events, state.opening_events = list(state.opening_events), []
         if request.kind == "land-combat-attacks":
             self._declare_attacks(state, ctx, request.side, answer)
         elif request.kind == "step-losses":
             self._take_losses(state, ctx, answer)
         elif request.kind == "assignments":
-            self._assign(state, ctx, request.side, answer)
+            reinforcements.reinforcement_answer(state, ctx, request.side, answer, self._assign)
             self._next_stage(state)
+        elif request.kind == "retreats":
+            if not isinstance(answer, dict) or not isinstance(answer.get("retreats"), list):
+                raise RulesError("a retreat answer is {retreats: [{unit, path}]}")
+            combat.retreat_before_combat(state, ctx, request.side, answer["retreats"])
+            state.retreat_done = True
+        elif request.kind == "trenches":
+            if not isinstance(answer, dict) or not isinstance(answer.get("build"), list):
+                raise RulesError("a trench answer is {build: [hexes]}")
+            defences.build_trenches(state, ctx, request.side, [str(h) for h in answer["build"]])
+            state.end_phase += 1
         elif request.kind == "land-movement":
             steps = movement.parse_order(state, request.side, answer)
             movement.execute(state, ctx, steps)
+            reinforcements.check_foreign_aid(state, ctx)
             state.pending_overstack = stacking.overstacked(state, request.side)
             if not state.pending_overstack:
                 self._end_movement(state, ctx)
@@ -177,29 +217,51 @@ class RedSunRising:
         return state, ctx.events
 
     def _declare_attacks(self, state: RsrState, ctx: Context, side: str, answer: Any) -> None:
-        """RSR 11.2, 11.22-11.25, 4.24: the phasing player's attacks for one assault round."""
-        if not isinstance(answer, dict) or not isinstance(answer.get("attacks"), list):
-            raise RulesError("an attack order is {attacks: [{hex, attackers, command}], last_round}")
+        """RSR 11.2, 11.22-11.25, 4.24: the phasing player's attacks for one assault round.
+
+        Each attack may name the units that advance if the hex is left empty (11.3); ``advance_into`` names
+        units to move into hexes the defender left by retreating before combat (11.13).
+        """
+        if not isinstance(answer, dict) or not isinstance(answer.get("attacks"), list) \
+                or set(answer) - {"attacks", "last_round", "advance_into"}:
+            raise RulesError("an attack order is {attacks: [{hex, attackers, command, advance}], advance_into, "
+                             "last_round}")
         attacks: list[Attack] = []
         scratch = copy.deepcopy(state)
         for number, raw in enumerate(answer["attacks"], start=1):
-            if not isinstance(raw, dict) or set(raw) - {"hex", "attackers", "command"}:
-                raise RulesError(f"attack {number}: give hex, attackers and optionally command")
+            if not isinstance(raw, dict) or set(raw) - {"hex", "attackers", "command", "advance"}:
+                raise RulesError(f"attack {number}: give hex, attackers and optionally command and advance")
             attackers = raw.get("attackers")
+            advance = raw.get("advance") or []
             if not isinstance(raw.get("hex"), str) or not isinstance(attackers, list) or not all(
                 isinstance(a, str) for a in attackers
-            ):
-                raise RulesError(f"attack {number}: hex is a hex number and attackers a list of unit ids")
-            attack = Attack(raw["hex"], list(attackers), raw.get("command"))
+            ) or not isinstance(advance, list):
+                raise RulesError(f"attack {number}: hex is a hex number, attackers and advance lists of unit ids")
+            attack = Attack(raw["hex"], list(attackers), raw.get("command"), [str(a) for a in advance])
             try:
                 combat.check_attack(scratch, side, attack)
             except RulesError as exc:
                 raise RulesError(f"attack {number} on {attack.defender_hex}: {exc}") from exc
+            if set(attack.advance) - set(attack.attackers):
+                raise RulesError(f"attack {number}: only its attackers may advance into {attack.defender_hex} "
+                                 "(RSR 11.3)")
             scratch.round.attacked += attack.attackers
             scratch.round.defended += [u.id for u in scratch.units_in(attack.defender_hex, combat.enemy_of(side))]
             if attack.command:
                 scratch.round.commands_used.append(attack.command)
             attacks.append(attack)
+        into = answer.get("advance_into") or {}
+        if not isinstance(into, dict):
+            raise RulesError("advance_into is {hex: [unit ids]}")
+        for hex_id, units in sorted(into.items()):
+            if hex_id not in state.retreat_results:
+                raise RulesError(f"{hex_id} was not left by a retreat before combat this round (RSR 11.13)")
+            for unit_id in units:
+                unit = state.units.get(unit_id)
+                if unit is None or unit.side != side or not unit.hex or unit.steps <= 0 \
+                        or not state.static.grid.adjacent(unit.hex, hex_id) or not unit.activated:
+                    raise RulesError(f"{unit_id} is not an activated {side} unit next to {hex_id} (RSR 11.13)")
+        state.advance_into = {h: [str(u) for u in units] for h, units in sorted(into.items())}
         state.attacks = attacks
         state.next_attack = 0
         state.last_round = bool(answer.get("last_round", False)) or not attacks
@@ -232,11 +294,20 @@ class RedSunRising:
             return {"eliminate": stacking.excess_by_policy(state, request.options["hex"], request.side)}
         if request.kind == "assignments" and rule == "keep":
             return {"assign": {}}
+        if request.kind == "retreats" and rule != "ask":
+            return {"retreats": [] if rule == "never" else combat.retreat_by_rule(state, request.side, rule)}
+        if request.kind == "trenches" and rule in ("build", "never"):
+            return {"build": request.options["hexes"] if rule == "build" else []}
         return None
 
     def check_policy(self, kind: str, rule: Any) -> None:
         if kind not in POLICIES:
             raise RulesError(f"Red Sun Rising has no policy {kind!r} (known: {', '.join(sorted(POLICIES))})")
+        if kind == "retreat" and isinstance(rule, dict):
+            value = rule.get("adjacent-to-cp")
+            if set(rule) != {"adjacent-to-cp"} or not isinstance(value, int) or value < 1:
+                raise RulesError("policy retreat is never, ask, or {adjacent-to-cp: N} with N >= 1")
+            return
         if rule not in POLICIES[kind]:
             raise RulesError(f"policy {kind} is one of {', '.join(POLICIES[kind])}, not {rule!r}")
 
@@ -272,14 +343,23 @@ class RedSunRising:
     # -- automatic steps between decisions ---------------------------------------------------------------
 
     def _continue(self, state: RsrState, ctx: Context) -> None:
-        """Resolve whatever needs no decision: attacks, rounds, automatic stages, turns."""
+        """Carry out whatever needs no decision: stage starts, supply, attacks, rounds, the turn's end."""
         while not state.finished and state.pending_loss is None:
             key = state.stage_key()
+            if not state.stage_started:
+                state.stage_started = True
+                self._start_stage(state, ctx, key)
+                continue
+            if key.endswith("supply"):
+                self._next_stage(state)
+                continue
             if key == "end":
+                if state.end_phase < len(self.sides):
+                    return  # each side's trench decision (policy "trenches" answers it by default)
                 self._end_stage(state, ctx)
                 continue
-            if not key.endswith("combat"):
-                return  # reinforcement and movement stages wait for their order
+            if not key.endswith("combat") or not state.retreat_done:
+                return  # reinforcement and movement orders, retreat decisions
             if state.next_attack < len(state.attacks):
                 self._resolve(state, ctx, state.next_attack)
                 continue
@@ -288,6 +368,23 @@ class RedSunRising:
             self._end_round(state, ctx)
             if state.stage_key() == key and not state.attacks:
                 return
+
+    def _start_stage(self, state: RsrState, ctx: Context, key: str) -> None:
+        """What each stage does on its own before anyone decides (RSR 4.21, 4.22, 10.4, 17.x)."""
+        stage = STAGES[key]
+        if key.endswith("supply"):
+            assert stage.side is not None
+            supply.judge_supply(state, ctx, stage.side)
+            supply.attrition(state, ctx, stage.side)
+        elif key.endswith("reinforcement"):
+            assert stage.side is not None
+            reinforcements.start_of_stage(state, ctx, stage.side)
+        elif key.endswith("combat"):
+            state.retreat_done = False
+            state.retreat_results = []
+            state.attacked_sources = []
+        elif key == "end":
+            state.end_phase = 0
 
     def _resolve(self, state: RsrState, ctx: Context, index: int) -> None:
         """RSR 11.2: resolve attack ``index`` up to its result, then the losses on each side."""
@@ -322,10 +419,13 @@ class RedSunRising:
         if not defenders:
             self._command_unit_alone(state, ctx, hex_id, enemy)
             return
-        # RSR 10.37: a defender out of supply is eliminated without a die roll
-        for unit in [d for d in defenders if not d.in_supply]:
+        # RSR 10.13: an attack on units supplied from Port Arthur or Vladivostok costs that fortress supply
+        state.attacked_sources += [state.supply_source[d.id] for d in defenders
+                                   if state.supply_source.get(d.id) in supply.FORTRESS_SOURCES]
+        # RSR 10.37 with 11.2: the defender traces supply now; a unit out of supply is eliminated, no die
+        for unit in [d for d in defenders if not self._defender_in_supply(state, d)]:
             combat.eliminate(state, ctx, unit, "out of supply when attacked", "RSR 10.37")
-        defenders = [d for d in defenders if d.in_supply]
+        defenders = [d for d in defenders if d.steps > 0]
         if not defenders:
             attack.result = [0, 0]
             return
@@ -364,6 +464,10 @@ class RedSunRising:
             cell_provenance=cell.provenance,
         )
 
+    def _defender_in_supply(self, state: RsrState, unit: Unit) -> bool:
+        """RSR 10.37 with 11.2: traced at the attack; in scenarios without Supply Stages, as the scenario states."""
+        return supply.currently_supplied(state, unit)
+
     def _assign_losses(self, state: RsrState, ctx: Context, index: int, role: str, side: str,
                        units: list[Unit], steps: int) -> bool:
         """Apply ``steps`` losses at once if there is no choice, else leave a request (RSR 11.5)."""
@@ -386,8 +490,10 @@ class RedSunRising:
             return
         for hq in combat.command_units_in(state, hex_id, enemy):
             combat.eliminate(state, ctx, hq, "every combat unit in its hex was eliminated", "RSR 11.56")
-        if hex_id not in state.round.vacated:
-            state.round.vacated.append(hex_id)
+        if not state.units_in(hex_id, enemy):
+            combat.vacate(state, ctx, hex_id)
+            if hex_id not in state.round.vacated:
+                state.round.vacated.append(hex_id)
 
     def _command_unit_alone(self, state: RsrState, ctx: Context, hex_id: str, side: str) -> None:
         """RSR 11.53: a command unit attacked alone joins the nearest friendly supplied stack, or is lost.
@@ -398,11 +504,12 @@ class RedSunRising:
         for hq in combat.command_units_in(state, hex_id, side):
             stacks = sorted({
                 u.hex for u in state.units.values()
-                if u.side == side and u.hex and u.hex != hex_id and u.steps > 0 and u.in_supply
-                and not combat.is_command(state, u)
+                if u.side == side and u.hex and u.hex != hex_id and u.steps > 0
+                and not combat.is_command(state, u) and supply.currently_supplied(state, u)
             })
-            if not hq.in_supply or not stacks:
-                combat.eliminate(state, ctx, hq, "attacked alone and not in supply" if not hq.in_supply
+            supplied = supply.currently_supplied(state, hq)
+            if not supplied or not stacks:
+                combat.eliminate(state, ctx, hq, "attacked alone and not in supply" if not supplied
                                  else "attacked alone with no friendly stack in supply", "RSR 11.53")
                 continue
             target = min(stacks, key=lambda h: (grid.distance(hex_id, h), h))
@@ -413,17 +520,28 @@ class RedSunRising:
             state.round.vacated.append(hex_id)
 
     def _end_round(self, state: RsrState, ctx: Context) -> None:
-        """RSR 4.24, 11.0: after a round, another at the phasing player's option, at most three."""
+        """RSR 11.3, 4.24: advances into emptied hexes, then another round at the phasing player's option
+        (at most three); at the end of the stage, fortress supply is spent (10.13)."""
         stage = STAGES[state.stage_key()]
+        for attack in state.attacks:
+            if attack.advance and attack.defender_hex in state.round.vacated + state.retreat_results:
+                combat.advance_after_combat(state, ctx, attack.defender_hex, attack.advance)
+        for hex_id, units in sorted(state.advance_into.items()):
+            combat.advance_after_combat(state, ctx, hex_id, units)
+        reinforcements.check_foreign_aid(state, ctx)
         finished_round = state.assault_round
         state.attacks = []
         state.next_attack = 0
+        state.advance_into = {}
+        state.retreat_results = []
         if state.last_round or finished_round >= ASSAULT_ROUNDS:
             ctx.emit("stage", f"{stage.name} ends after assault round {finished_round}", "RSR 4.24")
+            supply.expend_fortress_supply(state, ctx)
             self._next_stage(state)
         else:
             state.assault_round += 1
             state.round = type(state.round)()
+            state.retreat_done = False
             ctx.emit("round", f"assault round {state.assault_round} begins", "RSR 4.24")
 
     def _next_stage(self, state: RsrState) -> None:
@@ -432,14 +550,15 @@ class RedSunRising:
         state.last_round = False
         state.round = type(state.round)()
         state.attempted = []
+        state.stage_started = False
         if state.stage_index >= len(state.sequence):
             state.stage_index = 0
             state.turn += 1
 
     def _end_stage(self, state: RsrState, ctx: Context) -> None:
-        """RSR 4.35 (in part): every unit flips to its unactivated side and the turn ends.
+        """RSR 4.35: after the trenches (13.16), every unit flips to its unactivated side and the turn ends.
 
-        Trench placement (13.16) and fleet morale (8.78) belong to later work and are not done here.
+        Fleet morale in port (8.78) belongs to the naval game, not implemented yet.
         """
         for unit in state.units.values():
             unit.activated = False

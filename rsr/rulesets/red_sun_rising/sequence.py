@@ -31,10 +31,8 @@ LAND_SEQUENCE: tuple[Stage, ...] = (
 
 STAGES = {stage.key: stage for stage in LAND_SEQUENCE}
 
-# Stages whose rules are implemented; the others belong to later work (docs/red-sun-rising/coverage.md).
-# The Reinforcement Stages carry out unit assignment (14.0) only so far; reinforcements and replacements
-# (17.x) come with the supply and combat issue, and trench placement in the End Stage (13.16) too.
-IMPLEMENTED = frozenset({"russia.reinforcement", "russia.movement", "russia.combat",
-                         "japan.reinforcement", "japan.movement", "japan.combat", "end"})
+# Stages whose rules are implemented: the whole land sequence. The naval sequence (4.1, 4.4) is not yet;
+# Japanese units arriving by sea and merchant fleets moving on the land map wait for it.
+IMPLEMENTED = frozenset(stage.key for stage in LAND_SEQUENCE)
 
 ASSAULT_ROUNDS = 3  # RSR 4.24, 11.0: at most three assault rounds per combat stage

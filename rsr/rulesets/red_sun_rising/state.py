@@ -28,6 +28,7 @@ class Attack:
     defender_hex: str
     attackers: list[str]
     command: str | None = None
+    advance: list[str] = field(default_factory=list)   # RSR 11.3: who advances if the hex is vacated
     result: list[int] | None = None     # [attacker steps, defender steps] once rolled
     defender_done: bool = False
     attacker_done: bool = False
@@ -79,6 +80,21 @@ class RsrState:
     attempted: list[str] = field(default_factory=list)            # activation attempted this stage (9.1)
     acting_commander: dict[str, str] = field(default_factory=dict)  # RSR 18.7: HQ id -> counter commanding
     pending_overstack: list[str] = field(default_factory=list)    # hexes waiting for the owner's choice (12.2)
+    supply_levels: dict[str, int] = field(default_factory=dict)   # RSR 10.12: turns of supply in 0801, 2937
+    supply_source: dict[str, str] = field(default_factory=dict)   # unit -> source hex it traced to (10.13)
+    attacked_sources: list[str] = field(default_factory=list)     # PA/Vladivostok whose units were attacked
+    merchant_fleets: dict[str, str] = field(default_factory=dict) # fleet id -> land-map hex (10.21)
+    command_points: int = 0                                        # RSR 17.13, accumulated
+    replacement_steps: int = 0                                     # RSR 17.22, accumulated
+    off_map: list[str] = field(default_factory=list)              # arrived, awaiting transport (17.11)
+    foreign_aid: list[str] = field(default_factory=list)          # RSR 18.3 achievements earned
+    opening_events: list[Any] = field(default_factory=list)       # events of the opening automatic steps
+    stage_started: bool = False                                    # the stage's automatic start has run
+    end_phase: int = 0                                             # End Stage: 0 russia, 1 japan trenches, 2 done
+    advance_into: dict[str, list[str]] = field(default_factory=dict)  # 11.13: hex vacated by retreat -> units
+    retreat_done: bool = False                                     # this round's 11.1 step is over
+    retreat_results: list[str] = field(default_factory=list)      # hexes vacated by 11.1 this round
+    advance_pending: list[str] = field(default_factory=list)      # vacated hexes awaiting an advance (11.3)
 
     def stage_key(self) -> str:
         return self.sequence[self.stage_index]

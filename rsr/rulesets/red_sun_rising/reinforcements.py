@@ -1,0 +1,130 @@
+"""Reinforcements, replacements and withdrawals (RSR 17.0-17.3), and foreign aid triggers (RSR 18.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rsr.engine import Context
+from rsr.errors import RulesError
+from rsr.rulesets.red_sun_rising import activation, supply
+from rsr.rulesets.red_sun_rising.state import RsrState, Unit
+
+RAILHEADS = ("3316", "3337")  # RSR 17.0, 17.11: where Russian units and command units appear
+FOREIGN_AID_CITIES = {"0220": "Seoul", "0801": "Port Arthur", "2008": "Liaoyang", "2309": "Mukden"}  # RSR 18.3
+
+
+def start_of_stage(state: RsrState, ctx: Context, side: str) -> None:
+    """What the Reinforcement Stage brings before the player decides (RSR 17.11-17.13, 17.22, 17.3)."""
+    turn = state.static.turn_info(state.turn)
+    if turn is None:
+        return
+    if side == "russia" and turn.russian_command_points:
+        state.command_points += turn.russian_command_points
+        ctx.emit("points", f"Russia receives {turn.russian_command_points} command points "
+                 f"({state.command_points} in hand)", "RSR 17.13", points=state.command_points)
+    if side == "japan" and turn.japanese_replacement_step:
+        state.replacement_steps += 1
+        ctx.emit("points", f"Japan receives a replacement step ({state.replacement_steps} in hand)", "RSR 17.22",
+                 steps=state.replacement_steps)
+    for unit_id in turn.withdraw:
+        unit = state.units.get(unit_id)
+        if unit is None or unit.side != side or unit.steps <= 0:
+            continue
+        unit.hex, unit.steps = None, 0
+        for other in state.units.values():
+            if other.assigned_to == unit_id:
+                other.assigned_to = None
+        ctx.emit("withdrawn", f"{unit_id} is withdrawn; its units must be re-assigned", "RSR 17.3", unit=unit_id)
+    for unit_id in turn.arrive:
+        counter = state.static.counters.get(unit_id)
+        if counter is None or counter.side != side or unit_id in state.units:
+            continue
+        if side == "russia":
+            state.units[unit_id] = Unit(unit_id, side, RAILHEADS[0], 1)
+            ctx.emit("arrived", f"{unit_id} arrives at {RAILHEADS[0]}", "RSR 17.11", unit=unit_id, hex=RAILHEADS[0])
+        else:
+            state.units[unit_id] = Unit(unit_id, side, None, 1)
+            state.off_map.append(unit_id)
+            ctx.emit("arrived", f"{unit_id} arrives in a Japanese home port, awaiting naval transport (7.4x, "
+                     "not implemented yet)", "RSR 17.11", unit=unit_id, hex=None)
+
+
+def build(state: RsrState, ctx: Context, orders: list[Any]) -> None:
+    """RSR 17.0, 17.13: the Russian builds new units at 3316 or 3337 for their command value in points."""
+    for number, item in enumerate(orders, start=1):
+        if not isinstance(item, dict) or set(item) != {"unit", "hex"}:
+            raise RulesError(f"build {number}: give unit and hex")
+        counter = state.static.counters.get(str(item["unit"]))
+        if counter is None or counter.side != "russia" or counter.setup != "build" or counter.command_unit:
+            raise RulesError(f"build {number}: {item['unit']} is not a unit Russia can build (RSR 17.0)")
+        if counter.id in state.units:
+            raise RulesError(f"build {number}: {counter.id} has already been built or was lost for good (RSR 11.54)")
+        if item["hex"] not in RAILHEADS:
+            raise RulesError(f"build {number}: new units appear in 3316 or 3337 (RSR 17.0), not {item['hex']}")
+        if any(u.side == "japan" for u in state.units_in(item["hex"])):
+            raise RulesError(f"build {number}: {item['hex']} is held by the enemy")
+        cost = counter.full.command
+        if cost > state.command_points:
+            raise RulesError(f"build {number}: {counter.id} costs {cost} command points, "
+                             f"{state.command_points} are left (RSR 17.0)")
+        state.command_points -= cost
+        state.units[counter.id] = Unit(counter.id, "russia", item["hex"], counter.steps)
+        ctx.emit("built", f"Russia builds {counter.id} at {item['hex']} for {cost} command points "
+                 f"({state.command_points} left); assign it to a command unit", "RSR 17.0",
+                 unit=counter.id, hex=item["hex"])
+
+
+def rebuild(state: RsrState, ctx: Context, side: str, unit_ids: list[Any]) -> None:
+    """RSR 17.2, 17.21-17.22, 11.55: a reduced division stacked with its command unit returns to full strength
+    for one command point (Russia) or one replacement step (Japan)."""
+    for unit_id in unit_ids:
+        unit = state.units.get(str(unit_id))
+        counter = state.static.counters.get(str(unit_id))
+        if unit is None or counter is None or unit.side != side or not unit.hex or unit.steps != 1 \
+                or counter.steps != 2:
+            raise RulesError(f"{unit_id} is not a reduced {side} division on the map (RSR 17.2)")
+        hq = state.units.get(unit.assigned_to or "")
+        if hq is None or hq.hex != unit.hex:
+            raise RulesError(f"{unit_id} is not stacked with its command unit (RSR 17.2)")
+        if side == "russia":
+            if state.command_points < 1:
+                raise RulesError(f"no command point left to rebuild {unit_id} (RSR 17.21)")
+            state.command_points -= 1
+        else:
+            if state.replacement_steps < 1:
+                raise RulesError(f"no replacement step left to rebuild {unit_id} (RSR 17.22)")
+            state.replacement_steps -= 1
+        unit.steps = 2
+        ctx.emit("rebuilt", f"{unit_id} is rebuilt to full strength", "RSR 17.2", unit=unit_id)
+
+
+def reinforcement_answer(state: RsrState, ctx: Context, side: str, answer: Any,
+                         assign: Any) -> None:
+    """The Reinforcement Stage order: resupply (10.14, Russia), builds (17.0), rebuilds (17.2), assignments
+    (14.0) last, so new units can be assigned at once."""
+    if not isinstance(answer, dict) or set(answer) - {"assign", "build", "rebuild", "resupply"}:
+        raise RulesError("a reinforcement order is {assign: {...}, build: [...], rebuild: [...], resupply: hex}")
+    if side != "russia" and (answer.get("build") or answer.get("resupply")):
+        raise RulesError("only Russia builds units and resupplies fortresses (RSR 17.0, 10.14)")
+    if answer.get("resupply"):
+        supply.resupply(state, ctx, str(answer["resupply"]))
+    build(state, ctx, list(answer.get("build") or []))
+    rebuild(state, ctx, side, list(answer.get("rebuild") or []))
+    assign(state, ctx, side, {"assign": answer.get("assign") or {}})
+
+
+def check_foreign_aid(state: RsrState, ctx: Context) -> None:
+    """RSR 18.3: note each achievement that earns Japan a merchant fleet (the naval game places it)."""
+    earned = []
+    if "rail" not in state.foreign_aid and any(
+        u.side == "japan" and u.hex in state.static.rail_hexes and u.steps > 0
+        and activation.kind(state, u) == "combat" for u in state.units.values()
+    ):
+        earned.append(("rail", "a Japanese unit first occupies a rail hex"))
+    for hex_id, name in sorted(FOREIGN_AID_CITIES.items()):
+        if hex_id not in state.foreign_aid and state.control.get(hex_id) == "japan":
+            earned.append((hex_id, f"Japan captures {name}"))
+    for key, text in earned:
+        state.foreign_aid.append(key)
+        ctx.emit("foreign-aid", f"foreign aid: {text}; a merchant fleet is due in a home port in the next "
+                 "Japanese Reinforcement Stage", "RSR 18.3", achievement=key)

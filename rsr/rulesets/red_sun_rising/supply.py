@@ -1,0 +1,181 @@
+"""Land supply and attrition (RSR 10.0-10.43).
+
+A combat unit is in supply when it can trace three movement points to a supply source, or three to the
+command unit it is assigned to which can trace three to a source (10.33-10.35). Russian sources are
+general (10.11-10.12); Japanese ones are merchant fleets on the land map, each feeding four command
+points of units (10.21-10.26, 10.32, 10.42).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rsr.engine import Context
+from rsr.hexgrid import reachable
+from rsr.rulesets.red_sun_rising import activation
+from rsr.rulesets.red_sun_rising.state import RsrState, Unit
+from rsr.rulesets.red_sun_rising.terrain import enemy, occupied_by, step_cost, usable_rail, zone_of_control
+
+SUPPLY_RANGE = Fraction(3)          # RSR 10.33
+FLEET_CAPACITY = 4                  # RSR 10.21: command points per merchant fleet
+FORTRESS_SUPPLY_CAP = 12            # RSR 10.15
+FORTRESS_SOURCES = ("0801", "2937")  # RSR 10.12: Port Arthur, Vladivostok
+
+
+def trace_costs(state: RsrState, side: str, start: str) -> dict[str, Fraction]:
+    """Every hex a supply line from ``start`` reaches within 3 MP (RSR 10.33, 18.4, 18.42).
+
+    The line pays terrain like a moving unit, rides rail the side may use for supply, and is blocked by
+    enemy units and enemy zones of control (the start hex itself may lie in one).
+    """
+    blocked = occupied_by(state, enemy(side)) | zone_of_control(state, enemy(side))
+    rail = usable_rail(state, side)
+
+    def cost(frm: str, to: str) -> Fraction | None:
+        if to in blocked:
+            return None
+        return step_cost(state, frm, to, rail)
+
+    return reachable(state.static.grid, start, cost, SUPPLY_RANGE)
+
+
+def russian_sources(state: RsrState) -> set[str]:
+    """RSR 10.11-10.12: the railheads, rail joined to them, and a supplied Port Arthur or Vladivostok."""
+    sources = set(usable_rail(state, "russia"))
+    for hex_id in FORTRESS_SOURCES:
+        if state.supply_levels.get(hex_id, 0) >= 1 and state.control.get(hex_id, "russia") == "russia":
+            sources.add(hex_id)
+    return sources
+
+
+def japanese_fleets(state: RsrState) -> dict[str, str]:
+    """RSR 10.21-10.23: merchant fleets able to supply: on a port hex, or in spring to autumn on any coastal
+    hex of the land map."""
+    static = state.static
+    winter = activation.season(state) == "winter"
+    usable = {}
+    for fleet, hex_id in sorted(state.merchant_fleets.items()):
+        place = static.places.get(hex_id)
+        port = bool(place and place.port)
+        coastal = any(not static.is_land(h) for h in static.grid.neighbours(hex_id))
+        if port or (coastal and not winter):
+            usable[fleet] = hex_id
+    return usable
+
+
+def _trace(state: RsrState, unit: Unit, sources: set[str]) -> str | None:
+    """The source hex a unit traces to, directly or through its own command unit (10.33-10.35)."""
+    if unit.hex is None:
+        return None
+    # a unit that reaches a general source does not draw on a fortress's stock (our reading of 10.13)
+    order = lambda h: (h in FORTRESS_SOURCES, h)  # noqa: E731
+    direct = sorted((h for h in trace_costs(state, unit.side, unit.hex) if h in sources), key=order)
+    if direct:
+        return direct[0]
+    hq = state.units.get(unit.assigned_to or "")  # RSR 10.35: only its own command unit
+    if hq is None or not hq.hex or hq.steps <= 0:
+        return None
+    if hq.hex not in trace_costs(state, unit.side, unit.hex):
+        return None
+    via = sorted((h for h in trace_costs(state, unit.side, hq.hex) if h in sources), key=order)
+    return via[0] if via else None
+
+
+def judge_supply(state: RsrState, ctx: Context, side: str) -> None:
+    """RSR 10.0, 4.21/4.31: mark every combat unit of ``side`` in or out of supply for the turn."""
+    units = [u for _, u in sorted(state.units.items())
+             if u.side == side and u.hex and u.steps > 0 and activation.kind(state, u) == "combat"]
+    state.supply_source = {k: v for k, v in state.supply_source.items() if state.units[k].side != side}
+    if side == "russia":
+        sources = russian_sources(state)
+        for unit in units:
+            source = _trace(state, unit, sources)
+            _set(state, ctx, unit, source, "no supply line to a railhead, connected rail or supplied fortress")
+        return
+    fleets = japanese_fleets(state)
+    left = dict.fromkeys(fleets, FLEET_CAPACITY)
+    # RSR 10.32, 10.42: a fleet feeds four command points; the strongest units are fed first (our reading)
+    for unit in sorted(units, key=lambda u: (-state.static.counter(u.id).values(u.steps).strength, u.id)):
+        need = activation.command_value(state, unit)
+        reach = {f: h for f, h in fleets.items() if _trace(state, unit, {h})}
+        able = sorted((f for f in reach if left[f] >= need), key=lambda f: (-left[f], f))
+        if able:
+            left[able[0]] -= need
+            _set(state, ctx, unit, fleets[able[0]], "")
+        else:
+            why = ("its merchant fleets have no command points left (RSR 10.42)" if reach
+                   else "no supply line to a merchant fleet on the land map")
+            _set(state, ctx, unit, None, why)
+
+
+def _set(state: RsrState, ctx: Context, unit: Unit, source: str | None, why: str) -> None:
+    was = unit.in_supply
+    unit.in_supply = source is not None
+    if source is not None:
+        state.supply_source[unit.id] = source
+    if unit.in_supply != was or not unit.in_supply:
+        text = f"{unit.id} in {unit.hex} is in supply from {source}" if source else \
+            f"{unit.id} in {unit.hex} is out of supply: {why}"
+        case = "RSR 10.41" if source is None else "RSR 10.31" if unit.side == "russia" else "RSR 10.32"
+        ctx.emit("supply", text, case, unit=unit.id, in_supply=unit.in_supply, source=source)
+
+
+def attrition(state: RsrState, ctx: Context, side: str) -> None:
+    """RSR 10.4-10.43: each combat unit out of supply loses a step at the end of the Supply Stage."""
+    from rsr.rulesets.red_sun_rising.combat import lose_step
+
+    for _, unit in sorted(state.units.items()):
+        if unit.side == side and unit.hex and unit.steps > 0 and not unit.in_supply \
+                and activation.kind(state, unit) == "combat":
+            ctx.emit("attrition", f"{unit.id} loses a step to attrition (out of supply)", "RSR 10.4", unit=unit.id)
+            lose_step(state, ctx, unit, "RSR 10.4")
+
+
+def currently_supplied(state: RsrState, unit: Unit) -> bool:
+    """Supply now, for a defender (10.37) or a command unit caught alone (11.53); scenarios without Supply
+    Stages keep what they state."""
+    if not any(key.endswith("supply") for key in state.sequence):
+        return unit.in_supply
+    if activation.kind(state, unit) != "combat":
+        sources = russian_sources(state) if unit.side == "russia" else set(japanese_fleets(state).values())
+        return unit.hex is not None and any(h in sources for h in trace_costs(state, unit.side, unit.hex))
+    return defender_supplied(state, unit)
+
+
+def defender_supplied(state: RsrState, unit: Unit) -> bool:
+    """RSR 11.2 with 10.37: at the attack the defender traces a supply line again.
+
+    A Russian unit needs a line to a general source now; a Japanese unit also needs to have been fed by a
+    merchant fleet in its last Supply Stage (capacity is shared out only then; interpretations.md).
+    """
+    if unit.side == "russia":
+        return _trace(state, unit, russian_sources(state)) is not None
+    source = state.supply_source.get(unit.id)
+    return unit.in_supply and source is not None and _trace(state, unit, {source}) is not None
+
+
+def expend_fortress_supply(state: RsrState, ctx: Context) -> None:
+    """RSR 10.13: a Land Combat Stage in which units supplied from Port Arthur or Vladivostok were attacked
+    costs that fortress one turn of supply."""
+    for hex_id in sorted(set(state.attacked_sources)):
+        if state.supply_levels.get(hex_id, 0) > 0:
+            state.supply_levels[hex_id] -= 1
+            ctx.emit("supply-level", f"{hex_id} spends a turn of supply: {state.supply_levels[hex_id]} left",
+                     "RSR 10.13", hex=hex_id, level=state.supply_levels[hex_id])
+    state.attacked_sources = []
+
+
+def resupply(state: RsrState, ctx: Context, hex_id: str) -> None:
+    """RSR 10.14-10.15: one more turn of supply for Port Arthur or Vladivostok, if rail joins it to 3316/3337."""
+    from rsr.errors import RulesError
+
+    if hex_id not in FORTRESS_SOURCES:
+        raise RulesError(f"only Port Arthur (0801) or Vladivostok (2937) can be resupplied (RSR 10.14), not {hex_id}")
+    if hex_id not in usable_rail(state, "russia"):
+        raise RulesError(f"{hex_id} is not joined by unbroken rail to 3316 or 3337 (RSR 10.14)")
+    level = state.supply_levels.get(hex_id, 0)
+    if level >= FORTRESS_SUPPLY_CAP:
+        raise RulesError(f"{hex_id} already holds {FORTRESS_SUPPLY_CAP} turns of supply (RSR 10.15)")
+    state.supply_levels[hex_id] = level + 1
+    ctx.emit("supply-level", f"{hex_id} is resupplied by rail: {level + 1} turns", "RSR 10.14", hex=hex_id,
+             level=level + 1)

@@ -1,0 +1,1 @@
+"""Generator of the provisional Red Sun/Red Star (Nomonhan 1939) map: `python -m tools.rs_map`."""

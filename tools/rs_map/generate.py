@@ -1,0 +1,230 @@
+"""Generate the provisional Red Sun/Red Star map of the Nomonhan battlefield and its SVG preview.
+
+    python -m tools.rs_map                  # write scenarios/red-star/map.yaml and the SVG preview
+    python -m tools.rs_map --check          # fail if the written files are not what the code makes
+    python -m tools.rs_map --fit            # show the projection fit and the shifted_lines comparison
+    python tools/rs_map/generate.py         # the same, run as a script
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make the repository root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tools.rs_map import fit, named  # noqa: E402
+from tools.rs_map.build import Builder, MapModel  # noqa: E402
+from tools.rs_map.grid import MapGrid  # noqa: E402
+from tools.rs_map.svg import render  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+MAP_YAML = ROOT / "scenarios" / "red-star" / "map.yaml"
+MAP_SVG = ROOT / "docs" / "red-star" / "map-provisional.svg"
+
+MAP_ID = "rs-nomonhan-provisional-1"
+GRID = MapGrid(shifted_lines="odd", lines=(13, 50), positions=(1, 52))
+DEFAULT_PROVENANCE = "provisional: drawn from real geography by tools/rs_map"
+GRID_PROVENANCE = ("derived: lines grow eastward (10.1 example); the west edge is line 13 (errata entry hexes "
+                   "1308-1314 lie on it); positions grow southward (assumed); odd lines shifted (set-up areas "
+                   "of 13.1 and 13.2 are compact only so, tools/rs_map/fit.py); the east, north and south "
+                   "edges are our choice")
+
+TERRAIN_TYPES: dict[str, str] = {
+    "clear": "provisional: grass steppe of the Mongolian plateau west of the Halha and the Holsten meadows",
+    "desert": "rulebook: 2.7 (the ground both sides of the rivers is largely desert): sandy, hummocky steppe",
+    "dunes": "provisional: the big sand-dune fields (the text's desert at its worst), e.g. the Great Sand Dunes",
+    "marsh": "rulebook: 2.7 (swamp reaching about a mile from each bank of the Halha)",
+}
+FEATURES: dict[str, str] = {
+    "halha": "rulebook: 2.7, 6.72, 6.84, 8.1, 10.2 (the major river); its course is provisional",
+    "minor-river": "rulebook: 2.7, 6.72, 6.84, 11.3 (the Holsten); its course is provisional",
+    "stream": "provisional: the Holsten above Nomonhan, drawn as a stream (a stream costs one column shift)",
+    "slope": "provisional: steep west-bank bluffs (rulebook 2.7) and the edges of heights; `up` names the "
+             "higher hex",
+    "bridge": "rulebook: 11.0-11.3 (bridges over the Halha and the Holsten); each bridge item names its own source",
+    "border-claim": "provisional: the Soviet/Mongolian claim line, 15-20 km east of the Halha through Nomonhan "
+                    "Burd Obo; 13.2 bounds the Disputed Area by it",
+}
+
+
+def _q(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _plain(s: str) -> str:
+    ok = s.replace("-", "").isalnum() and not s[0].isdigit() and s not in ("true", "false", "null", "yes", "no")
+    return s if ok else _q(s)
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return _q(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_plain(k) if not k[0].isdigit() else _q(k)}: {_value(x)}"
+                               for k, x in v.items()) + "}"
+    raise TypeError(type(v))
+
+
+def _hex_list(hexes: Sequence[str], indent: int, width: int = 110) -> str:
+    items = [_q(h) for h in hexes]
+    lines: list[str] = []
+    cur = "["
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "]")
+        used = len(cur) + (indent if not lines else 0)
+        if used + len(piece) + 1 > width and cur != "[":
+            lines.append(cur)
+            cur = " " * (indent + 1) + piece
+        else:
+            cur = cur + ("" if cur.endswith("[") else " ") + piece
+    if not items:
+        cur = "[]"
+    lines.append(cur)
+    return "\n".join(lines)
+
+
+def _comment(text: str, width: int = 110) -> list[str]:
+    out: list[str] = []
+    cur = "#"
+    for w in text.split():
+        if len(cur) + 1 + len(w) > width:
+            out.append(cur)
+            cur = "#  "
+        cur += " " + w
+    out.append(cur)
+    return out
+
+
+def to_yaml(m: MapModel) -> str:
+    g = m.grid
+    proj = m.projection
+    out: list[str] = [
+        "# Red Sun/Red Star (S&T 158) map of the Nomonhan / Khalkhin Gol battlefield: PROVISIONAL. The printed",
+        "# map is not available to the project; this one is drawn from real geography and fitted to every hex",
+        "# the rulebook names. Generated by `python -m tools.rs_map`; do not edit by hand (edit tools/rs_map and",
+        "# regenerate). How it was drawn, and how to replace it with a transcription of the real map:",
+        "# docs/red-star/map.md.",
+    ]
+    out.extend(_comment(f"fit: {proj.km_per_hex:.3f} km per hex (rulebook 2.9: 3/4 mile = {fit.KM_PER_HEX:.3f}), "
+                        f"rotation {proj.rotation_deg:+.1f} degrees"))
+    for note in m.notes:
+        out.extend(_comment("generator note: " + note))
+    out.append(f"id: {MAP_ID}")
+    out.append("ruleset: red-star")
+    out.append(f"grid: {{line_axis: east, position_axis: south, shifted_lines: {g.shifted_lines}, "
+               f"lines: [{g.lines[0]}, {g.lines[1]}], positions: [{g.positions[0]}, {g.positions[1]}],")
+    out.append(f"       provenance: {_q(GRID_PROVENANCE)}}}")
+    out.append(f"default_provenance: {_q(DEFAULT_PROVENANCE)}")
+    out.append("scenarios:")
+    for k, v in named.SCENARIO_TITLES.items():
+        out.append(f"  {_q(k)}: {_q(v)}")
+    out.append("terrain_types:")
+    for k, v in TERRAIN_TYPES.items():
+        out.append(f"  {k}: {{provenance: {_q(v)}}}")
+    out.append("hexside_features:")
+    for k, v in FEATURES.items():
+        out.append(f"  {k}: {{provenance: {_q(v)}}}")
+    out.append("terrain:")
+    for h in g.hexes():
+        out.append(f"  {_q(h)}: {m.terrain[h]}")
+    out.append("hexsides:")
+    for s in m.hexsides:
+        out.append("  - {" + ", ".join(f"{k}: {_value(v)}" for k, v in s.items()) + "}")
+    out.append("roads:")
+    for name, hexes in m.roads.items():
+        out.append(f"  - name: {_q(name)}")
+        out.append(f"    hexes: {_hex_list(hexes, 11)}")
+    out.append("places:")
+    for p in m.places:
+        out.append("  - {" + ", ".join(f"{k}: {_value(v)}" for k, v in p.items()) + "}")
+    out.append("supply_edges:")
+    west = [h for h in g.hexes() if h.startswith(f"{g.lines[0]:02d}")]
+    east = [h for h in g.hexes() if h.startswith(f"{g.lines[1]:02d}")]
+    north = [h for h in g.hexes() if int(h[2:]) == g.positions[0]]
+    out.append("  - side: soviet")
+    out.append("    edge: west")
+    out.append(f"    provenance: {_q('errata: S&T 158 (the whole western edge); rulebook: 10.1')}")
+    out.append(f"    hexes: {_hex_list(west, 11)}")
+    out.append("  - side: japan")
+    out.append("    edge: east")
+    out.append(f"    provenance: {_q('rulebook: 10.1')}")
+    out.append(f"    hexes: {_hex_list(east, 11)}")
+    out.append("  - side: japan")
+    out.append("    edge: north")
+    out.append("    condition: east-of-westernmost-friendly-line   # only lines greater than the line of the "
+               "westernmost Japanese or Manchukuo unit")
+    out.append(f"    provenance: {_q('rulebook: 10.1 (and its example)')}")
+    out.append(f"    hexes: {_hex_list(north, 11)}")
+    out.append("areas:")
+    out.append("  disputed_area:")
+    out.append(f"    provenance: {_q('rulebook: 13.2 (east of the Halha, west of the Soviet Border Claim line, to the map edges); the hexes follow the provisional lines')}")  # noqa: E501
+    out.append(f"    hexes: {_hex_list(m.disputed, 11)}")
+    out.append("  west_of_halha:")
+    out.append(f"    provenance: {_q('rulebook: 13.1 victory points, 13.4 (the Mongolian side of the Halha); the hexes follow the provisional river')}")  # noqa: E501
+    out.append(f"    hexes: {_hex_list(m.west_of_halha, 11)}")
+    return "\n".join(out) + "\n"
+
+
+def make(grid: MapGrid = GRID) -> tuple[MapModel, str, str]:
+    model = Builder(grid).build()
+    return model, to_yaml(model), render(model)
+
+
+def summary(m: MapModel) -> str:
+    counts: dict[str, int] = {}
+    for t in m.terrain.values():
+        counts[t] = counts.get(t, 0) + 1
+    feats: dict[str, int] = {}
+    for s in m.hexsides:
+        feats[s["feature"]] = feats.get(s["feature"], 0) + 1
+    g = m.grid
+    return (f"grid lines {g.lines[0]}-{g.lines[1]} x positions {g.positions[0]}-{g.positions[1]} "
+            f"({len(m.terrain)} hexes), shifted_lines={g.shifted_lines}\n"
+            f"terrain {dict(sorted(counts.items()))}\nhexsides {dict(sorted(feats.items()))}\n"
+            f"roads {len(m.roads)}, places {len(m.places)}, disputed area {len(m.disputed)} hexes, "
+            f"west of the Halha {len(m.west_of_halha)} hexes")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tools.rs_map", description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="compare with the written files instead of writing")
+    ap.add_argument("--fit", action="store_true", help="print the projection fit and the shifted_lines table")
+    args = ap.parse_args(argv)
+    if args.fit:
+        print(fit.report(GRID))
+        return 0
+    model, yaml_text, svg_text = make()
+    if model.failures:
+        print("\n".join(model.failures), file=sys.stderr)
+        return 2
+    if args.check:
+        stale = [p for p, text in ((MAP_YAML, yaml_text), (MAP_SVG, svg_text))
+                 if not p.exists() or p.read_text(encoding="utf-8") != text]
+        for p in stale:
+            print(f"out of date: {p.relative_to(ROOT)}", file=sys.stderr)
+        return 1 if stale else 0
+    MAP_YAML.parent.mkdir(parents=True, exist_ok=True)
+    MAP_SVG.parent.mkdir(parents=True, exist_ok=True)
+    MAP_YAML.write_text(yaml_text, encoding="utf-8")
+    MAP_SVG.write_text(svg_text, encoding="utf-8")
+    print(f"wrote {MAP_YAML.relative_to(ROOT)} and {MAP_SVG.relative_to(ROOT)}")
+    print(summary(model))
+    for note in model.notes:
+        print("note:", note)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
