@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +12,7 @@ from typing import Any
 from rsr import keys as keystore
 from rsr.engine import Request, dry_run, get_ruleset
 from rsr.errors import BadInput
+from rsr.fairdice import seal
 from rsr.fileio import atomic_write
 from rsr.game import (
     PassRecord,
@@ -17,6 +20,7 @@ from rsr.game import (
     accept_packet,
     append_packets,
     build_packet,
+    check_orders,
     create_game_dir,
     incoming,
     invite_packet,
@@ -93,6 +97,43 @@ def accept_game(invite_file: Path | str, parent: Path, key_name: str, player: st
     return game_dir, packet
 
 
+def _seal_path(game_id: str, request_id: str) -> Path:
+    digest = hashlib.sha256(request_id.encode()).hexdigest()[:24]
+    return keystore.home() / "seals" / game_id / f"{digest}.json"
+
+
+def seal_inputs(game_id: str, inputs: list[dict[str, Any]], keep: bool) -> list[dict[str, Any]]:
+    """Turn ``{request, answer, seal: true}`` into a sealed input (DESIGN.md 3.3).
+
+    The salt and the choice stay on this machine (in the rsr home, never in the game directory) until the
+    game asks to unseal; with ``keep`` False (checking orders) nothing is stored.
+    """
+    out = []
+    for item in inputs:
+        if not item.get("seal"):
+            out.append(item)
+            continue
+        if set(item) != {"request", "answer", "seal"} or item["seal"] is not True:
+            raise BadInput("a sealed order is {request, answer, seal: true}")
+        salt = os.urandom(16)
+        out.append({"request": item["request"], "sealed": seal(salt, item["answer"])})
+        if keep:
+            record = {"request": item["request"], "salt": salt.hex(), "choice": item["answer"]}
+            atomic_write(_seal_path(game_id, item["request"]), json.dumps(record, sort_keys=True).encode(), mode=0o600)
+    return out
+
+
+def unseal_input(game_id: str, request: Request) -> dict[str, Any] | None:
+    """The unsealing of a choice this machine sealed earlier, if the game now asks for it."""
+    if request.unseals is None:
+        return None
+    path = _seal_path(game_id, request.unseals)
+    if not path.exists():
+        return None
+    record = json.loads(path.read_text())
+    return {"unseal": record["request"], "salt": record["salt"], "choice": record["choice"]}
+
+
 def load_orders(path: Path | str) -> list[dict[str, Any]]:
     """An orders file: ``inputs:`` a list of answers and policies (docs/red-sun-rising/orders.md)."""
     data = load_yaml_text(read_packet_text(path), str(path)) if str(path) == "-" else load_yaml_file(Path(path))
@@ -149,17 +190,25 @@ def template(game_dir: Path, key_name: str | None) -> str:
         lines.append(f"# the game waits for {waiting.side} ({waiting.prompt}); your packet carries no orders")
         return "\n".join(lines) + "\ninputs: []\n"
     lines.append(f"# {waiting.prompt} ({waiting.case})")
+    unsealing = unseal_input(result.game_id, waiting)
+    if unsealing is not None:
+        lines.append("# your sealed choice, to reveal now (stored on this machine when you sealed it)")
+        return "\n".join(lines) + "\n" + dump_yaml({"inputs": [unsealing]})
     lines.append("# legal options:")
     lines += ["#   " + line for line in dump_yaml(waiting.options).splitlines()]
-    body = {"inputs": [{"request": waiting.id, "answer": waiting.template}]}
-    return "\n".join(lines) + "\n" + dump_yaml(body)
+    item: dict[str, Any] = {"request": waiting.id, "answer": waiting.template}
+    if waiting.sealable:
+        lines.append("# this choice may be sealed: keep 'seal: true' to hide it until the opponent has answered")
+        item["seal"] = True
+    return "\n".join(lines) + "\n" + dump_yaml({"inputs": [item]})
 
 
 def submit(game_dir: Path, inputs: list[dict[str, Any]], key_name: str | None,
            out: Path | None = None) -> Packet:
     result = load_game(game_dir)
     key = choose_key(result, key_name)
-    packet = build_packet(result, key, inputs)
+    check_orders(result, key, seal_inputs(result.game_id, inputs, keep=False))  # refuse bad orders first
+    packet = build_packet(result, key, seal_inputs(result.game_id, inputs, keep=True))
     replay(result.packets + [packet])  # the packet must verify before it is written or sent
     append_packets(game_dir, [packet])
     write_reports(game_dir, key_name)

@@ -157,8 +157,8 @@ def orders_template(game_dir: Path, key_name: str | None) -> None:
 @click.option("--key", "key_name", default=None)
 def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> None:
     """Check an orders file against the rules without signing anything."""
-    inputs = actions.load_orders(orders_file)
     result = actions.load_game(game_dir)
+    inputs = actions.seal_inputs(result.game_id, actions.load_orders(orders_file), keep=False)
     run = check_orders(result, actions.choose_key(result, key_name), inputs)
     click.echo(f"{len(inputs)} input(s) accepted")
     if run.stopped_at_die:
@@ -214,9 +214,9 @@ def play(game_dir: Path, key_name: str | None) -> None:
         console.print("paste your orders (YAML), end with an empty line:")
         edited = "\n".join(iter(lambda: sys.stdin.readline().rstrip("\n"), ""))
     data = load_yaml_text(edited, "orders")
-    inputs = (data or {}).get("inputs", [])
+    inputs = (data or {}).get("inputs", []) if isinstance(data, dict) else []
     result = actions.load_game(game_dir)
-    check_orders(result, actions.choose_key(result, key_name), inputs)
+    check_orders(result, actions.choose_key(result, key_name), actions.seal_inputs(result.game_id, inputs, keep=False))
     if click.confirm("orders check out; sign and write the packet?", default=True):
         packet = actions.submit(game_dir, inputs, key_name)
         console.print(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
@@ -368,12 +368,13 @@ def case_run(paths: tuple[Path, ...]) -> None:
 @main.command("demo")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo"), show_default=True)
 @click.option("--scenario", default="liaoyang-1904", show_default=True,
-              help="Red Sun Rising scenario to play (korea-1904 plays the land movement stages).")
-def demo(out: Path, scenario: str) -> None:
+              help="Scenario to play (red-sun-rising: liaoyang-1904, korea-1904, liaoyang-turn-1904).")
+@click.option("--ruleset", "ruleset_id", default="red-sun-rising", show_default=True)
+def demo(out: Path, scenario: str, ruleset_id: str) -> None:
     """Play the sample game between two generated keys through packet files, then verify it."""
     from rsr.demo import run_demo
 
-    run_demo(out, echo=click.echo, scenario=scenario)
+    run_demo(out, echo=click.echo, scenario=scenario, ruleset_id=ruleset_id)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,11 +16,12 @@ from typing import Any
 
 from rsr import actions, bots
 from rsr import keys as keystore
-from rsr.engine import Position, Request, dry_run
+from rsr.engine import Position, Request, dry_run, get_ruleset
 from rsr.errors import BadInput
 from rsr.fileio import atomic_write
 from rsr.game import Replay, position_for_author
 from rsr.packet import Packet
+from rsr.scenario import load_scenario
 from rsr.schemas import REPO_ROOT
 from rsr.yamlio import dump_yaml
 
@@ -58,34 +59,50 @@ class Player:
 
 def bot_inputs(result: Replay, key: keystore.KeyPair, position: Position, waiting: Request | None, side: str,
                boldness: str) -> list[dict[str, Any]]:
-    """A bot's whole packet: answers to every request of its side that comes before the next die."""
+    """A bot's whole packet: answers to every request of its side that comes before the next die.
+
+    The bot is the ruleset's own (``ruleset.bot``) where it has one. Sealed choices go through the same
+    orders layer as a person's (actions.seal_inputs), and a choice sealed earlier is unsealed from the
+    player's own store when the game asks for it.
+    """
     inputs: list[dict[str, Any]] = []
+    ruleset_bot = getattr(result.ruleset, "bot", None)
     while waiting is not None and waiting.side == side:
-        answer = bots.answer(position.state, waiting, boldness)
+        unsealing = actions.unseal_input(result.game_id, waiting)
+        if unsealing is not None:
+            answer = [unsealing]
+        elif ruleset_bot is not None:
+            answer = ruleset_bot(position.state, waiting)
+        else:
+            answer = bots.answer(position.state, waiting, boldness)
         if not answer:
             break
         inputs += answer
-        run = dry_run(result.ruleset, position, side, len(result.packets), answer)
+        sealed = actions.seal_inputs(result.game_id, answer, keep=False)
+        run = dry_run(result.ruleset, position, side, len(result.packets), sealed)
         if run.stopped_at_die:
             break
         position, waiting = run.position, run.next_request
     return inputs
 
 
-def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCENARIO) -> Path:
+def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCENARIO,
+             ruleset_id: str = "red-sun-rising") -> Path:
     """Play ``scenario`` by mail between two generated keys in ``out``; return Alice's game directory."""
+    ruleset = get_ruleset(ruleset_id)
+    load_scenario(ruleset.id, scenario)  # refuse an unknown scenario before anything is written
     if out.exists() and any(out.iterdir()):
         raise BadInput(f"{out} is not empty; give --out a new or empty folder")
     out.mkdir(parents=True, exist_ok=True)
-    alice = Player(out, "alice", "russia")
-    bob = Player(out, "bob", "japan")
+    alice = Player(out, "alice", ruleset.sides[0])
+    bob = Player(out, "bob", ruleset.sides[1])
     for player in (alice, bob):
         with player_home(player.home):
             pair = keystore.new_key(player.name)
             echo(f"{player.name} ({player.side}) key {pair.fingerprint}")
 
     with player_home(alice.home):
-        alice.game_dir, invite = actions.new_game(alice.games, "red-sun-rising", scenario, alice.side, "alice",
+        alice.game_dir, invite = actions.new_game(alice.games, ruleset.id, scenario, alice.side, "alice",
                                                   "Alice")
     mailed = alice.mail(out, invite)
     echo(f"alice invites bob: {mailed}")
@@ -96,7 +113,7 @@ def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCE
 
     # Alice plays Russia boldly (attacks at 1-2 or better), Bob plays Japan at 1-1 or better. Each writes
     # an orders file from what his own copy of the game asks, checks it, signs it and mails the packet.
-    boldness = {"alice": "1-2", "bob": "1-1"}
+    boldness = {"alice": "1-2", "bob": "1-1"}  # RSR bots' odds thresholds
     receiver, other = alice, bob
     packets_sent = 2
     for _ in range(200):

@@ -83,3 +83,46 @@ def test_wrong_unseal_in_a_forged_log_fails_verify(tmp_path: Path) -> None:
     out = CliRunner().invoke(main, ["verify", str(game_dir)])
     assert out.exit_code == 1
     assert "packet 4: input 1: the unsealed choice for r1/attack does not match its seal" in out.output
+
+
+def test_sealed_orders_through_the_command_line(tmp_path: Path) -> None:
+    """`seal: true` in an orders file seals the choice; the template later offers its unsealing."""
+    import yaml
+
+    from rsr import keys as keystore
+
+    runner = CliRunner()
+    attacker = keystore.new_key("att")
+    keystore.new_key("def")
+    ruleset = Duel()
+    invite = gamemod.invite_packet(ruleset, duel_scenario(), attacker, "attacker", "A", bytes(range(16)), None, {})
+    game_dir = gamemod.create_game_dir(tmp_path, invite)
+    gamemod.append_packets(game_dir, [invite])
+    out = runner.invoke(main, ["receive", str(game_dir), "-"], input=gamemod.accept_packet(
+        invite, keystore.load_key("def"), "D").armored())
+    assert out.exit_code == 0, out.output
+
+    template = runner.invoke(main, ["orders", "template", str(game_dir), "--key", "att"])
+    assert "seal: true" in template.output
+    orders = tmp_path / "a.yaml"
+    orders.write_text("inputs:\n- request: r1/attack\n  answer: 3\n  seal: true\n")
+    out = runner.invoke(main, ["submit", str(game_dir), str(orders), "--key", "att"])
+    assert out.exit_code == 0, out.output
+    packet = gamemod.load_log(game_dir)[-1]
+    assert set(packet.inputs[0]) == {"request", "sealed"}  # the choice itself is not in the packet
+
+    orders.write_text("inputs:\n- request: r1/defend\n  answer: 1\n")
+    out = runner.invoke(main, ["submit", str(game_dir), str(orders), "--key", "def"])
+    assert out.exit_code == 0, out.output
+    template = runner.invoke(main, ["orders", "template", str(game_dir), "--key", "att"])
+    assert "your sealed choice" in template.output
+    prefilled = yaml.safe_load(template.output)
+    assert prefilled["inputs"][0]["unseal"] == "r1/attack" and prefilled["inputs"][0]["choice"] == 3
+    orders.write_text(template.output)
+    out = runner.invoke(main, ["submit", str(game_dir), str(orders), "--key", "att"])
+    assert out.exit_code == 0, out.output
+    out = runner.invoke(main, ["submit", str(game_dir), "--key", "def"])
+    assert out.exit_code == 0, out.output
+    verify = runner.invoke(main, ["verify", str(game_dir), "--dice"])
+    assert verify.exit_code == 0 and "shot in round 1" in verify.output
+    assert not list(game_dir.rglob("*.json")), "salts never go into the game directory"
