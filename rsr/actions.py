@@ -67,12 +67,37 @@ def new_game(parent: Path, ruleset_id: str, scenario_name: str, side: str, key_n
 
 
 def read_packet_text(source: Path | str) -> str:
+    """The text of a packet file, stdin, or an email message (MIME parts decoded)."""
     if str(source) == "-":
         import sys
 
         data = sys.stdin.buffer.read(8 * 1024 * 1024 + 1)
-        return data.decode("utf-8", errors="replace")
-    return read_text_file(Path(source))
+        text = data.decode("utf-8", errors="replace")
+    else:
+        text = read_text_file(Path(source))
+    return email_text(text)
+
+
+def email_text(text: str) -> str:
+    """If ``text`` is an email whose body is encoded (quoted-printable, base64, multipart), decode every
+    text part; otherwise return it as it is. Mail clients re-encode bodies, and '=' in base64 padding
+    becomes '=3D' in quoted-printable."""
+    import email
+    import email.policy
+
+    head = text[:4096]
+    if "BEGIN RSR PACKET" in text and "Content-Transfer-Encoding" not in head and "multipart/" not in head:
+        return text
+    message = email.message_from_string(text, policy=email.policy.default)
+    parts = []
+    for part in message.walk():
+        if part.get_content_maintype() == "text":
+            try:
+                parts.append(part.get_content())
+            except (LookupError, UnicodeError):
+                payload = part.get_payload(decode=True)
+                parts.append(payload.decode("utf-8", errors="replace") if isinstance(payload, bytes) else "")
+    return "\n".join(parts) if parts else text
 
 
 def accept_game(invite_file: Path | str, parent: Path, key_name: str, player: str,
