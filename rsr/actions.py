@@ -250,19 +250,28 @@ def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[l
     return new, write_reports(game_dir, key_name)
 
 
-def write_reports(game_dir: Path, key_name: str | None) -> list[Path]:
-    """Reports of every pass in the log, and of the pass my next packet will carry."""
-    result = load_game(game_dir)
+def resolutions(result: Replay, key_name: str | None, seq: int | None = None) -> list[PassRecord]:
+    """Every resolution in the log, plus the one this player's next packet will record (if any);
+    with ``seq``, only the resolution of that packet."""
     records = list(result.passes)
     try:
-        key = choose_key(result, key_name)
-        mine = pending_pass(result, key)
+        mine = pending_pass(result, choose_key(result, key_name))
         if mine is not None:
             records.append(mine)
     except BadInput:
-        pass
+        pass  # no key of this game here: a third party sees the log's resolutions only
+    if seq is not None:
+        records = [r for r in records if r.resolved == seq]
+        if not records:
+            raise BadInput(f"packet {seq} has not been resolved yet")
+    return records
+
+
+def write_reports(game_dir: Path, key_name: str | None) -> list[Path]:
+    """Reports of every pass in the log, and of the pass my next packet will carry."""
+    result = load_game(game_dir)
     written = []
-    for record in records:
+    for record in resolutions(result, key_name):
         author = result.packets[record.resolved].side
         path = game_dir / "reports" / f"{record.resolved:04d}-{author}.md"
         text = pass_markdown(result, record)

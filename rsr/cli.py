@@ -19,7 +19,7 @@ from rsr import actions
 from rsr import keys as keystore
 from rsr.errors import BadInput, RsrError
 from rsr.fairdice import dice_key, roll_value
-from rsr.game import check_orders, pending_pass
+from rsr.game import check_orders
 
 console = Console(highlight=False)
 GameDir = click.Path(file_okay=False, path_type=Path)
@@ -247,17 +247,9 @@ def report(game_dir: Path, seq: int | None, fmt: str, key_name: str | None) -> N
     from rsr.report import pass_markdown
 
     result = actions.load_game(game_dir)
-    records = list(result.passes)
-    try:
-        mine = pending_pass(result, actions.choose_key(result, key_name))
-        if mine is not None:
-            records.append(mine)
-    except BadInput:
-        pass
-    if seq is not None:
-        records = [r for r in records if r.resolved == seq]
+    records = actions.resolutions(result, key_name, seq)
     if not records:
-        raise BadInput("no resolution to report yet" if seq is None else f"packet {seq} has not been resolved yet")
+        raise BadInput("no resolution to report yet")
     text = pass_markdown(result, records[-1])
     if fmt == "md":
         click.echo(text)
@@ -280,17 +272,7 @@ def map_command(game_dir: Path, seq: int | None, out: Path, key_name: str | None
     from rsr.mapview import render
 
     result = actions.load_game(game_dir)
-    records = list(result.passes)
-    try:
-        mine = pending_pass(result, actions.choose_key(result, key_name))
-        if mine is not None:
-            records.append(mine)
-    except BadInput:
-        pass
-    if seq is not None:
-        records = [r for r in records if r.resolved == seq]
-        if not records:
-            raise BadInput(f"packet {seq} has not been resolved yet")
+    records = actions.resolutions(result, key_name, seq)
     state = records[-1].position.state if records else result.position.state
     events = records[-1].events if records else []
     label = f"packet {records[-1].resolved} resolved" if records else "start"

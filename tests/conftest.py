@@ -25,3 +25,16 @@ def vectors() -> dict[str, Any]:
     if not VECTORS.exists():
         pytest.skip(f"contract vectors not found at {VECTORS}")
     return json.loads(VECTORS.read_text())
+
+
+@pytest.fixture
+def duel_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the test-only duel ruleset (tests/support/duel.py) and its scenario available to the game layer."""
+    from rsr import game as gamemod
+    from rsr.engine import REGISTRY
+    from tests.support.duel import Duel, duel_scenario
+
+    monkeypatch.setitem(REGISTRY, "duel", Duel)
+    real = gamemod.load_scenario
+    monkeypatch.setattr(gamemod, "load_scenario",
+                        lambda rs, name: duel_scenario() if rs == "duel" else real(rs, name))

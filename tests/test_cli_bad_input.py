@@ -10,21 +10,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import game as gamemod
 from rsr.cli import main
-from rsr.engine import REGISTRY
-from tests.support.duel import Duel, duel_scenario
 from tests.support.games import duel_game
 
 INPUTS = {2: [{"request": "r1/attack", "answer": 1}]}
 
 
-@pytest.fixture(autouse=True)
-def duel_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(REGISTRY, "duel", Duel)
-    real = gamemod.load_scenario
-    monkeypatch.setattr(gamemod, "load_scenario",
-                        lambda rs, name: duel_scenario() if rs == "duel" else real(rs, name))
+pytestmark = pytest.mark.usefixtures("duel_registered")
 
 
 def snapshot(folder: Path) -> dict[str, str]:

@@ -15,10 +15,8 @@ from pathlib import Path
 import pytest
 
 from rsr import game as gamemod
-from rsr.engine import REGISTRY
 from rsr.errors import VerificationError
 from rsr.fairdice import commitment, derive_secret, dice_key, roll_value
-from tests.support.duel import Duel, duel_scenario
 from tests.support.games import duel_game
 
 INPUTS = {
@@ -27,12 +25,7 @@ INPUTS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def duel_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(REGISTRY, "duel", Duel)
-    real = gamemod.load_scenario
-    monkeypatch.setattr(gamemod, "load_scenario",
-                        lambda rs, name: duel_scenario() if rs == "duel" else real(rs, name))
+pytestmark = pytest.mark.usefixtures("duel_registered")
 
 
 def test_author_cannot_obtain_its_dice(tmp_path: Path) -> None:

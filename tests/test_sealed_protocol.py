@@ -9,7 +9,6 @@ from click.testing import CliRunner
 
 from rsr import game as gamemod
 from rsr.cli import main
-from rsr.engine import REGISTRY
 from rsr.fairdice import seal
 from tests.support.duel import Duel, duel_scenario
 from tests.support.games import duel_game
@@ -17,12 +16,7 @@ from tests.support.games import duel_game
 SALT = bytes(range(16, 32))
 
 
-@pytest.fixture(autouse=True)
-def duel_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(REGISTRY, "duel", Duel)
-    real = gamemod.load_scenario
-    monkeypatch.setattr(gamemod, "load_scenario",
-                        lambda rs, name: duel_scenario() if rs == "duel" else real(rs, name))
+pytestmark = pytest.mark.usefixtures("duel_registered")
 
 
 def test_sealed_game_verifies(tmp_path: Path) -> None:

@@ -14,10 +14,9 @@ from click.testing import CliRunner
 
 from rsr import game as gamemod
 from rsr.cli import main
-from rsr.engine import REGISTRY
 from rsr.fairdice import commitment, derive_secret
 from rsr.packet import sign_payload
-from tests.support.duel import Duel, duel_scenario
+from tests.support.duel import duel_scenario
 from tests.support.games import duel_game, flip_byte
 
 INPUTS = {
@@ -28,12 +27,7 @@ INPUTS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def duel_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(REGISTRY, "duel", Duel)
-    real = gamemod.load_scenario
-    monkeypatch.setattr(gamemod, "load_scenario",
-                        lambda rs, name: duel_scenario() if rs == "duel" else real(rs, name))
+pytestmark = pytest.mark.usefixtures("duel_registered")
 
 
 @pytest.fixture
