@@ -53,26 +53,27 @@ def bench_dice() -> None:
     print(f"dice: {count} d6 rolls {keyed * 1e3:.1f} ms; bare HMACs {raw * 1e3:.1f} ms; ratio {keyed / raw:.2f}")
 
 
-def bench_replay() -> None:
+def bench_replay(scenario: str = "liaoyang-1904") -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["RSR_HOME"] = str(Path(tmp) / "home")
         start = time.perf_counter()
-        game_dir = run_demo(Path(tmp) / "demo", echo=lambda _: None)
+        game_dir = run_demo(Path(tmp) / "demo", echo=lambda _: None, scenario=scenario)
         played = time.perf_counter() - start
         packets = load_log(game_dir)
         read = best_of(5, lambda: load_log(game_dir))
         verify = best_of(5, lambda: replay(load_log(game_dir)))
-        scenario = best_of(3, lambda: _load_scenario("red-sun-rising", "liaoyang-1904", None))
+        load = best_of(3, lambda: _load_scenario("red-sun-rising", scenario, None))
         status = best_of(3, lambda: actions.status(game_dir, None))
         n = len(packets)
-        print(f"demo game: {n} packets played in {played:.2f} s (bots, files, three verifications)")
+        print(f"{scenario}: {n} packets played in {played:.2f} s (bots, files, three verifications)")
         print(f"verify (cached scenario): {verify * 1e3:.1f} ms = {verify / read:.2f} x reading and checking "
               f"signatures ({read * 1e3:.1f} ms), {verify / n * 1e3:.2f} ms per packet")
-        print(f"scenario load (YAML + schemas, uncached): {scenario * 1e3:.0f} ms = {scenario / verify:.1f} x a "
+        print(f"scenario load (YAML + schemas, uncached): {load * 1e3:.0f} ms = {load / verify:.1f} x a "
               f"cached verify")
         print(f"status command body: {status * 1e3:.1f} ms = {status / verify:.2f} x verify")
 
 
 if __name__ == "__main__":
     bench_dice()
-    bench_replay()
+    for name in ("liaoyang-1904", "korea-1904", "liaoyang-turn-1904"):
+        bench_replay(name)
