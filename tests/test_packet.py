@@ -104,3 +104,26 @@ def test_header_must_match_payload() -> None:
 def test_malformed_armor(text: str, message: str) -> None:
     with pytest.raises(BadInput, match=message):
         extract_blocks(text)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(width=st.integers(min_value=4, max_value=120), quote=st.sampled_from(["", "> ", ">", "> > ", ">> "]),
+       newline=st.sampled_from(["\n", "\r\n"]), before=st.text(max_size=200), after=st.text(max_size=200))
+def test_any_rewrapping_and_quoting_still_reads(width: int, quote: str, newline: str, before: str, after: str) -> None:
+    """DESIGN.md 3.4: whatever an email client does to line length, quoting and line ends, the packet reads."""
+    key = keystore.KeyPair("fixed", bytes(range(32)))
+    packet = sign_payload({"v": 1, "game": "ab" * 16, "seq": 2, "side": "japan", "prev": "cd" * 32,
+                           "commit": "ef" * 32, "reveal": "01" * 32, "resolution": {"state": "02" * 32, "dice": []},
+                           "inputs": [{"request": "t1/x", "answer": {"n": 3}}]}, key)
+    payload = base64.b64encode(packet.payload_bytes).decode()
+    signature = base64.b64encode(packet.signature).decode()
+    body = ["-----BEGIN RSR PACKET-----", f"Game: {packet.game}", f"Seq: {packet.seq} {packet.side}", ""]
+    body += textwrap.wrap(payload, width) + [""] + textwrap.wrap(signature, width) + ["-----END RSR PACKET-----"]
+    text = before.replace("-----", "") + newline + newline.join(quote + line for line in body) + newline
+    text += after.replace("-----", "")
+    again = open_packet(extract_blocks(text)[0], {"japan": key.public_raw})
+    assert again.payload_bytes == packet.payload_bytes
