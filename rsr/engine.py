@@ -112,6 +112,8 @@ class Ruleset(Protocol):
 
     def describe(self, state: Any) -> list[str]: ...
 
+    def report_tables(self, events: list[Event]) -> list[tuple[str, list[str]]]: ...
+
 
 REGISTRY: dict[str, Callable[[], Ruleset]] = {}
 

@@ -89,6 +89,9 @@ class Duel:
     def state_json(self, state: DuelState) -> Any:
         return to_jsonable(state)
 
+    def report_tables(self, events: list[Event]) -> list[tuple[str, list[str]]]:
+        return []
+
     def describe(self, state: DuelState) -> list[str]:
         return [f"round {state.round}, hits {state.hits}"]
 

@@ -573,6 +573,11 @@ class RedSunRising:
 
     # -- views -------------------------------------------------------------------------------------------
 
+    def report_tables(self, events: list[Event]) -> list[tuple[str, list[str]]]:
+        from rsr.rulesets.red_sun_rising.report import tables
+
+        return tables(events)
+
     def state_json(self, state: RsrState) -> Any:
         return state.to_json()
 
