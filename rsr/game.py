@@ -437,7 +437,8 @@ def incoming(game_dir: Path, text: str) -> tuple[list[Packet], list[Packet]]:
                 check_self_signature(packet)
             else:
                 packet = open_packet(block, keys)
-        except BadInput as exc:
+        except (BadInput, VerificationError) as exc:
+            # a file that is not a well-formed packet signed by a player of this game is bad input here
             raise BadInput(f"incoming packet: {exc}") from exc
         packets.append(packet)
     new: list[Packet] = []
