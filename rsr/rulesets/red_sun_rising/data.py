@@ -89,6 +89,7 @@ class Static:
     road_links: frozenset[str] = frozenset()     # hexsides along which a road runs (9.46)
     rail_hexes: frozenset[str] = frozenset()
     turns: tuple[Turn, ...] = ()
+    code_areas: dict[str, str] = field(default_factory=dict)  # coastal hex -> naval code area (7.5)
     provenance_of_hex: dict[str, str] = field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Static:
@@ -193,6 +194,7 @@ def load_static(data: dict[str, Any]) -> Static:
         road_links=road_links,
         rail_hexes=rail_hexes,
         turns=turns,
+        code_areas={h: str(area["area"]) for area in game_map.get("code_areas", []) for h in area["hexes"]},
     )
 
 

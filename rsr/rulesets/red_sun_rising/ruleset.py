@@ -20,6 +20,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "assignments": ("keep", "ask"),              # RSR 14.0
     "retreat": ("never", "ask"),                 # RSR 11.1 (or {adjacent-to-cp: N})
     "trenches": ("build", "never", "ask"),       # RSR 13.1
+    "fleets": ("stay", "ask"),                   # RSR 10.25
 }
 
 
@@ -30,7 +31,8 @@ class RedSunRising:
     version = "0.1"
     sides = ("russia", "japan")
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
-                                       "assignments": "ask", "retreat": "never", "trenches": "build"}
+                                       "assignments": "ask", "retreat": "never", "trenches": "build",
+                                       "fleets": "stay"}
 
     # -- set-up ---------------------------------------------------------------------------------------
 
@@ -63,7 +65,10 @@ class RedSunRising:
         state.trenches = {h: int(level) for h, level in sorted(spec.get("trenches", {}).items())}
         state.supply_levels = {"0801": 6, "2937": 3}  # RSR 10.12
         state.supply_levels.update({h: int(v) for h, v in sorted(spec.get("supply_levels", {}).items())})
-        state.merchant_fleets = {f: h for f, h in sorted(spec.get("merchant_fleets", {}).items())}
+        for fleet, where in sorted(spec.get("merchant_fleets", {}).items()):
+            state.merchant_fleets[fleet] = where if isinstance(where, str) else where["hex"]
+            if isinstance(where, dict) and where.get("blockade"):
+                state.blockade_fleets.append(fleet)
         state.command_points = int(spec.get("command_points", 0))
         state.replacement_steps = int(spec.get("replacement_steps", 0))
         state.destroyed_fortresses = sorted(spec.get("destroyed_fortresses", []))
@@ -90,6 +95,12 @@ class RedSunRising:
                 options={"hexes": defences.trench_sites(state, side)},
                 template={"build": defences.trench_sites(state, side)}, policy="trenches")
         assert stage.side is not None
+        if stage.key == "japan.supply":
+            fleets = {f: supply.fleet_destinations(state, f) for f in sorted(state.merchant_fleets)}
+            return Request(
+                id=f"{base}/fleets", side="japan", kind="fleet-moves",
+                prompt="end of the Supply Stage: shift merchant fleets on the land map", case="RSR 10.25",
+                options={"fleets": fleets}, template={"moves": {}}, policy="fleets")
         if stage.key.endswith("reinforcement"):
             return self._assignment_request(state, stage.side, base, stage.name)
         if stage.key.endswith("movement"):
@@ -192,6 +203,11 @@ class RedSunRising:
         elif request.kind == "assignments":
             reinforcements.reinforcement_answer(state, ctx, request.side, answer, self._assign)
             self._next_stage(state)
+        elif request.kind == "fleet-moves":
+            if not isinstance(answer, dict) or not isinstance(answer.get("moves", {}), dict):
+                raise RulesError("a fleet answer is {moves: {fleet: hex}}")
+            supply.move_fleets(state, ctx, {str(k): str(v) for k, v in answer.get("moves", {}).items()})
+            state.fleets_moved = True
         elif request.kind == "retreats":
             if not isinstance(answer, dict) or not isinstance(answer.get("retreats"), list):
                 raise RulesError("a retreat answer is {retreats: [{unit, path}]}")
@@ -296,6 +312,8 @@ class RedSunRising:
             return {"assign": {}}
         if request.kind == "retreats" and rule != "ask":
             return {"retreats": [] if rule == "never" else combat.retreat_by_rule(state, request.side, rule)}
+        if request.kind == "fleet-moves" and rule == "stay":
+            return {"moves": {}}
         if request.kind == "trenches" and rule in ("build", "never"):
             return {"build": request.options["hexes"] if rule == "build" else []}
         return None
@@ -351,6 +369,8 @@ class RedSunRising:
                 self._start_stage(state, ctx, key)
                 continue
             if key.endswith("supply"):
+                if key == "japan.supply" and state.merchant_fleets and not state.fleets_moved:
+                    return  # RSR 10.25: the fleets may shift (policy "fleets" answers by default)
                 self._next_stage(state)
                 continue
             if key == "end":
@@ -374,6 +394,7 @@ class RedSunRising:
         stage = STAGES[key]
         if key.endswith("supply"):
             assert stage.side is not None
+            state.fleets_moved = False
             supply.judge_supply(state, ctx, stage.side)
             supply.attrition(state, ctx, stage.side)
         elif key.endswith("reinforcement"):

@@ -55,6 +55,8 @@ def japanese_fleets(state: RsrState) -> dict[str, str]:
     winter = activation.season(state) == "winter"
     usable = {}
     for fleet, hex_id in sorted(state.merchant_fleets.items()):
+        if fleet in state.blockade_fleets:
+            continue  # RSR 10.26: a fleet supporting a blockade feeds no land units
         place = static.places.get(hex_id)
         port = bool(place and place.port)
         coastal = any(not static.is_land(h) for h in static.grid.neighbours(hex_id))
@@ -179,3 +181,36 @@ def resupply(state: RsrState, ctx: Context, hex_id: str) -> None:
     state.supply_levels[hex_id] = level + 1
     ctx.emit("supply-level", f"{hex_id} is resupplied by rail: {level + 1} turns", "RSR 10.14", hex=hex_id,
              level=level + 1)
+
+
+def fleet_destinations(state: RsrState, fleet: str) -> list[str]:
+    """RSR 10.25 with 7.5: where a merchant fleet on the land map may shift after the Supply Stage.
+
+    Any other coastal hex of the same naval code area (the map's stand-in for the boundaries of the fleet's
+    strategic naval hex), not held by the enemy; in winter only a port (7.5).
+    """
+    static = state.static
+    here = state.merchant_fleets[fleet]
+    area = static.code_areas.get(here)
+    if area is None:
+        return []
+    winter = activation.season(state) == "winter"
+    russians = occupied_by(state, "russia")
+    return sorted(h for h, a in static.code_areas.items()
+                  if a == area and h != here and static.is_land(h) and h not in russians
+                  and (not winter or (h in static.places and static.places[h].port)))
+
+
+def move_fleets(state: RsrState, ctx: Context, moves: dict[str, str]) -> None:
+    """RSR 10.25: the Japanese may shift merchant fleets on the land map at the end of their Supply Stage."""
+    from rsr.errors import RulesError
+
+    for fleet, hex_id in sorted(moves.items()):
+        if fleet not in state.merchant_fleets:
+            raise RulesError(f"{fleet} is not a merchant fleet on the land map (RSR 10.25)")
+        if hex_id not in fleet_destinations(state, fleet):
+            raise RulesError(f"{fleet} cannot shift to {hex_id}: only to a coastal hex of its own code area "
+                             "(a port in winter) (RSR 10.25, 7.5)")
+        ctx.emit("fleet", f"merchant fleet {fleet} shifts {state.merchant_fleets[fleet]} -> {hex_id}", "RSR 10.25",
+                 fleet=fleet, frm=state.merchant_fleets[fleet], to=hex_id)
+        state.merchant_fleets[fleet] = hex_id
