@@ -27,7 +27,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 def test_the_whole_turn_verifies_everywhere(played: tuple[Path, str]) -> None:
     out, output = played
     packets = int(re.search(r"(\d+) packets were mailed", output).group(1))  # type: ignore[union-attr]
-    assert 5 <= packets <= 12
+    assert 5 <= packets <= 30  # rounds and combats depend on the dice, hence on the random keys
     for game_dir in sorted(out.glob("players/*/games/game-*")) + sorted(out.glob("audit/game-*")):
         result = CliRunner().invoke(main, ["verify", str(game_dir)])
         assert result.exit_code == 0, result.output

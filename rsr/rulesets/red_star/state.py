@@ -1,0 +1,174 @@
+"""Red Sun/Red Star game state: plain dataclasses, hashed through their JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rsr.rulesets.red_star.data import Counter, Static
+
+# where a unit is (RS/RS 4.1, 4.13, 4.22, 4.4, 6.72)
+ON_MAP = "map"
+ARRIVING = "arriving"          # a reinforcement or a returning HQ not yet placed (4.1, 4.13)
+REPLACEMENTS = "replacements"  # eliminated in supply, in the Replacements box (4.22)
+ELIMINATED = "eliminated"      # permanently out of play (4.22)
+OFF_MAP = "off-map"            # retreated off the board, returns next player turn (6.72)
+WITHDRAWN = "withdrawn"        # removed by the Turn Record (4.4)
+
+
+@dataclass
+class Unit:
+    """A ground unit. ``reduced`` is the back of the counter (2.4)."""
+
+    id: str
+    side: str
+    status: str = ON_MAP
+    hex: str | None = None
+    reduced: bool = False
+    disruption: int = 0        # RS/RS 5.7: "1" or "2" marker
+    fired: bool = False        # RS/RS 5.1 Fired marker
+    reserve: bool = False      # RS/RS 7.6 Reserve marker
+    truck: bool = False        # RS/RS 7.4 truck marker
+    no_move: bool = False      # RS/RS 4.11: entered in an enemy zone of control this turn
+    arrives: int | None = None  # the game turn it may enter (4.1, 4.12, 4.13) or return (6.72)
+    exit_hex: str | None = None  # where it left the board (6.72)
+
+    @property
+    def on_map(self) -> bool:
+        return self.status == ON_MAP and self.hex is not None
+
+
+@dataclass
+class Combat:
+    """One ground combat, prepared (6.0) or hasty (7.5), and how far its resolution has gone."""
+
+    id: str
+    kind: str                          # "prepared" | "hasty"
+    attacker: str
+    defender: str
+    hex: str
+    attackers: list[str]
+    night: bool = False
+    advance_plan: dict[str, Any] | None = None
+    inline: dict[str, Any] | None = None         # choices given with the declaration (public)
+    attack_choice: dict[str, Any] | None = None  # RS/RS 6.21-6.22 lead units, armor protection, fire plan
+    attack_sealed: bool = False
+    defence_choice: dict[str, Any] | None = None
+    stage: str = "waiting"
+    defenders: list[str] = field(default_factory=list)
+    attack_hexes: dict[str, str] = field(default_factory=dict)  # attacking unit -> its hex at the start
+    out: list[str] = field(default_factory=list)                # left out: night (6.91), retreated (6.62)
+    fired: list[str] = field(default_factory=list)              # RS/RS 6.31: each unit fires once
+    fired_upon: list[str] = field(default_factory=list)         # RS/RS 6.24
+    hexes_fired_on: list[str] = field(default_factory=list)     # RS/RS 6.21: the first enemy fire into a hex
+    group: int = 0
+    last_printed: int | None = None                             # RS/RS 6.32
+    unsupplied: list[str] = field(default_factory=list)         # RS/RS 10.3 at the instant of combat
+    deferred: list[dict[str, Any]] = field(default_factory=list)  # RS/RS 6.92: night fire results held back
+    result: dict[str, Any] | None = None                        # the CRT result being applied
+    vacated: bool = False
+    advance_hexes: int = 0
+    japanese_retreated: bool = False
+    firefights: int = 0
+    support_paid: bool = False
+
+
+@dataclass
+class MovementRun:
+    """A movement order being carried out (RS/RS 7.0-7.5): its moves and how far it has gone."""
+
+    side: str
+    moves: list[dict[str, Any]]
+    index: int = 0
+    moved: list[str] = field(default_factory=list)     # units that have moved this segment (7.2)
+    attacked: list[str] = field(default_factory=list)  # units that made a hasty attack (7.53)
+    spent: dict[str, str] = field(default_factory=dict)  # unit -> MP left after its move, as a fraction text
+    combats: list[str] = field(default_factory=list)   # ids of the hasty attacks declared by the order
+    executing: bool = False
+
+
+@dataclass
+class Ask:
+    """The decision the game waits for; next_request turns it into a Request."""
+
+    kind: str
+    side: str
+    id: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RsState:
+    static: Static
+    scenario_key: str
+    first: str
+    second: str
+    dates: list[str]
+    turn_track: list[dict[str, Any]]
+    turn: int = 1
+    segment: int = 0
+    segment_started: bool = False
+    finished: bool = False
+    units: dict[str, Unit] = field(default_factory=dict)
+    support: dict[str, int] = field(default_factory=dict)                      # RS/RS 4.3
+    replacement_points: dict[str, dict[str, int]] = field(default_factory=dict)  # RS/RS 4.21
+    victory_hexes: dict[str, str] = field(default_factory=dict)                # 13.1: last side in each hex
+    entry_plans: dict[str, Any] = field(default_factory=dict)                  # side -> plan or "sealed"
+    combats: list[Combat] = field(default_factory=list)                        # the segment's combats
+    combat_index: int = 0
+    choices_stage: str = ""          # "" | "attack" | "defence" | "unseal" | "done" for the combat batch
+    movement: MovementRun | None = None
+    ask: Ask | None = None
+    restrictions: list[dict[str, Any]] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    destroyed_bridges: list[str] = field(default_factory=list)
+    opening_events: list[Any] = field(default_factory=list)
+    declared: bool = False           # this segment's combats have been declared
+    withdrawals: list[str] = field(default_factory=list)   # RS/RS 4.4: due but out of supply, still waiting
+    force_step: str = ""             # how far the Force Adjustment segment has gone
+    player_turn: int = 0             # serial number of the current player turn (6.72 returns)
+    carriers: dict[str, str] = field(default_factory=dict)  # the bridge counter -> the engineer carrying it
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RsState:
+        """Units hold only plain values, so a field-by-field copy is enough for them (and much faster)."""
+        import copy
+        import dataclasses
+
+        clone = copy.copy(self)
+        for name, value in self.__dict__.items():
+            if name == "units":
+                clone.units = {k: dataclasses.replace(u) for k, u in value.items()}
+            elif name in ("static", "dates", "turn_track", "restrictions"):
+                continue  # fixed for the whole game
+            else:
+                setattr(clone, name, copy.deepcopy(value, memo))
+        return clone
+
+    def counter(self, unit_id: str) -> Counter:
+        return self.static.counter(unit_id)
+
+    def units_in(self, hex_id: str, side: str | None = None) -> list[Unit]:
+        """Ground units in ``hex_id`` in unit-id order (the bridge counter and air units excluded)."""
+        return [u for _, u in sorted(self.units.items())
+                if u.on_map and u.hex == hex_id and (side is None or u.side == side)
+                and self.static.counter(u.id).ground]
+
+    def on_map(self, side: str | None = None) -> list[Unit]:
+        return [u for _, u in sorted(self.units.items())
+                if u.on_map and (side is None or u.side == side) and self.static.counter(u.id).ground]
+
+    def date(self) -> str:
+        return self.dates[self.turn - 1] if 0 < self.turn <= len(self.dates) else f"turn {self.turn}"
+
+    def turn_of_date(self, date: str) -> int | None:
+        return self.dates.index(date) + 1 if date in self.dates else None
+
+    def to_json(self) -> dict[str, Any]:
+        from rsr.engine import to_jsonable
+
+        data = {k: v for k, v in self.__dict__.items() if k not in ("static", "opening_events")}
+        return dict(to_jsonable(data))
+
+
+def enemy_of(side: str) -> str:
+    return "soviet" if side == "japan" else "japan"

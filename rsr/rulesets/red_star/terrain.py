@@ -1,0 +1,250 @@
+"""Map rules of Red Sun/Red Star: bridges, movement costs, zones of control and supply.
+
+Movement point costs are exact fractions (the provisional chart charges motorized units 1/2 MP along a
+road). Every function iterates sorted hexes and unit ids; sets are only used for membership.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from rsr.hexgrid import hexside
+from rsr.rulesets.red_star.data import Counter, half_up
+from rsr.rulesets.red_star.state import RsState, Unit, enemy_of
+
+
+def bridge_exists(state: RsState, side_id: str) -> bool:
+    """RS/RS 11.0, 13.1 special rule 2: a bridge exists in the scenarios it names, from its first turn."""
+    bridge = state.static.bridges.get(side_id)
+    if bridge is None or side_id in state.destroyed_bridges:
+        return False
+    if bridge.scenarios and state.scenario_key not in bridge.scenarios:
+        return False
+    start = bridge.from_turn.get(state.scenario_key)
+    if start is not None:
+        first = state.turn_of_date(start)
+        return first is not None and state.turn >= first
+    return True
+
+
+def halha_between(state: RsState, first: str, second: str) -> bool:
+    return "halha" in state.static.side_features(first, second)
+
+
+def unbridged_halha(state: RsState, first: str, second: str) -> bool:
+    side_id = hexside(first, second)
+    return halha_between(state, first, second) and not bridge_exists(state, side_id)
+
+
+def unbridged_minor_river(state: RsState, first: str, second: str) -> bool:
+    side_id = hexside(first, second)
+    return "minor-river" in state.static.side_features(first, second) and not bridge_exists(state, side_id)
+
+
+def is_motorized(state: RsState, unit: Unit) -> bool:
+    """RS/RS 2.3: printed allowance 16 or more; RS/RS 7.4: a truck marker makes a unit motorized."""
+    return state.counter(unit.id).motorized or unit.truck
+
+
+def current(state: RsState, unit: Unit) -> int:
+    """Current printed combat factors (RS/RS 2.4)."""
+    return state.counter(unit.id).face(unit.reduced).combat
+
+
+def step_cost(state: RsState, unit: Unit, frm: str, to: str) -> Fraction | None:
+    """Movement points for ``unit`` to step from ``frm`` into adjacent ``to`` (RS/RS 7.1, 11.3), or None.
+
+    The hex entered costs its terrain, or the road cost along a road (road hex to road hex through a road
+    hexside); each hexside feature crossed adds its cost: a minor river, a stream, a slope going up. The
+    Halha can be crossed only on an existing bridge; a bridge replaces the river's cost by its own, except
+    that Armor crossing a bridge marked ``armor_may_use: false`` pays the minor-river cost (11.3).
+    """
+    static = state.static
+    if not static.grid.on_map(to) or to not in static.terrain:
+        return None
+    motorized = is_motorized(state, unit)
+    side_id = hexside(frm, to)
+    features = static.features.get(side_id, ())
+    bridged = bridge_exists(state, side_id)
+    total = Fraction(0)
+    if "halha" in features and not bridged:
+        return None
+    for feature in features:
+        if feature in ("halha", "minor-river") and bridged:
+            continue
+        if feature == "slope" and static.slope_up.get(side_id) != to:
+            continue  # provisional chart: only going up a slope costs
+        if feature == "halha":
+            continue
+        cost = static.hexside_costs[feature].cost(motorized)
+        if cost is None:
+            return None
+        total += cost
+    if bridged:
+        bridge = static.bridges[side_id]
+        if state.counter(unit.id).cls == "Armor" and not bridge.armor_may_use:
+            if bridge.river == "halha":
+                return None  # RS/RS 11.3: no armor over the Japanese bridge counter
+            river = static.hexside_costs["minor-river"].cost(motorized)
+            if river is None:
+                return None
+            total += river
+        else:
+            bridge_cost = static.hexside_costs["bridge"].cost(motorized)
+            assert bridge_cost is not None
+            total += bridge_cost
+    if side_id in static.road_links:
+        road = static.road_cost.cost(motorized)
+        assert road is not None
+        return total + road
+    terrain = static.terrain_costs[static.terrain[to]].cost(motorized)
+    if terrain is None:
+        return None
+    return total + terrain
+
+
+def exerts_zoc(state: RsState, unit: Unit) -> bool:
+    """RS/RS 8.0, 8.1: every ground unit on the map, except under a "2" Disruption marker."""
+    return unit.on_map and state.counter(unit.id).ground and unit.disruption < 2
+
+
+def _signature(state: RsState, what: str, side: str) -> tuple[Any, ...]:
+    """What a zone of control or a supply net depends on: units, markers, bridges, the turn."""
+    units = tuple((u.id, u.side, u.hex, u.disruption) for u in state.on_map())
+    return (what, side, state.scenario_key, state.turn, tuple(state.destroyed_bridges), units)
+
+
+def _cached(state: RsState, key: tuple[Any, ...], make: Callable[[], frozenset[str]]) -> frozenset[str]:
+    """A pure memo kept with the static data: the value depends only on ``key`` and the map."""
+    memo = state.static.memo
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > 512:
+            memo.clear()
+        found = memo[key] = make()
+    return frozenset(found)
+
+
+def zone_of_control(state: RsState, side: str) -> frozenset[str]:
+    """The hexes ``side``'s units control (RS/RS 8.0, 8.1): all six neighbours, never across the Halha.
+
+    Hexes holding enemy units are included (6.53 counts them for encirclement); movement never enters
+    them anyway.
+    """
+    def make() -> frozenset[str]:
+        controlled: set[str] = set()
+        halha = state.static.halha_sides
+        for unit in state.on_map(side):
+            if not exerts_zoc(state, unit):
+                continue
+            assert unit.hex is not None
+            for there, side_id in state.static.links[unit.hex]:
+                if side_id not in halha:
+                    controlled.add(there)
+        return frozenset(controlled)
+
+    return _cached(state, _signature(state, "zoc", side), make)
+
+
+def occupied(state: RsState, side: str) -> frozenset[str]:
+    return frozenset(u.hex for u in state.on_map(side) if u.hex is not None)
+
+
+def supply_sources(state: RsState, side: str) -> list[str]:
+    """RS/RS 10.1: map-edge hexes serving ``side`` as supply sources, not occupied by enemy units.
+
+    Japan's northern edge counts only on hex rows east of the row of the westernmost Japanese or
+    Manchukuoan unit on the map (the 10.1 example).
+    """
+    enemy_hexes = occupied(state, enemy_of(side))
+    westernmost: int | None = None
+    if side == "japan":
+        rows = [state.static.grid.parse(u.hex)[0] for u in state.on_map("japan") if u.hex is not None]
+        westernmost = min(rows) if rows else None
+    sources: set[str] = set()
+    for edge in state.static.supply_edges:
+        if edge.side != side:
+            continue
+        for hex_id in edge.hexes:
+            if hex_id in enemy_hexes:
+                continue
+            if edge.condition == "east-of-westernmost-friendly-line":
+                if westernmost is None or state.static.grid.parse(hex_id)[0] <= westernmost:
+                    continue
+            sources.add(hex_id)
+    return sorted(sources)
+
+
+def supplied_hexes(state: RsState, side: str) -> frozenset[str]:
+    """Every hex from which ``side`` can trace a supply line (RS/RS 10.2, 8.3), any length.
+
+    A line may not enter a hex holding enemy units, nor a vacant hex in an enemy zone of control (a
+    friendly unit in the hex negates it), nor cross the Halha except on a bridge. A source hex in a
+    vacant enemy zone of control is blocked too (our reading: the line would pass through it).
+    """
+    enemy_hexes = occupied(state, enemy_of(side))
+    enemy_zoc = zone_of_control(state, enemy_of(side))
+    friendly = occupied(state, side)
+
+    def open_hex(hex_id: str) -> bool:
+        if hex_id in enemy_hexes:
+            return False
+        return hex_id not in enemy_zoc or hex_id in friendly
+
+    def make() -> frozenset[str]:
+        closed = {side_id for side_id in state.static.halha_sides if not bridge_exists(state, side_id)}
+        start = [h for h in supply_sources(state, side) if open_hex(h)]
+        seen = set(start)
+        queue = deque(start)
+        links = state.static.links
+        while queue:
+            here = queue.popleft()
+            for there, side_id in links[here]:
+                if there in seen or side_id in closed or not open_hex(there):
+                    continue
+                seen.add(there)
+                queue.append(there)
+        return frozenset(seen)
+
+    return _cached(state, _signature(state, "supply", side), make)
+
+
+def in_supply(state: RsState, unit: Unit, supplied: frozenset[str] | None = None) -> bool:
+    """RS/RS 10.2: can ``unit`` trace a supply line now?"""
+    if not unit.on_map or unit.hex is None:
+        return False
+    table = supplied if supplied is not None else supplied_hexes(state, unit.side)
+    return unit.hex in table
+
+
+def allowance(state: RsState, unit: Unit, operational: bool = False, supplied: bool = True) -> Fraction:
+    """A unit's movement allowance this segment (RS/RS 7.0, 7.3, 7.4, 10.3, 5.7, Marker Effects Summary).
+
+    Printed allowance (20 with a truck marker), doubled for operational movement, halved for a motorized
+    unit out of supply, halved for a Fired marker and halved for a "1" marker, each halving rounded up; a
+    "2" marker, or a Fired and a "1" marker together, leave nothing.
+    """
+    counter: Counter = state.counter(unit.id)
+    base = 20 if unit.truck else counter.face(unit.reduced).movement
+    if operational:
+        base *= 2
+    if not supplied and is_motorized(state, unit):
+        base = half_up(base)
+    if unit.disruption >= 2 or (unit.fired and unit.disruption == 1):
+        return Fraction(0)
+    if unit.fired:
+        base = half_up(base)
+    if unit.disruption == 1:
+        base = half_up(base)
+    return Fraction(base)
+
+
+def distance_to_sources(state: RsState, side: str, hex_id: str) -> int:
+    """Hexes from ``hex_id`` to the nearest friendly supply source (RS/RS 6.71 retreats toward one)."""
+    sources = supply_sources(state, side) or [h for e in state.static.supply_edges if e.side == side
+                                              for h in e.hexes]
+    grid = state.static.grid
+    return min((grid.distance(hex_id, s) for s in sources), default=0)
