@@ -16,7 +16,8 @@ from typing import Any
 from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.hexgrid import hexside
-from rsr.rulesets.red_star.data import CLASSES, half_up, is_provisional
+from rsr.provenance import is_provisional
+from rsr.rulesets.red_star.data import CLASSES, half_up
 from rsr.rulesets.red_star.state import Combat, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import (
     bridge_exists,

@@ -14,6 +14,7 @@ from typing import Any
 
 from rsr.errors import BadInput
 from rsr.hexgrid import Grid, hexside
+from rsr.provenance import SharedStatic, is_provisional
 
 CLASSES = ("Armor", "Leg", "Weapons", "HQ")  # RS/RS 2.2, 6.4: the ground combat classes
 SIZE_ORDER = ("I", "II", "III", "X", "XX", "XXX")  # RS/RS 2.6
@@ -77,7 +78,7 @@ class CrtCell:
 
     @property
     def provisional(self) -> bool:
-        return self.provenance.startswith("provisional")
+        return is_provisional(self.provenance)
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ class SupplyEdge:
 
 
 @dataclass
-class Static:
+class Static(SharedStatic):
     """Everything fixed for the whole game; shared, never copied, not part of the hashed state."""
 
     grid: Grid
@@ -194,9 +195,6 @@ class Static:
         if found is None:
             return tuple(n for n in self.grid.neighbours(hex_id) if n in self.terrain)
         return found
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Static:
-        return self
 
     def counter(self, unit_id: str) -> Counter:
         try:
@@ -356,6 +354,3 @@ def half_up(value: int | Fraction) -> int:
     """Half a value, fractions rounded up (RS/RS Marker Effects Summary: half of 7 is 4, a quarter of 1 is 1)."""
     return math.ceil(Fraction(value) / 2)
 
-
-def is_provisional(provenance: str) -> bool:
-    return provenance.startswith("provisional")

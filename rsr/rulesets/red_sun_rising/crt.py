@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rsr.errors import BadInput
+from rsr.provenance import is_provisional
 
 COLUMNS = ("1-3", "1-2", "1-1", "2-1", "3-1", "4-1")
 
@@ -21,7 +22,7 @@ class Cell:
 
     @property
     def provisional(self) -> bool:
-        return self.provenance.startswith("provisional")
+        return is_provisional(self.provenance)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 from rsr.errors import BadInput
 from rsr.hexgrid import Grid, hexside
+from rsr.provenance import SharedStatic
 from rsr.rulesets.red_sun_rising.crt import LandCrt, load_crt
 
 
@@ -73,7 +74,7 @@ class TerrainEffect:
 
 
 @dataclass
-class Static:
+class Static(SharedStatic):
     """Everything fixed for the whole game; shared, never copied, not part of the hashed state."""
 
     grid: Grid
@@ -91,9 +92,6 @@ class Static:
     turns: tuple[Turn, ...] = ()
     code_areas: dict[str, str] = field(default_factory=dict)  # coastal hex -> naval code area (7.5)
     provenance_of_hex: dict[str, str] = field(default_factory=dict)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Static:
-        return self
 
     def counter(self, unit_id: str) -> Counter:
         try:
