@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import os
@@ -9,16 +10,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rsr import journal
 from rsr import keys as keystore
-from rsr.engine import Request, dry_run, get_ruleset
-from rsr.errors import BadInput
-from rsr.fairdice import seal
-from rsr.fileio import atomic_write
+from rsr.engine import Request, dry_run, get_ruleset, resolve_pass
+from rsr.errors import BadInput, RulesError, VerificationError
+from rsr.fairdice import NONCE_BYTES, KeyedDice, seal
+from rsr.fileio import atomic_write, game_locked
 from rsr.game import (
     PassRecord,
     Replay,
     accept_packet,
-    append_packets,
     build_packet,
     check_orders,
     create_game_dir,
@@ -30,11 +31,15 @@ from rsr.game import (
     position_for_author,
     read_text_file,
     replay,
+    write_packets,
 )
-from rsr.packet import Packet, read_packets
+from rsr.packet import Packet, extract_blocks, open_packet, read_packets
 from rsr.report import pass_markdown
 from rsr.scenario import load_scenario
-from rsr.yamlio import dump_yaml, load_yaml_file, load_yaml_text
+from rsr.yamlio import dump_yaml, load_yaml_text
+
+MAX_INPUT_BYTES = 8 * 1024 * 1024
+SAFE_INT = 2**53 - 1
 
 
 def load_game(game_dir: Path) -> Replay:
@@ -53,16 +58,29 @@ def choose_key(result: Replay, name: str | None) -> keystore.KeyPair:
     return keystore.load_key(chosen)
 
 
+def utc_now() -> str:
+    """The time a packet is signed, to the second, in UTC (shown in status and reports; rules never read it)."""
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def new_game(parent: Path, ruleset_id: str, scenario_name: str, side: str, key_name: str, player: str,
-             opponent_key: str | None = None) -> tuple[Path, Packet]:
+             opponent_key: str | None = None, options: dict[str, Any] | None = None,
+             deadline_hours: int | None = None) -> tuple[Path, Packet]:
     ruleset = get_ruleset(ruleset_id)
     scenario = load_scenario(ruleset.id, scenario_name)
-    ruleset.initial_state(scenario, {})  # refuse data the ruleset cannot play before anything is written
+    try:  # refuse data or options the ruleset cannot play before anything is written
+        ruleset.initial_state(scenario, dict(options or {}))
+    except RulesError as exc:
+        raise BadInput(str(exc)) from exc
     key = keystore.load_key(key_name)
     opponent = keystore.decode_public(opponent_key) if opponent_key else None
-    packet = invite_packet(ruleset, scenario, key, side, player, os.urandom(16), opponent, {})
+    packet = invite_packet(ruleset, scenario, key, side, player, os.urandom(16), opponent, dict(options or {}),
+                           nonce=os.urandom(NONCE_BYTES), deadline_hours=deadline_hours, time=utc_now())
+    checked_before_signing(replay([packet]), [], packet)
     game_dir = create_game_dir(parent, packet)
-    append_packets(game_dir, [packet])
+    with game_locked(game_dir):
+        journal.record(packet)
+        write_packets(game_dir, [packet])
     return game_dir, packet
 
 
@@ -71,7 +89,9 @@ def read_packet_text(source: Path | str) -> str:
     if str(source) == "-":
         import sys
 
-        data = sys.stdin.buffer.read(8 * 1024 * 1024 + 1)
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise BadInput(f"standard input: more than {MAX_INPUT_BYTES} bytes; too large for a packet or an email")
         text = data.decode("utf-8", errors="replace")
     else:
         text = read_text_file(Path(source))
@@ -101,25 +121,62 @@ def email_text(text: str) -> str:
 
 
 def accept_game(invite_file: Path | str, parent: Path, key_name: str, player: str,
-                inputs: list[dict[str, Any]] | None = None) -> tuple[Path, Packet]:
+                inputs: list[dict[str, Any]] | None = None, message: str | None = None) -> tuple[Path, Packet]:
     text = read_packet_text(invite_file)
     packets = read_packets(text, None)
     invite = packets[0]
-    if invite.seq != 0:
+    if invite.seq != 0 or "invite" not in invite.payload:
         raise BadInput(f"{invite_file} holds packet {invite.seq}, not an invitation")
     first = replay([invite])  # the invite itself must check out (ruleset, scenario hash) before we answer it
     key = keystore.load_key(key_name)
+    earlier = journal.accepted_before(invite.game)
+    if earlier is not None:
+        raise BadInput(f"you already accepted an invitation to game {invite.game[:8]} (your journal keeps the "
+                       f"acceptance: {earlier}); an invitation is accepted once, and a re-sent or copied one "
+                       "could be used to predict your dice")
+    game_dir_name = parent / f"game-{invite.game[:8]}"
+    if game_dir_name.exists():
+        raise BadInput(f"{game_dir_name} already exists")
     if inputs:
         side = other_side(first.ruleset, invite.side)
         try:
             dry_run(first.ruleset, first.position, side, 1, inputs)
         except BadInput as exc:
             raise BadInput(f"orders: {exc}") from exc
-    packet = accept_packet(invite, key, player, inputs)
-    replay([invite, packet])
+    packet = accept_packet(invite, key, player, inputs, nonce=os.urandom(NONCE_BYTES), time=utc_now(),
+                           message=message)
+    checked_before_signing(replay([invite, packet]), [invite], packet)
     game_dir = create_game_dir(parent, invite)
-    append_packets(game_dir, [invite, packet])
+    with game_locked(game_dir):
+        journal.record(packet)
+        write_packets(game_dir, [invite, packet])
     return game_dir, packet
+
+
+def checked_before_signing(result: Replay, log: list[Packet], packet: Packet) -> None:
+    """Everything a packet must pass before it is kept or sent: read back from its own armor exactly as the
+    opponent will read it, replayed with the log, and its inputs resolved with trial dice.
+
+    The trial dice are fixed streams, not the game's (nobody knows those yet); they exercise whatever part of
+    an input is applied after a die, which the dry run (it stops at the first die) cannot reach. An answer
+    that would break the log for some roll is refused now rather than discovered by the opponent.
+    """
+    keys = result.keys
+    block = extract_blocks(packet.armored())[0]
+    try:
+        reread = open_packet(block, None if packet.seq <= 1 else keys)
+        if reread.payload_bytes != packet.payload_bytes:
+            raise BadInput("the packet does not read back as signed")
+        replayed = replay(log + [reread]) if log else result
+        for trial in range(TRIAL_STREAMS):
+            resolve_pass(replayed.ruleset, replayed.position,
+                         KeyedDice(hashlib.sha256(b"rsr-trial-dice" + bytes([trial])).digest()))
+    except (BadInput, VerificationError, RulesError) as exc:
+        raise BadInput(f"these orders would break the game log when resolved ({exc}); nothing was kept or "
+                       "sent") from exc
+
+
+TRIAL_STREAMS = 3
 
 
 def _seal_path(game_id: str, request_id: str) -> Path:
@@ -128,7 +185,7 @@ def _seal_path(game_id: str, request_id: str) -> Path:
 
 
 def seal_inputs(game_id: str, inputs: list[dict[str, Any]], keep: bool) -> list[dict[str, Any]]:
-    """Turn ``{request, answer, seal: true}`` into a sealed input (DESIGN.md 3.3).
+    """Turn ``{request, answer, seal: true}`` into a sealed input (docs/protocol.md, "Sealed choices").
 
     The salt and the choice stay on this machine (in the rsr home, never in the game directory) until the
     game asks to unseal; with ``keep`` False (checking orders) nothing is stored.
@@ -159,18 +216,101 @@ def unseal_input(game_id: str, request: Request) -> dict[str, Any] | None:
     return {"unseal": record["request"], "salt": record["salt"], "choice": record["choice"]}
 
 
-def load_orders(path: Path | str) -> list[dict[str, Any]]:
-    """An orders file: ``inputs:`` a list of answers and policies (docs/red-sun-rising/orders.md)."""
-    data = load_yaml_text(read_packet_text(path), str(path)) if str(path) == "-" else load_yaml_file(Path(path))
+def check_sealed_content(result: Replay, key: keystore.KeyPair, inputs: list[dict[str, Any]]) -> None:
+    """A sealed choice must be one that can be unsealed legally: the author knows its content, so each is
+    checked in the clear (the other inputs as they will be signed) before anything is sealed. A choice that
+    could never be unsealed would leave the game stuck forever at the reveal."""
+    for index, item in enumerate(inputs):
+        if not item.get("seal"):
+            continue
+        clear = [({"request": item["request"], "answer": item["answer"]} if i == index else other)
+                 for i, other in enumerate(inputs)]
+        try:
+            check_orders(result, key, seal_inputs(result.game_id, clear, keep=False))
+        except BadInput as exc:
+            raise BadInput(f"input {index + 1}: the sealed choice for {item['request']} is not legal, so it could "
+                           f"never be unsealed: {exc}") from exc
+
+
+def check_all_orders(result: Replay, key: keystore.KeyPair, inputs: list[dict[str, Any]]) -> Any:
+    """Every check ``submit`` makes before signing, without signing: plain data, sealed content, the dry run."""
+    plain_json(inputs, "orders")
+    check_sealed_content(result, key, inputs)
+    return check_orders(result, key, seal_inputs(result.game_id, inputs, keep=False))
+
+
+@dataclass
+class Orders:
+    """An orders file: the inputs to sign and an optional message to the opponent (signed with them)."""
+
+    inputs: list[dict[str, Any]]
+    message: str | None = None
+
+
+def read_orders(path: Path | str) -> Orders:
+    """An orders file: ``inputs:`` a list of answers and policies, and an optional ``message:``
+    (docs/red-sun-rising/orders.md). Every value must be plain JSON data: text, whole numbers, true/false,
+    null, lists and mappings with text keys; YAML's floats, dates and binary are refused with their place."""
+    if str(path) == "-":
+        data = load_yaml_text(read_packet_text(path), "orders from standard input")
+    else:
+        data = load_yaml_text(read_text_file_limited(Path(path), MAX_INPUT_BYTES, "orders file"), str(path))
     if data is None:
-        return []
+        return Orders([])
     if not isinstance(data, dict) or not isinstance(data.get("inputs", []), list):
         raise BadInput(f"{path}: an orders file is a mapping with a list 'inputs:'")
+    extra = sorted(str(k) for k in data if k not in ("inputs", "message"))
+    if extra:
+        raise BadInput(f"{path}: unknown key {extra[0]!r} (an orders file has 'inputs:' and 'message:')")
     inputs = data.get("inputs") or []
     for number, item in enumerate(inputs, start=1):
         if not isinstance(item, dict):
             raise BadInput(f"{path}: inputs[{number}] is not a mapping")
-    return inputs
+        plain_json(item, f"{path}: inputs[{number}]")
+    message = data.get("message")
+    if message is not None:
+        if not isinstance(message, str):
+            raise BadInput(f"{path}: message: is text")
+        if len(message) > 2000 or any(not (ch.isprintable() or ch == "\n") for ch in message):
+            raise BadInput(f"{path}: message: at most 2000 printable characters (new lines allowed)")
+    return Orders(inputs, message or None)
+
+
+def load_orders(path: Path | str) -> list[dict[str, Any]]:
+    """The inputs of an orders file (see :func:`read_orders`)."""
+    return read_orders(path).inputs
+
+
+def read_text_file_limited(path: Path, limit: int, what: str) -> str:
+    from rsr.fileio import read_limited
+
+    try:
+        return read_limited(path, limit, what).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{path}: not UTF-8 text") from exc
+
+
+def plain_json(value: Any, where: str) -> None:
+    """Refuse anything in an input that is not exactly JSON with whole numbers (what a packet may carry)."""
+    if value is None or isinstance(value, (bool, str)):
+        return
+    if isinstance(value, int):
+        if abs(value) > SAFE_INT:
+            raise BadInput(f"{where}: {value} is too large (whole numbers up to {SAFE_INT})")
+        return
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            plain_json(item, f"{where}[{index}]")
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise BadInput(f"{where}: key {key!r} is not text")
+            plain_json(item, f"{where}.{key}")
+        return
+    kind = {"float": "a fraction (orders take whole numbers)", "datetime": "a date", "date": "a date",
+            "bytes": "binary data"}.get(type(value).__name__, f"a {type(value).__name__}")
+    raise BadInput(f"{where}: {value!r} is {kind}, not plain text, a whole number, true/false or a list")
 
 
 @dataclass
@@ -229,25 +369,41 @@ def template(game_dir: Path, key_name: str | None) -> str:
 
 
 def submit(game_dir: Path, inputs: list[dict[str, Any]], key_name: str | None,
-           out: Path | None = None) -> Packet:
-    result = load_game(game_dir)
-    key = choose_key(result, key_name)
-    check_orders(result, key, seal_inputs(result.game_id, inputs, keep=False))  # refuse bad orders first
-    packet = build_packet(result, key, seal_inputs(result.game_id, inputs, keep=True))
-    replay(result.packets + [packet])  # the packet must verify before it is written or sent
-    append_packets(game_dir, [packet])
-    write_reports(game_dir, key_name)
+           out: Path | None = None, message: str | None = None) -> Packet:
+    """Check, sign, journal and write the next packet; every decision is taken inside the game lock."""
+    with game_locked(game_dir):
+        result = load_game(game_dir)
+        key = choose_key(result, key_name)
+        seq = len(result.packets)
+        journal.refuse_if_signed(result.game_id, seq)
+        check_all_orders(result, key, inputs)  # refuse bad orders first
+        packet = build_packet(result, key, seal_inputs(result.game_id, inputs, keep=True), utc_now(), message)
+        checked_before_signing(result, result.packets, packet)
+        journal.record(packet)
+        after = write_packets(game_dir, [packet])
+        write_reports(game_dir, key_name, after)
     if out is not None:
         atomic_write(out, packet.armored().encode())
     return packet
 
 
 def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[list[Packet], list[Path]]:
+    """Take in packets from a file, stdin or an email; decide and write inside the game lock."""
     text = read_packet_text(source)
-    new, _ = incoming(game_dir, text)
-    if new:
-        append_packets(game_dir, new)
-    return new, write_reports(game_dir, key_name)
+    label = "standard input" if str(source) == "-" else str(source)
+    with game_locked(game_dir):
+        log = load_log(game_dir)
+        resolver = _own_key(replay(log), key_name)
+        new, _ = incoming(game_dir, text, label, resolver)
+        result = write_packets(game_dir, new) if new else None
+        return new, write_reports(game_dir, key_name, result)
+
+
+def _own_key(result: Replay, key_name: str | None) -> keystore.KeyPair | None:
+    try:
+        return choose_key(result, key_name)
+    except BadInput:
+        return None  # a third party's copy: it checks the chain, it cannot resolve
 
 
 def resolutions(result: Replay, key_name: str | None, seq: int | None = None) -> list[PassRecord]:
@@ -267,15 +423,15 @@ def resolutions(result: Replay, key_name: str | None, seq: int | None = None) ->
     return records
 
 
-def write_reports(game_dir: Path, key_name: str | None) -> list[Path]:
-    """Reports of every pass in the log, and of the pass my next packet will carry."""
-    result = load_game(game_dir)
+def write_reports(game_dir: Path, key_name: str | None, result: Replay | None = None) -> list[Path]:
+    """Reports of every pass in the log, and of the pass my next packet will carry (never through a link)."""
+    result = result or load_game(game_dir)
     written = []
     for record in resolutions(result, key_name):
         author = result.packets[record.resolved].side
         path = game_dir / "reports" / f"{record.resolved:04d}-{author}.md"
         text = pass_markdown(result, record)
-        if not path.exists() or path.read_text() != text:
-            atomic_write(path, text.encode())
+        if path.is_symlink() or not path.exists() or path.read_text() != text:
+            atomic_write(path, text.encode(), root=game_dir)
         written.append(path)
     return written

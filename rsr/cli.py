@@ -6,6 +6,7 @@ never shows a traceback and never changes the game directory.
 
 from __future__ import annotations
 
+import datetime
 import os
 import sys
 from pathlib import Path
@@ -19,7 +20,6 @@ from rsr import actions
 from rsr import keys as keystore
 from rsr.errors import BadInput, RsrError
 from rsr.fairdice import dice_key, roll_value
-from rsr.game import check_orders
 
 console = Console(highlight=False)
 GameDir = click.Path(file_okay=False, path_type=Path)
@@ -92,10 +92,13 @@ def key_show(name: str | None) -> None:
 @click.option("--key", "key_name", required=True, help="Your stored key.")
 @click.option("--name", "player", default="", help="Your name as the opponent will see it.")
 @click.option("--opponent-key", default=None, help="The opponent's public key (base64), to pin it now.")
+@click.option("--deadline-hours", type=click.IntRange(1, 8760), default=None,
+              help="Hours each player has to answer a packet; after that the other may sign an overdue claim.")
 def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, player: str,
-        opponent_key: str | None) -> None:
+        opponent_key: str | None, deadline_hours: int | None) -> None:
     """Start a game under PARENT: writes the invitation to send to your opponent."""
-    game_dir, packet = actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name, opponent_key)
+    game_dir, packet = actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name, opponent_key,
+                                        deadline_hours=deadline_hours)
     click.echo(f"game {packet.game} created in {game_dir}")
     click.echo(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
 
@@ -108,8 +111,9 @@ def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, pla
 @click.option("--orders", type=click.Path(path_type=Path), default=None)
 def accept(invite: Path, key_name: str, parent: Path, player: str, orders: Path | None) -> None:
     """Accept the invitation in INVITE (a file, an email, or - for stdin)."""
-    inputs = actions.load_orders(orders) if orders else None
-    game_dir, packet = actions.accept_game(invite, parent, key_name, player or key_name, inputs)
+    given = actions.read_orders(orders) if orders else actions.Orders([])
+    game_dir, packet = actions.accept_game(invite, parent, key_name, player or key_name, given.inputs or None,
+                                           given.message)
     click.echo(f"accepted game {packet.game} in {game_dir}")
     click.echo(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
 
@@ -132,6 +136,9 @@ def status(game_dir: Path, key_name: str | None) -> None:
     for line in result.ruleset.describe(position.state):
         click.echo(line)
     click.echo(f"next packet: {st.next_author}'s" + (" (yours)" if st.side == st.next_author else ""))
+    from rsr.claims import owed
+
+    click.echo(owed(result).describe(datetime.datetime.now(datetime.UTC)))
     if st.waiting is None:
         click.echo("the game is over")
     else:
@@ -158,8 +165,8 @@ def orders_template(game_dir: Path, key_name: str | None) -> None:
 def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> None:
     """Check an orders file against the rules without signing anything."""
     result = actions.load_game(game_dir)
-    inputs = actions.seal_inputs(result.game_id, actions.load_orders(orders_file), keep=False)
-    run = check_orders(result, actions.choose_key(result, key_name), inputs)
+    inputs = actions.load_orders(orders_file)
+    run = actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
     click.echo(f"{len(inputs)} input(s) accepted")
     if run.stopped_at_die:
         click.echo(f"the rest depends on dice: {run.stopped_at_die}")
@@ -175,8 +182,8 @@ def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> Non
               help="Also write the packet to this file (to attach or paste into an email).")
 def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: Path | None) -> None:
     """Sign your orders (or none) into the next packet."""
-    inputs = actions.load_orders(orders_file) if orders_file else []
-    packet = actions.submit(game_dir, inputs, key_name, out)
+    given = actions.read_orders(orders_file) if orders_file else actions.Orders([])
+    packet = actions.submit(game_dir, given.inputs, key_name, out, given.message)
     click.echo(f"wrote packet {packet.seq} ({packet.side}): {game_dir / 'turns' / packet.file_name()}")
 
 
@@ -216,7 +223,8 @@ def play(game_dir: Path, key_name: str | None) -> None:
     data = load_yaml_text(edited, "orders")
     inputs = (data or {}).get("inputs", []) if isinstance(data, dict) else []
     result = actions.load_game(game_dir)
-    check_orders(result, actions.choose_key(result, key_name), actions.seal_inputs(result.game_id, inputs, keep=False))
+    actions.plain_json(inputs, "orders")
+    actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
     if click.confirm("orders check out; sign and write the packet?", default=True):
         packet = actions.submit(game_dir, inputs, key_name)
         console.print(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
@@ -288,6 +296,41 @@ def map_command(game_dir: Path, seq: int | None, out: Path, key_name: str | None
     else:
         out.write_text(svg)
     click.echo(f"wrote {out}")
+
+
+@main.group(cls=RsrGroup)
+def claim() -> None:
+    """Signed claims that the opponent let the game's deadline pass."""
+
+
+@claim.command("make")
+@click.argument("game_dir", type=GameDir)
+@click.option("--key", "key_name", default=None)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the claim here (default: GAME_DIR/claims/).")
+def claim_make(game_dir: Path, key_name: str | None, out: Path | None) -> None:
+    """Sign a claim that the packet you wait for is overdue (needs a game with a deadline)."""
+    from rsr.claims import make_claim
+    from rsr.fileio import atomic_write
+
+    result = actions.load_game(game_dir)
+    key = actions.choose_key(result, key_name)
+    text = make_claim(result, key, datetime.datetime.now(datetime.UTC))
+    path = out or game_dir / "claims" / f"{len(result.packets):04d}-overdue.txt"
+    atomic_write(path, text.encode(), root=None if out else game_dir)
+    click.echo(f"wrote {path}: send it to your opponent and whoever settles your games")
+
+
+@claim.command("check")
+@click.argument("game_dir", type=GameDir)
+@click.argument("claim_file", type=click.Path(dir_okay=False, path_type=Path))
+def claim_check(game_dir: Path, claim_file: Path) -> None:
+    """Check a claim against the game's log."""
+    from rsr.claims import check_claim
+
+    result = actions.load_game(game_dir)
+    for line in check_claim(result, actions.read_text_file_limited(claim_file, 65536, "claim")):
+        click.echo(line)
 
 
 # -- auditing and testing --------------------------------------------------------------------------------

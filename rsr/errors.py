@@ -26,6 +26,7 @@ class VerificationError(RsrError):
 
     def __init__(self, message: str, seq: int | None = None) -> None:
         self.seq = seq
+        self.reason = message
         super().__init__(f"packet {seq}: {message}" if seq is not None else message)
 
 
@@ -34,8 +35,18 @@ class RulesError(RsrError):
 
 
 class NeedDice(Exception):
-    """Raised by the no-dice source of a dry run: the next step depends on a die (DESIGN.md 3.2)."""
+    """Raised by the no-dice source of a dry run: the next step depends on a die (docs/protocol.md)."""
 
     def __init__(self, purpose: str) -> None:
         self.purpose = purpose
         super().__init__(f"this step needs a die ({purpose})")
+
+
+def printable(text: str, limit: int = 80) -> str:
+    """``text`` safe to echo in a one-line message: control characters shown as escapes, length bounded.
+
+    Unsigned parts of a packet (the armor's header lines, a file name) come from the opponent or from
+    email; they must never move the cursor or hide the rest of a message.
+    """
+    safe = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text[:limit])
+    return safe + ("..." if len(text) > limit else "")

@@ -1,4 +1,4 @@
-"""Fair dice that neither player can predict or choose (DESIGN.md 3.2) and sealed choices (3.3).
+"""Fair dice that neither player can predict or choose and sealed choices (docs/protocol.md).
 
 The dice of packet j are keyed by the secret the *next* packet reveals::
 
@@ -28,7 +28,8 @@ COMMIT_TAG = b"rsr-commit-v1"
 DICE_TAG = b"rsr-dice-v1"
 ROLL_TAG = b"rsr-roll-v1"
 SEAL_TAG = b"rsr-seal-v1"
-SECRET_TAG = b"rsr-secret-v1"
+SECRET_TAG = b"rsr-secret-v2"
+NONCE_BYTES = 32
 SECRET_KDF_INFO = b"rsr-secret-key-v1"
 
 
@@ -39,19 +40,24 @@ def commitment(secret: bytes) -> str:
     return hashlib.sha256(COMMIT_TAG + secret).hexdigest()
 
 
-def derive_secret(seed: bytes, game_id: bytes, seq: int) -> bytes:
+def derive_secret(seed: bytes, game_id: bytes, nonce: bytes, seq: int) -> bytes:
     """The secret a side commits to in its packet ``seq``, derived from its Ed25519 seed.
 
-    HKDF turns the seed into a secret-derivation key, so the signing key itself is never used as an
-    HMAC key; nothing beyond the private key has to be kept safe.
+    ``nonce`` is the fresh randomness the side put into its own invite or acceptance. Without it the
+    secret would be a function of (key, game id, seq) alone, and a re-sent invitation or a borrowed game
+    id would make the victim commit again to a secret it had already revealed (docs/protocol.md, "No
+    secret is committed twice"). HKDF turns the seed into a secret-derivation key, so the signing key
+    itself is never used as an HMAC key; nothing beyond the private key and the log has to be kept.
     """
+    if len(nonce) != NONCE_BYTES:
+        raise ValueError(f"a nonce is {NONCE_BYTES} bytes")
     kdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SECRET_KDF_INFO)
     key = kdf.derive(seed)
-    return hmac.new(key, SECRET_TAG + game_id + seq.to_bytes(8, "big"), hashlib.sha256).digest()
+    return hmac.new(key, SECRET_TAG + game_id + nonce + seq.to_bytes(8, "big"), hashlib.sha256).digest()
 
 
 def dice_key(reveal: bytes, game_id: bytes, packet_hash: bytes) -> bytes:
-    """key_j of DESIGN.md 3.2 from the next packet's reveal and packet j's payload hash."""
+    """key_j (docs/protocol.md, "Dice") from the next packet's reveal and packet j's payload hash."""
     if len(game_id) != 16 or len(packet_hash) != 32:
         raise ValueError("game id is 16 bytes and a packet hash 32")
     return hmac.new(reveal, DICE_TAG + game_id + packet_hash, hashlib.sha256).digest()
@@ -137,7 +143,7 @@ class NoDice:
 
 
 def seal(salt: bytes, choice: Any) -> str:
-    """The hex seal of a secret choice (DESIGN.md 3.3)."""
+    """The hex seal of a secret choice (docs/protocol.md, "Sealed choices")."""
     if len(salt) < 16:
         raise ValueError("a seal's salt is at least 16 bytes")
     return hashlib.sha256(SEAL_TAG + salt + canonical_bytes(choice)).hexdigest()

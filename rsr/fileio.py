@@ -1,19 +1,87 @@
-"""Atomic writes (temp file, fsync, rename) and the game-directory lock (DESIGN.md 3.5)."""
+"""Files as rsr touches them (docs/protocol.md, "The game directory"): bounded reads from regular files only,
+atomic writes (temp file, fsync, rename) that never pass through a symbolic link, and the locks.
+
+Hostile sources are expected: a game directory may come from a shared git repository or an email, so a
+"file" can be a FIFO, ``/dev/zero``, a link to either, or a folder that is really a link out of the game.
+"""
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from filelock import FileLock, Timeout
 
 from rsr.errors import BadInput
 
+LOCK_TIMEOUT = 300.0
 
-def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one."""
+
+def read_limited(path: Path, limit: int, what: str = "file") -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; anything else is refused with one line.
+
+    The file is opened without blocking (a FIFO cannot hang us) and checked on the open descriptor, so a
+    file swapped for a device between a check and the read is still caught.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot read ({exc.strerror})") from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise BadInput(f"{path}: not a regular file; rsr reads a {what} only from a regular file")
+        if info.st_size > limit:
+            raise BadInput(f"{path}: {info.st_size} bytes is too large for a {what} (at most {limit})")
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                raise BadInput(f"{path}: more than {limit} bytes; too large for a {what}")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def check_no_links(root: Path, path: Path) -> None:
+    """Refuse ``path`` if it, or any folder between ``root`` and it, is a symbolic link.
+
+    A shared repository can carry a link named ``reports`` that points anywhere; rsr must never write
+    through it.
+    """
+    root = Path(root)
+    try:
+        relative = Path(path).relative_to(root)
+    except ValueError as exc:
+        raise BadInput(f"{path} lies outside {root}") from exc
+    if root.is_symlink():
+        raise BadInput(f"{root} is a symbolic link; rsr does not write through links")
+    current = root
+    for part in relative.parts:
+        current = current / part
+        if current.is_symlink():
+            raise BadInput(f"{current} is a symbolic link; rsr does not write through links")
+
+
+def atomic_write(path: Path, data: bytes, mode: int = 0o644, root: Path | None = None) -> None:
+    """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one.
+
+    With ``root`` (a game directory), no component from ``root`` down to ``path`` may be a link.
+    """
+    if root is not None:
+        check_no_links(root, path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    if root is not None:
+        check_no_links(root, path)  # a link could have appeared as a folder was made
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -33,10 +101,9 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
         os.close(dir_fd)
 
 
-def game_lock(game_dir: Path, timeout: float = 10.0) -> FileLock:
-    """The lock every writer of a game directory holds. Use as a context manager."""
-    lock = FileLock(str(game_dir / ".rsr.lock"), timeout=timeout)
-    return lock
+def game_lock(game_dir: Path, timeout: float = LOCK_TIMEOUT) -> FileLock:
+    """The lock every writer of a game directory holds."""
+    return FileLock(str(game_dir / ".rsr.lock"), timeout=timeout)
 
 
 def acquire(lock: FileLock) -> None:
@@ -44,3 +111,26 @@ def acquire(lock: FileLock) -> None:
         lock.acquire()
     except Timeout as exc:
         raise BadInput(f"{lock.lock_file} is held by another rsr process") from exc
+
+
+@contextmanager
+def locked(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold the lock file ``path`` (made if missing, never through a link) for the block."""
+    if path.is_symlink():
+        raise BadInput(f"{path} is a symbolic link; rsr does not lock through links")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(path), timeout=timeout)
+    acquire(lock)
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+@contextmanager
+def game_locked(game_dir: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold the game directory's lock: every decision to write is taken and carried out inside it."""
+    if not (game_dir / "turns").is_dir():
+        raise BadInput(f"{game_dir} is not a game directory (no turns/)")
+    with locked(game_dir / ".rsr.lock", timeout):
+        yield

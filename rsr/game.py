@@ -1,4 +1,4 @@
-"""The log and the game directory (DESIGN.md 3.1, 3.5): reading, replaying, checking, appending.
+"""The log and the game directory (docs/protocol.md): reading, replaying, checking, appending.
 
 ``replay`` is the one place that walks a log: it checks every packet (chain, alternation, reveals),
 resolves each packet's inputs with the dice of its key, and compares what it gets with the resolution
@@ -23,9 +23,9 @@ from rsr.engine import (
     initial_position,
     resolve_pass,
 )
-from rsr.errors import BadInput, RulesError, VerificationError
+from rsr.errors import BadInput, RulesError, VerificationError, printable
 from rsr.fairdice import KeyedDice, Roll, commitment, derive_secret, dice_key
-from rsr.fileio import acquire, atomic_write, game_lock
+from rsr.fileio import atomic_write, game_locked, read_limited
 from rsr.keys import KeyPair, decode_public, fingerprint, verify_signature
 from rsr.packet import (
     SIGN_PREFIX,
@@ -219,13 +219,29 @@ def my_side(result: Replay, key: KeyPair) -> str:
     raise BadInput(f"key {key.name} ({key.fingerprint}) is not a key of this game")
 
 
+def own_nonce(result: Replay, side: str) -> bytes:
+    """The fresh randomness ``side`` put into its own invite or acceptance (docs/protocol.md)."""
+    packet = result.packets[0] if side == result.creator else result.packets[1]
+    text = packet.payload.get("nonce")
+    if text is None:
+        raise BadInput(f"packet {packet.seq} of this game carries no nonce (made by an older rsr): its author's "
+                       "dice could be predicted; start a new game")
+    return bytes.fromhex(text)
+
+
+def secret_for(result: Replay, key: KeyPair, seq: int) -> bytes:
+    """The secret ``key``'s side commits to in its packet ``seq`` of this game."""
+    side = my_side(result, key)
+    return derive_secret(key.seed, bytes.fromhex(result.game_id), own_nonce(result, side), seq)
+
+
 def pending_pass(result: Replay, key: KeyPair) -> PassRecord | None:
     """The pass this side's next packet will record: the opponent's last packet met with my reveal."""
     side = my_side(result, key)
     if result.next_author() != side or len(result.packets) < 2:
         return None
     last = result.last
-    secret = derive_secret(key.seed, bytes.fromhex(result.game_id), last.seq - 1)
+    secret = secret_for(result, key, last.seq - 1)
     if commitment(secret) != result.packets[last.seq - 1].payload["commit"]:
         raise BadInput(f"key {key.name} does not reproduce the commitment of packet {last.seq - 1}")
     return run_pass(result.ruleset, result.position, dice_key(secret, bytes.fromhex(result.game_id), last.hash),
@@ -248,53 +264,68 @@ def check_orders(result: Replay, key: KeyPair, inputs: list[dict[str, Any]]) -> 
     if len(result.packets) == 0:
         raise BadInput("the game has no invite")
     if len(result.packets) == 1 and inputs:
-        pass  # the acceptance may carry inputs (DESIGN.md 3.1)
+        pass  # the acceptance may carry inputs (docs/protocol.md)
     position, _, _ = position_for_author(result, key)
     return dry_run(result.ruleset, position, side, len(result.packets), inputs)
 
 
-def build_packet(result: Replay, key: KeyPair, inputs: list[dict[str, Any]]) -> Packet:
+def _stamp(payload: dict[str, Any], time: str | None, message: str | None) -> None:
+    """The optional signed time and free-text message of a packet (docs/protocol.md, "Payload")."""
+    if time is not None:
+        payload["time"] = time
+    if message:
+        payload["message"] = message
+
+
+def build_packet(result: Replay, key: KeyPair, inputs: list[dict[str, Any]], time: str | None = None,
+                 message: str | None = None) -> Packet:
     """Sign the next packet: reveal, resolution of the opponent's packet, my inputs, my next commit."""
     side = my_side(result, key)
     seq = len(result.packets)
     check_orders(result, key, inputs)
-    game_bytes = bytes.fromhex(result.game_id)
     payload: dict[str, Any] = {
         "v": 1, "game": result.game_id, "seq": seq, "side": side, "prev": result.last.hash_hex,
-        "commit": commitment(derive_secret(key.seed, game_bytes, seq)), "inputs": inputs,
+        "commit": commitment(secret_for(result, key, seq)), "inputs": inputs,
     }
     if seq >= 2:
         record = pending_pass(result, key)
         assert record is not None
-        payload["reveal"] = derive_secret(key.seed, game_bytes, seq - 2).hex()
+        payload["reveal"] = secret_for(result, key, seq - 2).hex()
         payload["resolution"] = {"state": record.state_hash, "dice": [r.to_json() for r in record.rolls]}
+    _stamp(payload, time, message)
     return sign_payload(payload, key)
 
 
 def invite_packet(ruleset: Ruleset, scenario: Scenario, key: KeyPair, side: str, name: str, game_id: bytes,
-                  opponent_key: bytes | None = None, options: dict[str, Any] | None = None) -> Packet:
+                  opponent_key: bytes | None = None, options: dict[str, Any] | None = None, *,
+                  nonce: bytes, deadline_hours: int | None = None, time: str | None = None) -> Packet:
     other_side(ruleset, side)
     keys = {side: _b64(key.public_raw)}
     if opponent_key is not None:
         keys[other_side(ruleset, side)] = _b64(opponent_key)
+    invite: dict[str, Any] = {
+        "ruleset": ruleset.id, "ruleset_version": ruleset.version, "scenario": scenario.name,
+        "scenario_sha256": scenario.sha256, "options": options or {}, "keys": keys, "names": {side: name}}
+    if deadline_hours is not None:
+        invite["deadline_hours"] = deadline_hours
     payload = {
-        "v": 1, "game": game_id.hex(), "seq": 0, "side": side, "prev": None,
-        "commit": commitment(derive_secret(key.seed, game_id, 0)), "inputs": [],
-        "invite": {"ruleset": ruleset.id, "ruleset_version": ruleset.version, "scenario": scenario.name,
-                   "scenario_sha256": scenario.sha256, "options": options or {}, "keys": keys,
-                   "names": {side: name}},
+        "v": 1, "game": game_id.hex(), "seq": 0, "side": side, "prev": None, "nonce": nonce.hex(),
+        "commit": commitment(derive_secret(key.seed, game_id, nonce, 0)), "inputs": [], "invite": invite,
     }
+    _stamp(payload, time, None)
     return sign_payload(payload, key)
 
 
-def accept_packet(invite: Packet, key: KeyPair, name: str, inputs: list[dict[str, Any]] | None = None) -> Packet:
+def accept_packet(invite: Packet, key: KeyPair, name: str, inputs: list[dict[str, Any]] | None = None, *,
+                  nonce: bytes, time: str | None = None, message: str | None = None) -> Packet:
     ruleset = get_ruleset(invite.payload["invite"]["ruleset"])
     side = other_side(ruleset, invite.side)
     payload = {
-        "v": 1, "game": invite.game, "seq": 1, "side": side, "prev": invite.hash_hex,
-        "commit": commitment(derive_secret(key.seed, bytes.fromhex(invite.game), 1)), "inputs": inputs or [],
-        "accept": {"keys": {side: _b64(key.public_raw)}, "name": name},
+        "v": 1, "game": invite.game, "seq": 1, "side": side, "prev": invite.hash_hex, "nonce": nonce.hex(),
+        "commit": commitment(derive_secret(key.seed, bytes.fromhex(invite.game), nonce, 1)),
+        "inputs": inputs or [], "accept": {"keys": {side: _b64(key.public_raw)}, "name": name},
     }
+    _stamp(payload, time, message)
     return sign_payload(payload, key)
 
 
@@ -312,21 +343,33 @@ def game_dir_name(game_id: str) -> str:
 
 
 def read_text_file(path: Path) -> str:
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise BadInput(f"{path}: cannot read ({exc.strerror})") from exc
-    if size > MAX_PACKET_FILE:
-        raise BadInput(f"{path}: {size} bytes is too large for a packet file (at most {MAX_PACKET_FILE})")
-    data = path.read_bytes()
+    """A packet file's text: a regular file of bounded size (a FIFO or a device is refused)."""
+    data = read_limited(path, MAX_PACKET_FILE, "packet file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("latin-1")
 
 
+def _open_early(path: Path, text: str, seq: int) -> Packet:
+    """Packet 0 or 1, which carries the key that checks it."""
+    try:
+        packet = read_packets(text, None)[0]
+    except BadInput as exc:
+        raise VerificationError(f"{path.name}: {exc}", seq) from exc
+    section = "invite" if seq == 0 else "accept"
+    if section not in packet.payload:
+        raise VerificationError(f"{path.name} should hold the {section}, but holds packet {packet.seq} "
+                                f"({packet.side})", seq)
+    return packet
+
+
 def load_log(game_dir: Path) -> list[Packet]:
-    """Read every packet file, check signatures and file names, and detect equivocation."""
+    """Read every packet file, check signatures and file names, and detect equivocation.
+
+    Read-only: a fork (two packets at one seq) is reported with both file names; ``rsr receive`` is what
+    writes proofs to disputes/.
+    """
     turns = game_dir / "turns"
     if not turns.is_dir():
         raise BadInput(f"{game_dir} is not a game directory (no turns/)")
@@ -336,19 +379,23 @@ def load_log(game_dir: Path) -> list[Packet]:
     by_seq: dict[int, list[tuple[Path, Packet]]] = {}
     keys: dict[str, bytes] | None = None
     for path in files:
+        head = path.name.split("-")[0]
+        if not head.isdigit() or len(head) > 7:
+            raise VerificationError(f"{path.name} is not named NNNN-side-tag.rsr")
+        seq = int(head)
+        text = read_text_file(path)
         try:
-            seq = int(path.name.split("-")[0])
-        except ValueError as exc:
-            raise VerificationError(f"{path.name} is not named NNNN-side-tag.rsr") from exc
-        blocks = extract_blocks(read_text_file(path))
+            blocks = extract_blocks(text)
+        except BadInput as exc:
+            raise VerificationError(f"{path.name}: {exc}", seq) from exc
         if len(blocks) != 1:
             raise VerificationError(f"{path.name} holds {len(blocks)} packets; a turn file holds one", seq)
         if seq <= 1:
-            packet = read_packets(read_text_file(path), None)[0]
+            packet = _open_early(path, text, seq)
             if seq == 0:
-                keys = {s: decode_public(t) for s, t in packet.payload["invite"]["keys"].items()}
+                keys = {s: decode_public(t) for s, t in sorted(packet.payload["invite"]["keys"].items())}
             elif keys is not None:
-                keys.update({s: decode_public(t) for s, t in packet.payload["accept"]["keys"].items()})
+                keys.update({s: decode_public(t) for s, t in sorted(packet.payload["accept"]["keys"].items())})
         else:
             if keys is None:
                 raise VerificationError("packet 0 (the invite) is missing", 0)
@@ -356,24 +403,35 @@ def load_log(game_dir: Path) -> list[Packet]:
                 packet = open_packet(blocks[0], keys, seq)
             except BadInput as exc:
                 raise VerificationError(f"{path.name}: {exc}", seq) from exc
+            except VerificationError as exc:
+                raise VerificationError(f"{path.name}: {exc.reason}", seq) from exc
         if packet.seq != seq:
             raise VerificationError(f"{path.name} holds packet {packet.seq}, not {seq}", seq)
         if path.name != packet.file_name():
             raise VerificationError(f"{path.name} should be named {packet.file_name()}", seq)
         by_seq.setdefault(seq, []).append((path, packet))
-    for found in by_seq.values():
+    for seq, found in sorted(by_seq.items()):
         if len(found) > 1:
-            raise equivocation(game_dir, found[0][1], found[1][1])
+            (first_path, first), (second_path, second) = found[0], found[1]
+            who = f"both signed by {first.side} (equivocation)" if first.side == second.side else \
+                f"by {first.side} and {second.side}"
+            raise VerificationError(f"two different packets, {first_path.name} and {second_path.name}, {who}", seq)
     return [found[0][1] for _, found in sorted(by_seq.items())]
+
+
+def write_dispute(game_dir: Path, name: str, heading: str, packets: list[Packet]) -> Path:
+    """Keep rejected or conflicting packets, with why, in disputes/ (never through a link)."""
+    text = heading + "\n\n" + "\n".join(p.armored() for p in packets)
+    path = game_dir / "disputes" / name
+    atomic_write(path, text.encode(), root=game_dir)
+    return path
 
 
 def equivocation(game_dir: Path, first: Packet, second: Packet) -> VerificationError:
     """Two packets at one seq by one side: write both as a proof to disputes/ and name the signer."""
-    proof = (f"# Equivocation: two different packets at seq {first.seq}, both signed by {first.side}.\n"
-             f"# Each verifies against {first.side}'s key; anyone can check them with rsr.\n\n"
-             + first.armored() + "\n" + second.armored())
-    path = game_dir / "disputes" / f"{first.seq:04d}-{first.side}.txt"
-    atomic_write(path, proof.encode())
+    heading = (f"# Equivocation: two different packets at seq {first.seq}, both signed by {first.side}.\n"
+               f"# Each verifies against {first.side}'s key; anyone can check them with rsr.")
+    path = write_dispute(game_dir, f"{first.seq:04d}-{first.side}.txt", heading, [first, second])
     return VerificationError(f"two different packets at seq {first.seq}, both signed by {first.side} "
                              f"(equivocation; proof written to {path})", first.seq)
 
@@ -391,72 +449,111 @@ def write_game_yaml(game_dir: Path, result: Replay) -> None:
                   for side, pub in sorted(result.keys.items())},
         "note": "generated from packet 0 and 1; the packets under turns/ are the truth",
     }
-    atomic_write(game_dir / "game.yaml", dump_yaml(summary).encode())
+    if "deadline_hours" in invite:
+        summary["deadline_hours"] = invite["deadline_hours"]
+    atomic_write(game_dir / "game.yaml", dump_yaml(summary).encode(), root=game_dir)
 
 
 def create_game_dir(parent: Path, invite: Packet) -> Path:
     game_dir = parent / game_dir_name(invite.game)
-    if game_dir.exists():
+    if game_dir.exists() or game_dir.is_symlink():
         raise BadInput(f"{game_dir} already exists")
     (game_dir / "turns").mkdir(parents=True)
-    atomic_write(game_dir / ".gitignore", b".rsr.lock\n")
-    (game_dir / ".rsr.lock").touch()
+    atomic_write(game_dir / ".gitignore", b".rsr.lock\n.cache/\n", root=game_dir)
     return game_dir
 
 
-def append_packets(game_dir: Path, packets: list[Packet]) -> None:
+def write_packets(game_dir: Path, packets: list[Packet]) -> Replay:
+    """Write packets already checked against the log; the caller holds the game lock."""
+    existing = {p.name for p in (game_dir / "turns").iterdir()}
+    for packet in packets:
+        name = packet.file_name()
+        if name not in existing:
+            atomic_write(game_dir / "turns" / name, packet.armored().encode(), root=game_dir)
+    result = replay(load_log(game_dir))
+    write_game_yaml(game_dir, result)
+    return result
+
+
+def append_packets(game_dir: Path, packets: list[Packet]) -> Replay:
     """Write packets already checked by ``replay``, under the game lock, one atomic file each."""
-    lock = game_lock(game_dir)
-    acquire(lock)
-    try:
-        existing = {p.name for p in (game_dir / "turns").iterdir()}
-        for packet in packets:
-            name = packet.file_name()
-            if name in existing:
-                continue
-            atomic_write(game_dir / "turns" / name, packet.armored().encode())
-        result = replay(load_log(game_dir))
-        write_game_yaml(game_dir, result)
-    finally:
-        lock.release()
+    with game_locked(game_dir):
+        return write_packets(game_dir, packets)
 
 
-def incoming(game_dir: Path, text: str) -> tuple[list[Packet], list[Packet]]:
+def _open_incoming(log: list[Packet], keys: dict[str, bytes], block: Any) -> Packet:
+    if len(log) == 1 and block.headers.get("Seq", "").startswith("1 "):
+        packet = open_packet(block, None)  # the acceptance introduces its own key
+        check_self_signature(packet)
+        return packet
+    return open_packet(block, keys)
+
+
+def incoming(game_dir: Path, text: str, source: str = "input",
+             resolver: KeyPair | None = None) -> tuple[list[Packet], list[Packet]]:
     """Check packets from an email or file against the log: (new packets, already present).
 
-    Nothing is written unless the packets extend the log validly; a second packet at an existing seq
-    signed by the same side is equivocation and its proof goes to disputes/.
+    The caller holds the game lock, so what is decided here is what gets written. Nothing is written
+    unless the packets extend the log validly *and* apply: with ``resolver`` (this player's key) the
+    pass this player's next packet will record is run too, and a packet whose inputs break the rules
+    is kept in disputes/ with the reason instead of turns/. A second packet at an existing seq signed by
+    the same side is equivocation and its proof goes to disputes/.
     """
     log = load_log(game_dir)
     keys = replay(log).keys
-    packets = []
-    for block in extract_blocks(text):
+    packets: list[Packet] = []
+    for number, block in enumerate(extract_blocks(text), start=1):
+        where = f"{source}, packet block {number} (header 'Seq: {printable(block.headers.get('Seq', '?'))}')"
         try:
-            if len(log) == 1 and block.headers.get("Seq", "").startswith("1 "):
-                packet = open_packet(block, None)  # the acceptance introduces its own key
-                check_self_signature(packet)
-            else:
-                packet = open_packet(block, keys)
+            packet = _open_incoming(log, keys, block)
         except (BadInput, VerificationError) as exc:
             # a file that is not a well-formed packet signed by a player of this game is bad input here
-            raise BadInput(f"incoming packet: {exc}") from exc
-        packets.append(packet)
+            raise BadInput(f"{where}: {_packet_problem(exc, block, log)}") from exc
+        if packet.game != log[0].game:
+            raise BadInput(f"{where}: belongs to game {packet.game[:8]}, not to this game {log[0].game[:8]}")
+        if all(p.payload_bytes != packet.payload_bytes for p in packets):
+            packets.append(packet)  # the same packet twice in one email (text and HTML parts) is one packet
     new: list[Packet] = []
     known: list[Packet] = []
     for packet in sorted(packets, key=lambda p: p.seq):
-        if packet.game != log[0].game:
-            raise VerificationError(f"belongs to game {packet.game}, not {log[0].game}", packet.seq)
         if packet.seq < len(log):
             if log[packet.seq].payload_bytes == packet.payload_bytes:
                 known.append(packet)
                 continue
             if log[packet.seq].side == packet.side:
                 raise equivocation(game_dir, log[packet.seq], packet)
-            raise VerificationError(f"seq {packet.seq} is already taken by {log[packet.seq].side}", packet.seq)
-        if packet.seq != len(log) + len(new):
-            raise VerificationError(f"the log has {len(log) + len(new)} packets; packet {packet.seq} would leave "
-                                    "a gap", packet.seq)
+            raise VerificationError(f"{source}: seq {packet.seq} is already taken by {log[packet.seq].side}",
+                                    packet.seq)
+        expected = len(log) + len(new)
+        if packet.seq != expected:
+            raise VerificationError(f"{source}: the log has {expected} packets; packet {packet.seq} would leave "
+                                    "a gap (send the missing ones first)", packet.seq)
         new.append(packet)
     if new:
-        replay(log + new)  # everything checked before anything is written
+        _check_extension(game_dir, log, new, source, resolver)
     return new, known
+
+
+def _packet_problem(exc: Exception, block: Any, log: list[Packet]) -> str:
+    """Say what is wrong with a packet that does not open, as precisely as the headers allow."""
+    game = block.headers.get("Game", "")
+    if game and game != log[0].game and len(game) == 32:
+        return f"belongs to another game ({printable(game[:8])}), not to this game {log[0].game[:8]}"
+    return str(exc)
+
+
+def _check_extension(game_dir: Path, log: list[Packet], new: list[Packet], source: str,
+                     resolver: KeyPair | None) -> None:
+    """Replay the log with ``new``; with a resolver key, also run the pass it will record."""
+    try:
+        result = replay(log + new)
+        if resolver is not None and resolver.public_raw in result.keys.values():
+            pending_pass(result, resolver)
+    except (VerificationError, RulesError) as exc:
+        bad = new[-1]
+        path = write_dispute(
+            game_dir, f"{bad.seq:04d}-{bad.side}-{bad.hash_hex[:8]}-rejected.txt",
+            f"# Packet {bad.seq} by {bad.side} from {source} was rejected and not stored in turns/:\n# {exc}",
+            new)
+        raise VerificationError(f"{source}: rejected ({exc}); kept in {path}; the game waits for a valid "
+                                f"packet {bad.seq}", bad.seq) from exc

@@ -1,8 +1,10 @@
-"""Ed25519 key pairs kept outside game directories (DESIGN.md 3.5).
+"""Ed25519 key pairs kept outside game directories (docs/protocol.md, "Keys").
 
 Keys live in ``<home>/keys/NAME.key`` (PKCS#8 PEM, mode 0600, optionally encrypted with a passphrase)
 beside ``NAME.pub`` (base64 of the raw 32-byte public key). ``<home>`` is ``$RSR_HOME`` if set,
-otherwise click's per-user application directory.
+otherwise click's per-user application directory. A passphrase comes from ``$RSR_PASSPHRASE`` (for
+scripts) or is asked for at the terminal without echo; a private key that others may read is refused,
+as ssh refuses one.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import base64
 import hashlib
 import os
 import re
+import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,22 +132,46 @@ def stored_public(name: str, directory: Path | None = None) -> bytes:
     return decode_public(path.read_text().strip())
 
 
+def _check_private(path: Path) -> None:
+    if os.name != "posix":
+        return
+    mode = path.stat().st_mode
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise BadInput(f"private key {path} may be read by others (mode {stat.S_IMODE(mode):04o}); "
+                       f"fix it with: chmod 600 {path}")
+
+
+def _ask_passphrase(name: str) -> str | None:
+    if not sys.stdin.isatty():
+        return None
+    return str(click.prompt(f"passphrase for key {name}", hide_input=True, err=True))
+
+
 def load_key(name: str, passphrase: str | None = None, directory: Path | None = None) -> KeyPair:
-    """Load a stored key pair (``passphrase`` falls back to ``$RSR_PASSPHRASE``)."""
+    """Load a stored key pair.
+
+    An unencrypted key is read as it is (``$RSR_PASSPHRASE`` set or not). An encrypted one uses
+    ``passphrase``, else ``$RSR_PASSPHRASE``, else asks at the terminal.
+    """
     _check_name(name)
     path = (directory or key_dir()) / f"{name}.key"
     if not path.exists():
         raise BadInput(f"no key named {name!r} in {path.parent} (make one with 'rsr key new {name}')")
-    if passphrase is None:
-        passphrase = os.environ.get("RSR_PASSPHRASE")
+    _check_private(path)
+    pem = path.read_bytes()
     try:
-        private = serialization.load_pem_private_key(
-            path.read_bytes(), password=passphrase.encode() if passphrase else None
-        )
-    except TypeError as exc:
-        raise BadInput(f"key {name!r} is protected by a passphrase (set RSR_PASSPHRASE or use --passphrase)") from exc
+        private = serialization.load_pem_private_key(pem, password=None)
+    except TypeError:  # encrypted: it needs a passphrase
+        secret = passphrase or os.environ.get("RSR_PASSPHRASE") or _ask_passphrase(name)
+        if not secret:
+            raise BadInput(f"key {name!r} is protected by a passphrase: run rsr at a terminal to be asked for "
+                           "it, or set RSR_PASSPHRASE") from None
+        try:
+            private = serialization.load_pem_private_key(pem, password=secret.encode())
+        except ValueError as exc:
+            raise BadInput(f"key {name!r} could not be read: wrong passphrase") from exc
     except ValueError as exc:
-        raise BadInput(f"key {name!r} could not be read: wrong passphrase or damaged file") from exc
+        raise BadInput(f"key {name!r} could not be read: damaged file") from exc
     if not isinstance(private, Ed25519PrivateKey):
         raise BadInput(f"key {name!r} is not an Ed25519 key")
     seed = private.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,

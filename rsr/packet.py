@@ -1,4 +1,4 @@
-"""Signed packets on the wire (DESIGN.md 3.3a, 3.3b, 3.4).
+"""Signed packets on the wire (docs/protocol.md, "Packets" and "On the wire").
 
 A packet is RFC 8785 canonical JSON, signed with Ed25519 over ``"rsr-packet-v1" || 0x00 || payload``,
 armored as two base64 sections between BEGIN/END lines. Reading is tolerant of what email does to text
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rsr.canonical import canonical_bytes, strict_loads
-from rsr.errors import BadInput, VerificationError
+from rsr.errors import BadInput, VerificationError, printable
 from rsr.keys import KeyPair, verify_signature
 from rsr.schemas import validate
 
@@ -81,13 +81,35 @@ def _wrap(data: bytes) -> list[str]:
     return [text[i:i + 64] for i in range(0, len(text), 64)]
 
 
+def armor_lines(begin: str, end: str, headers: list[str], payload_bytes: bytes, signature: bytes) -> list[str]:
+    """An armored block: BEGIN, header lines, blank, payload base64, blank, signature base64, END."""
+    return [begin, *headers, "", *_wrap(payload_bytes), "", *_wrap(signature), end]
+
+
 def armor(payload_bytes: bytes, signature: bytes, game: str, seq: int, side: str) -> str:
-    lines = [BEGIN, f"Game: {game}", f"Seq: {seq} {side}", ""]
-    lines += _wrap(payload_bytes)
-    lines.append("")
-    lines += _wrap(signature)
-    lines.append(END)
-    return "\n".join(lines) + "\n"
+    return "\n".join(armor_lines(BEGIN, END, [f"Game: {game}", f"Seq: {seq} {side}"], payload_bytes,
+                                 signature)) + "\n"
+
+
+def unarmor(text: str, begin: str, end: str, what: str) -> tuple[bytes, bytes]:
+    """The payload and signature of the one ``begin``/``end`` block in ``text`` (headers are ignored)."""
+    lines = [_clean_line(line) for line in text[:MAX_ARMOR_BYTES].split("\n")]
+    if begin not in lines:
+        raise BadInput(f"no '{begin}' block found")
+    start = lines.index(begin)
+    try:
+        stop = lines.index(end, start + 1)
+    except ValueError as exc:
+        raise BadInput(f"the {what} is truncated: no '{end}'") from exc
+    body = [line for line in lines[start + 1:stop] if not re.match(r"^[A-Za-z]+:", line)]
+    sections = "\n".join(body).strip().split("\n\n")
+    if len(sections) != 2:
+        raise BadInput(f"the {what} has {len(sections)} base64 sections; expected payload and signature")
+    payload = _b64(sections[0].replace("\n", ""), "payload")
+    signature = _b64(sections[1].replace("\n", ""), "signature")
+    if len(signature) != 64:
+        raise BadInput(f"the {what}'s signature is {len(signature)} bytes; an Ed25519 signature is 64")
+    return payload, signature
 
 
 @dataclass(frozen=True)
@@ -143,6 +165,10 @@ def _parse_block(body: list[str]) -> Armored:
     header_done = False
     for line in body:
         if not header_done:
+            merged = re.match(r"^Game:\s*(\S+)\s+Seq:\s*(.*)$", line)  # a mail client reflowed the two lines
+            if merged:
+                headers["Game"], headers["Seq"] = merged.group(1), merged.group(2).strip()
+                continue
             match = re.match(r"^(Game|Seq):\s*(.*)$", line)
             if match:
                 headers[match.group(1)] = match.group(2).strip()
@@ -192,10 +218,11 @@ def open_packet(block: Armored, keys: dict[str, bytes] | None, seq_hint: int | N
 def _check_headers(headers: dict[str, str], packet: Packet) -> None:
     game = headers.get("Game")
     if game is not None and game != packet.game:
-        raise VerificationError(f"header names game {game} but the payload is of game {packet.game}", packet.seq)
+        raise VerificationError(f"header names game {printable(game)} but the payload is of game {packet.game}",
+                                packet.seq)
     seq = headers.get("Seq")
     if seq is not None and seq != f"{packet.seq} {packet.side}":
-        raise VerificationError(f"header says 'Seq: {seq}' but the payload is {packet.seq} {packet.side}",
+        raise VerificationError(f"header says 'Seq: {printable(seq)}' but the payload is {packet.seq} {packet.side}",
                                 packet.seq)
 
 

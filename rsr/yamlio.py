@@ -65,14 +65,10 @@ def load_yaml_text(text: str, where: str) -> Any:
 
 
 def load_yaml_file(path: Path) -> Any:
+    from rsr.fileio import read_limited
+
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise BadInput(f"{path}: cannot read ({exc.strerror})") from exc
-    if size > MAX_YAML_BYTES:
-        raise BadInput(f"{path}: {size} bytes; at most {MAX_YAML_BYTES}")
-    try:
-        text = path.read_text(encoding="utf-8")
+        text = read_limited(path, MAX_YAML_BYTES, "YAML file").decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadInput(f"{path}: not UTF-8 text") from exc
     return load_yaml_text(text, str(path))

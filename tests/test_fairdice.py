@@ -82,9 +82,12 @@ def test_rolls_are_unbiased_over_many_keys() -> None:
 def test_secrets_differ_by_seq_and_game_and_are_reproducible() -> None:
     seed = bytes(range(32))
     game = bytes(16)
-    assert derive_secret(seed, game, 2) == derive_secret(seed, game, 2)
-    assert derive_secret(seed, game, 2) != derive_secret(seed, game, 4)
-    assert derive_secret(seed, bytes([1]) * 16, 2) != derive_secret(seed, game, 2)
+    nonce = bytes([7]) * 32
+    assert derive_secret(seed, game, nonce, 2) == derive_secret(seed, game, nonce, 2)
+    assert derive_secret(seed, game, nonce, 2) != derive_secret(seed, game, nonce, 4)
+    assert derive_secret(seed, bytes([1]) * 16, nonce, 2) != derive_secret(seed, game, nonce, 2)
+    # a fresh nonce gives fresh secrets in the same game (docs/protocol.md, "No secret is committed twice")
+    assert derive_secret(seed, game, bytes([8]) * 32, 2) != derive_secret(seed, game, nonce, 2)
 
 
 def test_no_dice_source_stops_a_dry_run() -> None:

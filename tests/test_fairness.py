@@ -16,7 +16,7 @@ import pytest
 
 from rsr import game as gamemod
 from rsr.errors import VerificationError
-from rsr.fairdice import commitment, derive_secret, dice_key, roll_value
+from rsr.fairdice import commitment, dice_key, roll_value
 from tests.support.games import duel_game
 
 INPUTS = {
@@ -33,12 +33,13 @@ def test_author_cannot_obtain_its_dice(tmp_path: Path) -> None:
     game_dir, keys = duel_game(tmp_path, INPUTS, 4)  # packets 0-3 exist; packet 3 is unresolved
     log = gamemod.load_log(game_dir)
     game_id = bytes.fromhex(log[0].game)
-    the_secret = derive_secret(keys["attacker"].seed, game_id, 2)  # what packet 4 will reveal
+    result = gamemod.replay(log)
+    the_secret = gamemod.secret_for(result, keys["attacker"], 2)  # what packet 4 will reveal
     everything_the_author_holds = b"".join(p.read_bytes() for p in game_dir.rglob("*") if p.is_file())
     assert the_secret.hex().encode() not in everything_the_author_holds
     assert the_secret not in everything_the_author_holds
     # the author's own key derives different secrets
-    assert all(derive_secret(keys["defender"].seed, game_id, s) != the_secret for s in range(10))
+    assert all(gamemod.secret_for(result, keys["defender"], s) != the_secret for s in range(10))
     # and the die really depends on that secret: other secrets give other streams
     streams = {tuple(roll_value(dice_key(os.urandom(32), game_id, log[3].hash), n, 6) for n in range(8))
                for _ in range(20)}

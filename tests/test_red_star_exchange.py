@@ -80,10 +80,11 @@ def play(tmp: Path, scenario: str, limit: int = 80,
     japan = keystore.new_key(f"japan-{tmp.name}"[:40])
     soviet = keystore.new_key(f"soviet-{tmp.name}"[:40])
     invite = invite_packet(ruleset, load_scenario("red-star", scenario), japan, "japan", "J", bytes(range(16)),
-                           None, {})
+                           None, {}, nonce=bytes([1]) * 32)
     game_dir = create_game_dir(tmp, invite)
     append_packets(game_dir, [invite])
-    append_packets(game_dir, [accept_packet(invite, soviet, "S", list(policies.get("soviet", [])))])
+    append_packets(game_dir, [accept_packet(invite, soviet, "S", list(policies.get("soviet", [])),
+                                                  nonce=bytes([2]) * 32)])
     keys = {"japan": japan, "soviet": soviet}
     store: dict[str, dict[str, Any]] = {}
     first = {"japan": list(policies.get("japan", []))}

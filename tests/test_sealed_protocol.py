@@ -50,15 +50,15 @@ def test_wrong_unseal_in_a_forged_log_fails_verify(tmp_path: Path) -> None:
     game_dir, keys = duel_game(tmp_path, inputs, 4)
     result = gamemod.replay(gamemod.load_log(game_dir))
     key = keys["attacker"]
-    from rsr.fairdice import commitment, derive_secret
+    from rsr.fairdice import commitment
     from rsr.packet import sign_payload
 
     record = gamemod.pending_pass(result, key)
     assert record is not None
     payload = {
         "v": 1, "game": result.game_id, "seq": 4, "side": "attacker", "prev": result.last.hash_hex,
-        "commit": commitment(derive_secret(key.seed, bytes.fromhex(result.game_id), 4)),
-        "reveal": derive_secret(key.seed, bytes.fromhex(result.game_id), 2).hex(),
+        "commit": commitment(gamemod.secret_for(result, key, 4)),
+        "reveal": gamemod.secret_for(result, key, 2).hex(),
         "resolution": {"state": record.state_hash, "dice": [r.to_json() for r in record.rolls]},
         "inputs": [{"unseal": "r1/attack", "salt": SALT.hex(), "choice": 3}],
     }
@@ -68,8 +68,8 @@ def test_wrong_unseal_in_a_forged_log_fails_verify(tmp_path: Path) -> None:
     defender = keys["defender"]
     payload5 = {
         "v": 1, "game": result.game_id, "seq": 5, "side": "defender", "prev": forged.hash_hex,
-        "commit": commitment(derive_secret(defender.seed, bytes.fromhex(result.game_id), 5)),
-        "reveal": derive_secret(defender.seed, bytes.fromhex(result.game_id), 3).hex(),
+        "commit": commitment(gamemod.secret_for(result, defender, 5)),
+        "reveal": gamemod.secret_for(result, defender, 3).hex(),
         "resolution": {"state": "0" * 64, "dice": []}, "inputs": [],
     }
     fifth = sign_payload(payload5, defender)
@@ -89,11 +89,12 @@ def test_sealed_orders_through_the_command_line(tmp_path: Path) -> None:
     attacker = keystore.new_key("att")
     keystore.new_key("def")
     ruleset = Duel()
-    invite = gamemod.invite_packet(ruleset, duel_scenario(), attacker, "attacker", "A", bytes(range(16)), None, {})
+    invite = gamemod.invite_packet(ruleset, duel_scenario(), attacker, "attacker", "A", bytes(range(16)), None, {},
+                                   nonce=bytes([1]) * 32)
     game_dir = gamemod.create_game_dir(tmp_path, invite)
     gamemod.append_packets(game_dir, [invite])
     out = runner.invoke(main, ["receive", str(game_dir), "-"], input=gamemod.accept_packet(
-        invite, keystore.load_key("def"), "D").armored())
+        invite, keystore.load_key("def"), "D", nonce=bytes([2]) * 32).armored())
     assert out.exit_code == 0, out.output
 
     template = runner.invoke(main, ["orders", "template", str(game_dir), "--key", "att"])

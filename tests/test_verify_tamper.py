@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from rsr import game as gamemod
 from rsr.cli import main
-from rsr.fairdice import commitment, derive_secret
+from rsr.fairdice import commitment
 from rsr.packet import sign_payload
 from tests.support.duel import duel_scenario
 from tests.support.games import duel_game, flip_byte
@@ -91,9 +91,10 @@ def test_packet_from_another_game_is_caught(played: tuple[Path, dict], tmp_path:
     from rsr.game import accept_packet, append_packets, build_packet, create_game_dir, invite_packet, load_log, replay
 
     ruleset = get_ruleset("duel")
-    invite = invite_packet(ruleset, duel_scenario(), keys["attacker"], "attacker", "A", bytes([9]) * 16, None, {})
+    invite = invite_packet(ruleset, duel_scenario(), keys["attacker"], "attacker", "A", bytes([9]) * 16, None, {},
+                           nonce=bytes([1]) * 32)
     second = create_game_dir(tmp_path / "second", invite)
-    append_packets(second, [invite, accept_packet(invite, keys["defender"], "D")])
+    append_packets(second, [invite, accept_packet(invite, keys["defender"], "D", nonce=bytes([2]) * 32)])
     for seq in range(2, 5):
         result = replay(load_log(second))
         append_packets(second, [build_packet(result, keys[result.next_author()], INPUTS.get(seq, []))])
@@ -142,7 +143,7 @@ def test_out_of_turn_packet_is_caught(played: tuple[Path, dict]) -> None:
     side = "attacker" if wrong is keys["attacker"] else "defender"
     seq = len(result.packets)
     payload = {"v": 1, "game": result.game_id, "seq": seq, "side": side, "prev": result.last.hash_hex,
-               "commit": commitment(derive_secret(wrong.seed, bytes.fromhex(result.game_id), seq)),
+               "commit": commitment(gamemod.secret_for(result, wrong, seq)),
                "reveal": "00" * 32, "resolution": {"state": "00" * 32, "dice": []}, "inputs": []}
     forged = sign_payload(payload, wrong)
     (game_dir / "turns" / forged.file_name()).write_text(forged.armored())
@@ -150,7 +151,8 @@ def test_out_of_turn_packet_is_caught(played: tuple[Path, dict]) -> None:
     assert code == 1 and f"packet {seq}: written by {side} out of turn" in output
 
 
-def test_two_packets_at_one_seq_write_a_dispute(played: tuple[Path, dict]) -> None:
+def test_two_packets_at_one_seq_are_named_and_verify_stays_read_only(played: tuple[Path, dict]) -> None:
+    """A fork in turns/ (two files at one seq) names both files and the signer; verify writes nothing."""
     game_dir, keys = played
     packets = gamemod.load_log(game_dir)
     victim = packets[5]
@@ -160,9 +162,10 @@ def test_two_packets_at_one_seq_write_a_dispute(played: tuple[Path, dict]) -> No
     (game_dir / "turns" / forged.file_name()).write_text(forged.armored())
     code, output = verify(game_dir)
     assert code == 1
-    assert f"two different packets at seq 5, both signed by {victim.side}" in output
-    proof = game_dir / "disputes" / f"0005-{victim.side}.txt"
-    assert proof.exists() and proof.read_text().count("BEGIN RSR PACKET") == 2
+    assert f"packet 5: two different packets, {victim.file_name()}" in output or \
+        f"and {victim.file_name()}, both signed by {victim.side} (equivocation)" in output
+    assert f"both signed by {victim.side} (equivocation)" in output
+    assert not (game_dir / "disputes").exists()
 
 
 def test_receive_of_an_equivocating_packet_writes_a_dispute(played: tuple[Path, dict], tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
 """Independent checker for an rsr game directory.
 
-Written from the protocol contract only: ../shared/DESIGN.md sections 3.1-3.5 and
-../shared/vectors/dice-v1.json. It neither imports nor reads the `rsr` package, so a passing run shows that
-the contract is enough for a third party to check signatures, the chain, every reveal and every die.
+Written from the protocol contract only: docs/protocol.md and the dice vectors under tests/vectors/. It
+neither imports nor reads the `rsr` package, so a passing run shows that the contract is enough for a third
+party to check signatures, the chain, every reveal and every die.
 
 Usage: python tools/independent_verify.py GAME_DIR   (exit 0: all well, 1: first failure, 2: usage)
 """
@@ -30,7 +30,9 @@ END = "-----END RSR PACKET-----"
 SIGNATURE_PREFIX = b"rsr-packet-v1\x00"
 HEX64 = re.compile(r"[0-9a-f]{64}")
 HEX32 = re.compile(r"[0-9a-f]{32}")
-FIELDS = {"v", "game", "seq", "side", "prev", "commit", "reveal", "resolution", "inputs", "invite", "accept"}
+FIELDS = {"v", "game", "seq", "side", "prev", "commit", "reveal", "resolution", "inputs", "invite", "accept",
+          "nonce", "time", "message"}
+TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 
 
 class VerifyError(Exception):
@@ -202,6 +204,12 @@ def check_fields(p: dict[str, Any], seq: int) -> None:
     need(isinstance(p.get("inputs", []), list), "inputs is not a list")
     need(seq != 0 or not p.get("inputs"), "packet 0 carries inputs")
     need(("invite" in p) == (seq == 0) and ("accept" in p) == (seq == 1), "invite/accept in the wrong packet")
+    need("nonce" not in p or (seq <= 1 and isinstance(p["nonce"], str) and bool(HEX64.fullmatch(p["nonce"]))),
+         "nonce must be 64 hex, in packet 0 or 1 only")
+    need("time" not in p or (isinstance(p["time"], str) and bool(TIME.fullmatch(p["time"]))),
+         "time is not YYYY-MM-DDTHH:MM:SSZ")
+    need("message" not in p or (isinstance(p["message"], str) and len(p["message"]) <= 2000),
+         "message is not text of at most 2000 characters")
     later = seq >= 2
     need(("reveal" in p) == later and ("resolution" in p) == later, "reveal/resolution present iff seq >= 2")
     if later:

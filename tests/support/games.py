@@ -27,10 +27,11 @@ def duel_game(tmp: Path, inputs_by_seq: dict[int, list[dict[str, Any]]], total: 
     a = keystore.new_key("att")
     d = keystore.new_key("def")
     ruleset = get_ruleset("duel")
-    invite = invite_packet(ruleset, duel_scenario(), a, "attacker", "A", bytes(range(16)), None, {})
+    invite = invite_packet(ruleset, duel_scenario(), a, "attacker", "A", bytes(range(16)), None, {},
+                           nonce=bytes([1]) * 32)
     game_dir = create_game_dir(tmp, invite)
     append_packets(game_dir, [invite])
-    append_packets(game_dir, [accept_packet(invite, d, "D", inputs_by_seq.get(1, []))])
+    append_packets(game_dir, [accept_packet(invite, d, "D", inputs_by_seq.get(1, []), nonce=bytes([2]) * 32)])
     keys = {"attacker": a, "defender": d}
     for seq in range(2, total):
         result = replay(load_log(game_dir))
