@@ -23,6 +23,7 @@ from rsr.game import (
     build_packet,
     check_orders,
     create_game_dir,
+    extend,
     incoming,
     invite_packet,
     load_log,
@@ -33,7 +34,7 @@ from rsr.game import (
     replay,
     write_packets,
 )
-from rsr.packet import Packet, extract_blocks, open_packet, read_packets
+from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet, read_packets
 from rsr.report import pass_markdown
 from rsr.scenario import load_scenario
 from rsr.yamlio import dump_yaml, load_yaml_text
@@ -42,8 +43,23 @@ MAX_INPUT_BYTES = 8 * 1024 * 1024
 SAFE_INT = 2**53 - 1
 
 
-def load_game(game_dir: Path) -> Replay:
-    return replay(load_log(game_dir))
+def load_game(game_dir: Path, cache: bool = True) -> Replay:
+    """The game's log, checked and replayed. With ``cache`` the rules are replayed only after the newest
+    checkpoint in the rsr home (rsr/cache.py); ``rsr verify`` passes False and replays everything."""
+    if not cache:
+        return replay(load_log(game_dir))
+    from rsr.cache import HomeCheckpoints
+
+    store = HomeCheckpoints()
+    result = replay(load_log(game_dir), store)
+    store.save(result)
+    return result
+
+
+def remember(result: Replay) -> None:
+    from rsr.cache import HomeCheckpoints
+
+    HomeCheckpoints().save(result)
 
 
 def choose_key(result: Replay, name: str | None) -> keystore.KeyPair:
@@ -76,7 +92,7 @@ def new_game(parent: Path, ruleset_id: str, scenario_name: str, side: str, key_n
     opponent = keystore.decode_public(opponent_key) if opponent_key else None
     packet = invite_packet(ruleset, scenario, key, side, player, os.urandom(16), opponent, dict(options or {}),
                            nonce=os.urandom(NONCE_BYTES), deadline_hours=deadline_hours, time=utc_now())
-    checked_before_signing(replay([packet]), [], packet)
+    checked_before_signing(None, packet)
     game_dir = create_game_dir(parent, packet)
     with game_locked(game_dir):
         journal.record(packet)
@@ -145,7 +161,7 @@ def accept_game(invite_file: Path | str, parent: Path, key_name: str, player: st
             raise BadInput(f"orders: {exc}") from exc
     packet = accept_packet(invite, key, player, inputs, nonce=os.urandom(NONCE_BYTES), time=utc_now(),
                            message=message)
-    checked_before_signing(replay([invite, packet]), [invite], packet)
+    checked_before_signing(first, packet)
     game_dir = create_game_dir(parent, invite)
     with game_locked(game_dir):
         journal.record(packet)
@@ -153,27 +169,30 @@ def accept_game(invite_file: Path | str, parent: Path, key_name: str, player: st
     return game_dir, packet
 
 
-def checked_before_signing(result: Replay, log: list[Packet], packet: Packet) -> None:
+def checked_before_signing(before: Replay | None, packet: Packet) -> Replay:
     """Everything a packet must pass before it is kept or sent: read back from its own armor exactly as the
     opponent will read it, replayed with the log, and its inputs resolved with trial dice.
 
     The trial dice are fixed streams, not the game's (nobody knows those yet); they exercise whatever part of
     an input is applied after a die, which the dry run (it stops at the first die) cannot reach. An answer
-    that would break the log for some roll is refused now rather than discovered by the opponent.
+    that would break the log for some roll is refused now rather than discovered by the opponent. Returns
+    the replay with the packet.
     """
-    keys = result.keys
     block = extract_blocks(packet.armored())[0]
     try:
-        reread = open_packet(block, None if packet.seq <= 1 else keys)
+        reread = open_packet(block, None if before is None or packet.seq <= 1 else before.keys)
+        if packet.seq <= 1:
+            check_self_signature(reread)
         if reread.payload_bytes != packet.payload_bytes:
             raise BadInput("the packet does not read back as signed")
-        replayed = replay(log + [reread]) if log else result
+        replayed = extend(before, [reread]) if before is not None else replay([reread])
         for trial in range(TRIAL_STREAMS):
             resolve_pass(replayed.ruleset, replayed.position,
                          KeyedDice(hashlib.sha256(b"rsr-trial-dice" + bytes([trial])).digest()))
     except (BadInput, VerificationError, RulesError) as exc:
         raise BadInput(f"these orders would break the game log when resolved ({exc}); nothing was kept or "
                        "sent") from exc
+    return replayed
 
 
 TRIAL_STREAMS = 3
@@ -378,10 +397,11 @@ def submit(game_dir: Path, inputs: list[dict[str, Any]], key_name: str | None,
         journal.refuse_if_signed(result.game_id, seq)
         check_all_orders(result, key, inputs)  # refuse bad orders first
         packet = build_packet(result, key, seal_inputs(result.game_id, inputs, keep=True), utc_now(), message)
-        checked_before_signing(result, result.packets, packet)
+        after = checked_before_signing(result, packet)
         journal.record(packet)
-        after = write_packets(game_dir, [packet])
+        write_packets(game_dir, [packet], after)
         write_reports(game_dir, key_name, after)
+        remember(after)
     if out is not None:
         atomic_write(out, packet.armored().encode())
     return packet
@@ -392,11 +412,13 @@ def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[l
     text = read_packet_text(source)
     label = "standard input" if str(source) == "-" else str(source)
     with game_locked(game_dir):
-        log = load_log(game_dir)
-        resolver = _own_key(replay(log), key_name)
-        new, _ = incoming(game_dir, text, label, resolver)
-        result = write_packets(game_dir, new) if new else None
-        return new, write_reports(game_dir, key_name, result)
+        result = load_game(game_dir)
+        resolver = _own_key(result, key_name)
+        new, _, after = incoming(game_dir, text, label, resolver, result)
+        if new:
+            write_packets(game_dir, new, after)
+            remember(after)
+        return new, write_reports(game_dir, key_name, after)
 
 
 def _own_key(result: Replay, key_name: str | None) -> keystore.KeyPair | None:
@@ -418,18 +440,27 @@ def resolutions(result: Replay, key_name: str | None, seq: int | None = None) ->
         pass  # no key of this game here: a third party sees the log's resolutions only
     if seq is not None:
         records = [r for r in records if r.resolved == seq]
+        if not records and not result.complete:  # started from a checkpoint: replay it all for an old packet
+            return resolutions(replay(result.packets), key_name, seq)
         if not records:
             raise BadInput(f"packet {seq} has not been resolved yet")
     return records
 
 
 def write_reports(game_dir: Path, key_name: str | None, result: Replay | None = None) -> list[Path]:
-    """Reports of every pass in the log, and of the pass my next packet will carry (never through a link)."""
+    """Reports of the passes in the log, and of the pass my next packet will carry (never through a link).
+
+    A report once written does not change, so only missing ones and the newest two are rendered.
+    """
     result = result or load_game(game_dir)
+    records = resolutions(result, key_name)
     written = []
-    for record in resolutions(result, key_name):
+    for number, record in enumerate(records):
         author = result.packets[record.resolved].side
         path = game_dir / "reports" / f"{record.resolved:04d}-{author}.md"
+        if path.exists() and not path.is_symlink() and number < len(records) - 2:
+            written.append(path)
+            continue
         text = pass_markdown(result, record)
         if path.is_symlink() or not path.exists() or path.read_text() != text:
             atomic_write(path, text.encode(), root=game_dir)

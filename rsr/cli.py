@@ -237,7 +237,7 @@ def verify(game_dir: Path, dice: bool) -> None:
     """Replay and check the whole log: signatures, chain, reveals, every die, every rule."""
     from rsr.report import dice_audit
 
-    result = actions.load_game(game_dir)
+    result = actions.load_game(game_dir, cache=False)  # verify trusts nothing but the packets
     rolls = sum(len(r.rolls) for r in result.passes)
     if dice:
         for line in dice_audit(result):

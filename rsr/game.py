@@ -8,9 +8,11 @@ with the new packet before anything is written.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from rsr.engine import (
     Event,
@@ -71,6 +73,8 @@ class Replay:
     position: Position
     passes: list[PassRecord] = field(default_factory=list)
     start_waiting: Request | None = None
+    complete: bool = True  # False when replay started from a checkpoint: ``passes`` holds the later ones only
+    pending: dict[bytes, PassRecord | None] = field(default_factory=dict)  # pending_pass by public key
 
     @property
     def game_id(self) -> str:
@@ -117,29 +121,65 @@ def _check_invite(packet: Packet) -> tuple[Ruleset, Scenario, dict[str, bytes], 
     return ruleset, scenario, keys, other_side(ruleset, packet.side)
 
 
-def replay(packets: list[Packet]) -> Replay:
-    """Check and replay a whole log. Raises VerificationError (or RulesError) at the first fault."""
+class CheckpointStore(Protocol):
+    """Where replay may start from a position it reached before (rsr/cache.py keeps them in the rsr home)."""
+
+    def newest(self, packets: list[Packet], ruleset: Ruleset) -> PassRecord | None: ...
+
+
+def replay(packets: list[Packet], checkpoints: CheckpointStore | None = None) -> Replay:
+    """Check and replay a whole log. Raises VerificationError (or RulesError) at the first fault.
+
+    Every packet's chain, turn and signature is always checked. With ``checkpoints``, the rules are
+    replayed only after the newest checkpoint whose position still hashes to what its packet's resolution
+    recorded (a stale or corrupted checkpoint is ignored); ``rsr verify`` never passes any.
+    """
     if not packets:
         raise VerificationError("the log is empty")
     ruleset, scenario, keys, opponent = _check_invite(packets[0])
     creator = packets[0].side
-    game = packets[0].game
-    position = initial_position(ruleset, scenario, packets[0].payload["invite"]["options"])
-    result = Replay(packets, ruleset, scenario, keys, dict(packets[0].payload["invite"]["names"]), creator,
-                    opponent, position)
-    result.start_waiting = ruleset.next_request(position.state)
-    for index, packet in enumerate(packets):
-        _check_chain(result, index, packet, game)
-        if index == 1:
-            _check_accept(result, packet)
-        if not verify_signature(result.keys[packet.side], packet.signature, SIGN_PREFIX + packet.payload_bytes):
-            raise VerificationError(f"signature does not verify against {packet.side}'s key", packet.seq)
-        if index >= 2:
-            record = _resolve(result, packets[index - 1], packet, packets[index - 2])
-            result.passes.append(record)
-            result.position = record.position
-        enqueue(result.position, packet.seq, packet.side, packet.inputs)
+    names = dict(packets[0].payload["invite"]["names"])
+    start = checkpoints.newest(packets, ruleset) if checkpoints is not None else None
+    if start is None:
+        position = initial_position(ruleset, scenario, packets[0].payload["invite"]["options"])
+        result = Replay(packets[:0], ruleset, scenario, keys, names, creator, opponent, position)
+        result.start_waiting = ruleset.next_request(position.state)
+        resume = -1
+    else:
+        result = Replay(packets[:0], ruleset, scenario, keys, names, creator, opponent, start.position,
+                        passes=[start], complete=False)
+        result.position = copy.deepcopy(start.position)
+        resume = start.resolver
+    for packet in packets:
+        _step(result, packet, resume)
     return result
+
+
+def extend(result: Replay, new: list[Packet]) -> Replay:
+    """``result`` with ``new`` packets appended and checked, without replaying what came before."""
+    longer = dataclasses.replace(result, packets=list(result.packets), passes=list(result.passes),
+                                 keys=dict(result.keys), names=dict(result.names),
+                                 position=copy.deepcopy(result.position), pending={})
+    for packet in new:
+        _step(longer, packet, -1)
+    return longer
+
+
+def _step(result: Replay, packet: Packet, resume: int) -> None:
+    """Check one more packet and apply it: resolve its predecessor, then queue its inputs."""
+    index = len(result.packets)
+    result.packets.append(packet)
+    _check_chain(result, index, packet, result.packets[0].game)
+    if index == 1:
+        _check_accept(result, packet)
+    if not verify_signature(result.keys[packet.side], packet.signature, SIGN_PREFIX + packet.payload_bytes):
+        raise VerificationError(f"signature does not verify against {packet.side}'s key", packet.seq)
+    if index >= 2 and index > resume:
+        record = _resolve(result, result.packets[index - 1], packet, result.packets[index - 2])
+        result.passes.append(record)
+        result.position = record.position
+    if index >= resume:
+        enqueue(result.position, packet.seq, packet.side, packet.inputs)
 
 
 def _check_chain(result: Replay, index: int, packet: Packet, game: str) -> None:
@@ -240,12 +280,16 @@ def pending_pass(result: Replay, key: KeyPair) -> PassRecord | None:
     side = my_side(result, key)
     if result.next_author() != side or len(result.packets) < 2:
         return None
+    if key.public_raw in result.pending:
+        return result.pending[key.public_raw]
     last = result.last
     secret = secret_for(result, key, last.seq - 1)
     if commitment(secret) != result.packets[last.seq - 1].payload["commit"]:
         raise BadInput(f"key {key.name} does not reproduce the commitment of packet {last.seq - 1}")
-    return run_pass(result.ruleset, result.position, dice_key(secret, bytes.fromhex(result.game_id), last.hash),
-                    last.seq, last.seq + 1, side)
+    record = run_pass(result.ruleset, result.position, dice_key(secret, bytes.fromhex(result.game_id), last.hash),
+                      last.seq, last.seq + 1, side)
+    result.pending[key.public_raw] = record
+    return record
 
 
 def position_for_author(result: Replay, key: KeyPair) -> tuple[Position, Request | None, PassRecord | None]:
@@ -463,15 +507,20 @@ def create_game_dir(parent: Path, invite: Packet) -> Path:
     return game_dir
 
 
-def write_packets(game_dir: Path, packets: list[Packet]) -> Replay:
-    """Write packets already checked against the log; the caller holds the game lock."""
+def write_packets(game_dir: Path, packets: list[Packet], after: Replay | None = None) -> Replay:
+    """Write packets already checked against the log; the caller holds the game lock.
+
+    ``after`` is the replay that already includes them (from :func:`extend`); without it the log is read
+    and replayed again.
+    """
     existing = {p.name for p in (game_dir / "turns").iterdir()}
     for packet in packets:
         name = packet.file_name()
         if name not in existing:
             atomic_write(game_dir / "turns" / name, packet.armored().encode(), root=game_dir)
-    result = replay(load_log(game_dir))
-    write_game_yaml(game_dir, result)
+    result = after if after is not None else replay(load_log(game_dir))
+    if len(result.packets) <= 2 or not (game_dir / "game.yaml").exists():
+        write_game_yaml(game_dir, result)
     return result
 
 
@@ -489,18 +538,20 @@ def _open_incoming(log: list[Packet], keys: dict[str, bytes], block: Any) -> Pac
     return open_packet(block, keys)
 
 
-def incoming(game_dir: Path, text: str, source: str = "input",
-             resolver: KeyPair | None = None) -> tuple[list[Packet], list[Packet]]:
+def incoming(game_dir: Path, text: str, source: str = "input", resolver: KeyPair | None = None,
+             result: Replay | None = None) -> tuple[list[Packet], list[Packet], Replay]:
     """Check packets from an email or file against the log: (new packets, already present).
 
     The caller holds the game lock, so what is decided here is what gets written. Nothing is written
     unless the packets extend the log validly *and* apply: with ``resolver`` (this player's key) the
     pass this player's next packet will record is run too, and a packet whose inputs break the rules
     is kept in disputes/ with the reason instead of turns/. A second packet at an existing seq signed by
-    the same side is equivocation and its proof goes to disputes/.
+    the same side is equivocation and its proof goes to disputes/. ``result`` is the log already replayed
+    (inside the same lock); the third value returned is the replay with the new packets.
     """
-    log = load_log(game_dir)
-    keys = replay(log).keys
+    result = result if result is not None else replay(load_log(game_dir))
+    log = result.packets
+    keys = result.keys
     packets: list[Packet] = []
     for number, block in enumerate(extract_blocks(text), start=1):
         where = f"{source}, packet block {number} (header 'Seq: {printable(block.headers.get('Seq', '?'))}')"
@@ -529,9 +580,8 @@ def incoming(game_dir: Path, text: str, source: str = "input",
             raise VerificationError(f"{source}: the log has {expected} packets; packet {packet.seq} would leave "
                                     "a gap (send the missing ones first)", packet.seq)
         new.append(packet)
-    if new:
-        _check_extension(game_dir, log, new, source, resolver)
-    return new, known
+    after = _check_extension(game_dir, result, new, source, resolver) if new else result
+    return new, known, after
 
 
 def _packet_problem(exc: Exception, block: Any, log: list[Packet]) -> str:
@@ -542,13 +592,13 @@ def _packet_problem(exc: Exception, block: Any, log: list[Packet]) -> str:
     return str(exc)
 
 
-def _check_extension(game_dir: Path, log: list[Packet], new: list[Packet], source: str,
-                     resolver: KeyPair | None) -> None:
-    """Replay the log with ``new``; with a resolver key, also run the pass it will record."""
+def _check_extension(game_dir: Path, result: Replay, new: list[Packet], source: str,
+                     resolver: KeyPair | None) -> Replay:
+    """Extend the replay with ``new``; with a resolver key, also run the pass it will record."""
     try:
-        result = replay(log + new)
-        if resolver is not None and resolver.public_raw in result.keys.values():
-            pending_pass(result, resolver)
+        after = extend(result, new)
+        if resolver is not None and resolver.public_raw in after.keys.values():
+            pending_pass(after, resolver)
     except (VerificationError, RulesError) as exc:
         bad = new[-1]
         path = write_dispute(
@@ -557,3 +607,4 @@ def _check_extension(game_dir: Path, log: list[Packet], new: list[Packet], sourc
             new)
         raise VerificationError(f"{source}: rejected ({exc}); kept in {path}; the game waits for a valid "
                                 f"packet {bad.seq}", bad.seq) from exc
+    return after
