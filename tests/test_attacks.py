@@ -303,3 +303,33 @@ def test_an_answer_of_the_wrong_shape_is_a_rules_error_not_a_traceback(game: tup
     mail.write_text(bad.armored())
     out = run("receive", str(game_dir), str(mail), "--key", "def")
     assert out.exit_code == 1 and "wrong shape" in one_line(out.output)
+
+
+def test_an_armor_lead_with_armor_protection_cannot_be_sealed_rs_rs_6_22(tmp_path: Path) -> None:
+    """RS/RS 6.22: an Armor lead unit rules out armor protection. Sealed, that choice could never be
+    unsealed and the game would stall at the reveal; rsr refuses to seal it."""
+    from tests.test_grinding import Table, only_game, turn
+
+    table = Table(tmp_path)
+    table.rsr("japan", "key", "new", "japan")
+    table.rsr("soviet", "key", "new", "soviet")
+    table.rsr("japan", "new", str(table.games("japan")), "--ruleset", "red-star", "--scenario",
+              "july-1939-contact", "--side", "japan", "--key", "japan")
+    japan = only_game(table.games("japan"))
+    table.rsr("soviet", "accept", str(turn(japan, 0)), "--key", "soviet", "--dir", str(table.games("soviet")))
+    table.rsr("japan", "receive", str(japan), str(turn(only_game(table.games("soviet")), 1)))
+    before = snapshot(japan)
+    orders = tmp_path / "orders.yaml"
+    choice = ("- request: t1/japan/prepared/attack-choices\n  answer:\n    combats:\n      t1/japan/prepared/c1:\n"
+              "        lead: {{'4414': jp-4tk}}\n        armor_protection: {protection}\n  seal: true\n")
+    declare = ("inputs:\n- request: t1/japan/prepared/combats\n  answer:\n    combats:\n    - hex: '4415'\n"
+               "      attackers: [jp-3tk, jp-4tk]\n")
+    orders.write_text(declare + choice.format(protection="true"))
+    for command in ("orders", "submit"):
+        args = ["orders", "check", str(japan), str(orders)] if command == "orders" else ["submit", str(japan),
+                                                                                         str(orders)]
+        out = table.rsr("japan", *args, code=2)
+        assert "sealed choice for t1/japan/prepared/attack-choices is not legal" in out and "6.22" in out
+    assert snapshot(japan) == before
+    orders.write_text(declare + choice.format(protection="false"))
+    table.rsr("japan", "submit", str(japan), str(orders))
