@@ -261,32 +261,24 @@ def report(game_dir: Path, seq: int | None, fmt: str, key_name: str | None) -> N
 @click.argument("game_dir", type=GameDir)
 @click.argument("seq", type=int, required=False)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The picture to write: .svg, or .png (needs rsvg-convert from librsvg2-bin).")
+              help="The picture to write: .svg or .png.")
+@click.option("--around", "around", default=None, help="Centre the picture on this hex (e.g. 4414).")
+@click.option("--radius", type=click.IntRange(0, 60), default=3, show_default=True,
+              help="How many hexes to show around the action (or around --around).")
+@click.option("--whole", is_flag=True, help="Draw the whole map instead of the part where the action was.")
 @click.option("--key", "key_name", default=None)
-def map_command(game_dir: Path, seq: int | None, out: Path, key_name: str | None) -> None:
+def map_command(game_dir: Path, seq: int | None, out: Path, around: str | None, radius: int, whole: bool,
+                key_name: str | None) -> None:
     """Draw the position after packet SEQ's resolution (default: the latest), with its moves and attacks."""
-    import shutil
-    import subprocess
-    import tempfile
+    from rsr.draw import draw_position, svg_to_png
+    from rsr.fileio import atomic_write
 
-    from rsr.mapview import render
-
+    if out.suffix.lower() not in (".svg", ".png"):
+        raise BadInput(f"--out {out}: the picture must be .svg or .png")
     result = actions.load_game(game_dir)
     records = actions.resolutions(result, key_name, seq)
-    state = records[-1].position.state if records else result.position.state
-    events = records[-1].events if records else []
-    label = f"packet {records[-1].resolved} resolved" if records else "start"
-    svg = render(state, events, f"Game {result.game_id[:8]} ({result.scenario.name}), {label}")
-    if out.suffix.lower() == ".png":
-        converter = shutil.which("rsvg-convert")
-        if converter is None:
-            raise BadInput("PNG needs rsvg-convert (Debian package librsvg2-bin); write .svg instead")
-        with tempfile.NamedTemporaryFile("w", suffix=".svg", delete=False) as handle:
-            handle.write(svg)
-        subprocess.run([converter, "-o", str(out), handle.name], check=True)
-        Path(handle.name).unlink()
-    else:
-        out.write_text(svg)
+    svg, _ = draw_position(result, records[-1] if records else None, around, radius, whole)
+    atomic_write(out, svg_to_png(svg) if out.suffix.lower() == ".png" else svg.encode())
     click.echo(f"wrote {out}")
 
 
