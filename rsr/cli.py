@@ -165,6 +165,35 @@ def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> Non
         click.echo(f"the rest depends on dice: {run.stopped_at_die}")
     elif run.next_request is not None:
         click.echo(f"then the game asks {run.next_request.side}: {run.next_request.prompt}")
+    _orders_odds(result, key_name, inputs)
+
+
+def _orders_odds(result: Any, key_name: str | None, inputs: list[dict[str, Any]]) -> None:
+    """The odds section of ``orders check``: exact chances of every attack or combat in the orders."""
+    from rsr.odds import odds_for_inputs, table_lines
+
+    try:
+        tables = odds_for_inputs(result.ruleset.id, _odds_state(result, key_name), inputs)
+    except BadInput as exc:
+        click.echo(f"odds: not available ({exc})")
+        return
+    if tables:
+        click.echo("")
+        click.echo("odds (exact, every face of every die):")
+    for table in tables:
+        for line in table_lines(table):
+            click.echo(line)
+
+
+def _odds_state(result: Any, key_name: str | None) -> Any:
+    """The position the next packet is written against (with this player's key), else the log's last."""
+    from rsr.game import position_for_author
+
+    try:
+        position, _, _ = position_for_author(result, actions.choose_key(result, key_name))
+        return position.state
+    except BadInput:
+        return result.position.state
 
 
 @main.command("submit")
@@ -280,6 +309,24 @@ def map_command(game_dir: Path, seq: int | None, out: Path, around: str | None, 
     svg, _ = draw_position(result, records[-1] if records else None, around, radius, whole)
     atomic_write(out, svg_to_png(svg) if out.suffix.lower() == ".png" else svg.encode())
     click.echo(f"wrote {out}")
+
+
+@main.command("odds")
+@click.argument("game_dir", type=GameDir)
+@click.argument("attacks", nargs=-1, required=True)
+@click.option("--key", "key_name", default=None)
+def odds_command(game_dir: Path, attacks: tuple[str, ...], key_name: str | None) -> None:
+    """Exact odds of each attack ATTACK (HEX:UNIT,UNIT, with /COMMAND in Red Sun Rising or /night in Red
+    Sun/Red Star) in the current position, from the tables, shifts and modifiers in force."""
+    from rsr.odds import odds_for_specs, parse_attack, table_lines
+
+    specs = [parse_attack(text) for text in attacks]
+    result = actions.load_game(game_dir)
+    for index, table in enumerate(odds_for_specs(result.ruleset.id, _odds_state(result, key_name), specs)):
+        if index:
+            click.echo("")
+        for line in table_lines(table):
+            click.echo(line)
 
 
 # -- auditing and testing --------------------------------------------------------------------------------
