@@ -176,7 +176,8 @@ def odds_for_answer(state: RsState, answer: dict[str, Any]) -> list[OddsTable]:
     """Prepared combats (``{combats: [{hex, attackers, night}]}``, RS/RS 6.0) of an orders file."""
     tables: list[OddsTable] = []
     for raw in answer.get("combats") or []:
-        if isinstance(raw, dict) and isinstance(raw.get("hex"), str) and (raw.get("attackers") or raw.get("units")):
-            units = tuple(str(u) for u in (raw.get("attackers") or raw.get("units")))
+        listed = (raw.get("attackers") or raw.get("units")) if isinstance(raw, dict) else None
+        if isinstance(raw, dict) and isinstance(raw.get("hex"), str) and isinstance(listed, list) and listed:
+            units = tuple(str(u) for u in listed)
             tables += combat_odds(state, side_of(state, units), raw["hex"], list(units), bool(raw.get("night")))
     return tables
