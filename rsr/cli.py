@@ -13,7 +13,6 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.markdown import Markdown
 
 from rsr import actions
 from rsr import keys as keystore
@@ -269,21 +268,49 @@ def verify(game_dir: Path, dice: bool) -> None:
 @main.command("report")
 @click.argument("game_dir", type=GameDir)
 @click.argument("seq", type=int, required=False)
-@click.option("--format", "fmt", type=click.Choice(["text", "md"]), default="text", show_default=True)
+@click.option("--last", is_flag=True, help="The latest resolution (the default when no SEQ is given).")
+@click.option("--format", "fmt", type=click.Choice(["text", "md", "html"]), default="text", show_default=True)
+@click.option("--html", "as_html", is_flag=True, help="Same as --format html.")
+@click.option("--all", "every", is_flag=True, help="With --html: a browsable replay of the whole game in --out DIR.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Write to this file (a folder with --all) instead of the terminal.")
 @click.option("--key", "key_name", default=None)
-def report(game_dir: Path, seq: int | None, fmt: str, key_name: str | None) -> None:
-    """Show the report of packet SEQ's resolution (default: the latest)."""
-    from rsr.report import pass_markdown
+def report(game_dir: Path, seq: int | None, last: bool, fmt: str, as_html: bool, every: bool, out: Path | None,
+           key_name: str | None) -> None:
+    """Show what packet SEQ's resolution did (default: the latest): every input, die, loss and move."""
+    from rsr.fileio import atomic_write
+    from rsr.report import build_report, replay_pages, report_html, report_markdown, report_text
 
+    if as_html:
+        fmt = "html"
+    if last and seq is not None:
+        raise BadInput("give SEQ or --last, not both")
     result = actions.load_game(game_dir)
-    records = actions.resolutions(result, key_name, seq)
+    records = actions.resolutions(result, key_name, None if every else seq)
     if not records:
         raise BadInput("no resolution to report yet")
-    text = pass_markdown(result, records[-1])
-    if fmt == "md":
-        click.echo(text)
+    if every:
+        if fmt != "html" or out is None:
+            raise BadInput("--all writes an HTML replay: give --html and --out FOLDER")
+        pages = replay_pages(result, records)
+        for name, page in sorted(pages.items()):
+            atomic_write(out / name, page.encode())
+        click.echo(f"wrote {len(pages)} pages to {out} (open {out / 'index.html'})")
+        return
+    record = records[-1]
+    built = build_report(result, record)
+    if fmt == "html":
+        from rsr.draw import draw_position
+
+        svg, _ = draw_position(result, record)
+        text = report_html(built, svg)
     else:
-        console.print(Markdown(text))
+        text = report_markdown(built) if fmt == "md" else report_text(built)
+    if out is not None:
+        atomic_write(out, text.encode())
+        click.echo(f"wrote {out}")
+    else:
+        click.echo(text, nl=False)
 
 
 @main.command("map")
