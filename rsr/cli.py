@@ -313,6 +313,44 @@ def report(game_dir: Path, seq: int | None, last: bool, fmt: str, as_html: bool,
         click.echo(text, nl=False)
 
 
+@main.command("replay")
+@click.argument("game_dir", type=GameDir)
+@click.option("--seq", type=int, default=None, help="Print the frame of packet SEQ and stop (no questions).")
+@click.option("--key", "key_name", default=None)
+def replay_command(game_dir: Path, seq: int | None, key_name: str | None) -> None:
+    """Step through the game: the map and the report of each packet side by side. Keys: Enter or n next,
+    p previous, a packet number to jump, q to quit. Without a terminal (or with --seq) one frame is printed."""
+    from rsr.report import replay_frame
+
+    result = actions.load_game(game_dir)
+    records = actions.resolutions(result, key_name)
+    if not records:
+        raise BadInput("no resolution to replay yet")
+    seqs = [r.resolved for r in records]
+    if seq is not None and seq not in seqs:
+        raise BadInput(f"packet {seq} has no resolution (resolved packets: {seqs[0]}-{seqs[-1]})")
+    index = seqs.index(seq) if seq is not None else (len(records) - 1 if not sys.stdin.isatty() else 0)
+    out = Console(highlight=False, width=None if sys.stdout.isatty() else 80)
+    while True:
+        out.print(replay_frame(result, records[index], index, len(records), out.width))
+        if seq is not None or not sys.stdin.isatty():
+            return
+        answer = click.prompt("[n]ext, [p]revious, packet number, [q]uit", default="n", show_default=False)
+        answer = answer.strip().lower()
+        if answer in ("q", "quit"):
+            return
+        if answer.isdigit() and int(answer) in seqs:
+            index = seqs.index(int(answer))
+        elif answer in ("p", "prev", "previous"):
+            index = max(0, index - 1)
+        elif answer in ("n", "next", ""):
+            if index + 1 >= len(records):
+                out.print("that was the last packet")
+            index = min(len(records) - 1, index + 1)
+        else:
+            out.print(f"no such packet or key: {answer!r}")
+
+
 @main.command("map")
 @click.argument("game_dir", type=GameDir)
 @click.argument("seq", type=int, required=False)

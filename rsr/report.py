@@ -401,3 +401,31 @@ def replay_pages(result: Replay, records: list[PassRecord]) -> dict[str, str]:
                            f"<style>{HTML_STYLE}</style></head><body><h1>{title}: replay</h1><ol>"
                            + "".join(index) + "</ol></body></html>\n")
     return pages
+
+
+def replay_frame(result: Replay, record: PassRecord, index: int, count: int, width: int) -> Any:
+    """One frame of ``rsr replay``: the map in characters and the report, side by side when the terminal is
+    wide enough (120 columns), else one above the other."""
+    from rich.console import Group as RichGroup
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    from rsr.draw import draw_position
+    from rsr.draw.hexmap import crop_hexes
+    from rsr.draw.textmap import text_map
+
+    _, scene = draw_position(result, record)
+    picture = "\n".join(text_map(scene, crop_hexes(scene, radius=2)))
+    built = build_report(result, record)
+    body = report_text(built)
+    head = Text(f"packet {record.resolved} ({index + 1} of {count}): {scene.subtitle}", style="bold")
+    left = Panel(Text(picture, no_wrap=True, overflow="crop"), title="map", expand=False)
+    right = Panel(Text(body), title="report")
+    if width >= 120:
+        grid = Table.grid(padding=1)
+        grid.add_column(no_wrap=True)
+        grid.add_column(ratio=1)
+        grid.add_row(left, right)
+        return RichGroup(head, grid)
+    return RichGroup(head, left, Text(body))

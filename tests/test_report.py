@@ -122,3 +122,21 @@ def test_victory_state_comes_from_the_rulesets_result() -> None:
     assert victory_lines(judged, state) == ["winner: japan", "level: marginal"]  # type: ignore[arg-type]
     silent = SimpleNamespace(ruleset=SimpleNamespace())
     assert victory_lines(silent, state) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_replay_prints_one_frame_with_map_and_report(ruleset_id: str) -> None:
+    game_dir = played_game(ruleset_id)
+    result = actions.load_game(game_dir)
+    record = result.passes[len(result.passes) // 2]
+    frame = CliRunner().invoke(main, ["replay", str(game_dir), "--seq", str(record.resolved)])
+    assert frame.exit_code == 0, frame.output
+    out = frame.output
+    assert f"packet {record.resolved} (" in out and f"packet {record.resolved} (" in out.split("map")[0]
+    assert "map" in out and f"Game {result.game_id[:8]}: packet {record.resolved}" in out
+    assert re.search(r"[JRS]\d", out)  # a stack token on the character map
+    assert max(len(line) for line in out.splitlines()) <= 80  # piped: 80 columns
+    last = CliRunner().invoke(main, ["replay", str(game_dir)])  # no terminal: the last frame, no questions
+    assert last.exit_code == 0 and f"packet {result.passes[-1].resolved} (" in last.output
+    bad = CliRunner().invoke(main, ["replay", str(game_dir), "--seq", "999"])
+    assert bad.exit_code == 2 and "999" in bad.output
