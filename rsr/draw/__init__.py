@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rsr.draw.hexmap import Scene, crop_hexes, render
-from rsr.draw.scenes import rs_scene, rsr_scene
+from rsr.draw.scenes import declared_attacks, rs_scene, rsr_scene
 from rsr.engine import Event, initial_position
 from rsr.errors import BadInput
 
@@ -31,9 +31,9 @@ def state_before(result: Any, record: Any) -> Any:
 
 
 def make_scene(ruleset_id: str, state: Any, before: Any, events: list[Event], title: str, subtitle: str,
-               map_data: dict[str, Any] | None = None) -> Scene:
+               map_data: dict[str, Any] | None = None, declared: list[dict[str, Any]] | None = None) -> Scene:
     if ruleset_id == "red-sun-rising":
-        return rsr_scene(state, before, events, title, subtitle)
+        return rsr_scene(state, before, events, title, subtitle, declared)
     if ruleset_id == "red-star":
         return rs_scene(state, before, events, title, subtitle, map_data)
     raise BadInput(f"no map drawing for ruleset {ruleset_id}")
@@ -46,6 +46,7 @@ def draw_position(result: Any, record: Any | None, around: str | None = None, ra
         state = record.position.state if record else result.position.state
         if around not in state.static.terrain:
             raise BadInput(f"--around {around}: no such hex on the {result.ruleset.id} map")
+    declared: list[dict[str, Any]] = []
     if record is None:
         state = state_before(result, _Start())
         before, events, label = state, [], "start of the game"
@@ -54,10 +55,12 @@ def draw_position(result: Any, record: Any | None, around: str | None = None, ra
         before, events = state_before(result, record), record.events
         author = result.packets[record.resolved].side if record.resolved < len(result.packets) else "?"
         label = f"packet {record.resolved} ({author}) resolved"
+        if record.resolved < len(result.packets):
+            declared = declared_attacks(result.packets[record.resolved].payload.get("inputs") or [])
     describe = result.ruleset.describe(state)
     title = f"Game {result.game_id[:8]}, {result.scenario.name}: {label}"
     scene = make_scene(result.ruleset.id, state, before, events, title, describe[0] if describe else "",
-                       result.scenario.data.get("map"))
+                       result.scenario.data.get("map"), declared)
     return render(scene, crop_hexes(scene, around, radius, whole)), scene
 
 

@@ -189,10 +189,10 @@ def _arrow_d(layout: Layout, arrow: Arrow) -> tuple[str, Point]:
     (x1, y1), (x2, y2) = points[-2], points[-1]
     length = math.hypot(x2 - x1, y2 - y1) or 1.0
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    points[-1] = (x2 - ux * layout.radius * 0.5, y2 - uy * layout.radius * 0.5)
+    points[-1] = (x2 - ux * layout.radius * 0.6, y2 - uy * layout.radius * 0.6)
     (a1, b1), (a2, b2) = points[0], points[1]
     first = math.hypot(a2 - a1, b2 - b1) or 1.0
-    points[0] = (a1 + (a2 - a1) / first * layout.radius * 0.12, b1 + (b2 - b1) / first * layout.radius * 0.12)
+    points[0] = (a1 + (a2 - a1) / first * layout.radius * 0.3, b1 + (b2 - b1) / first * layout.radius * 0.3)
     bend = BEND.get(arrow.kind, 0.0)
     if len(points) == 2 and bend:
         (sx, sy), (ex, ey) = points
@@ -278,7 +278,7 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
         out.append(f'<text x="{_f(x)}" y="{_f(y + layout.radius * 0.86)}" font-size="8" font-weight="{weight}" '
                    f'text-anchor="middle" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">'
                    f'{escape(label.text)}</text>')
-    # arrows last, so they are never hidden
+    # arrows over the counters; the heads stop at the target counter's edge so its values stay readable
     for index, arrow in enumerate(scene.arrows):
         if not any(h in keep for h in arrow.hexes) or len(arrow.hexes) < 2:
             continue

@@ -58,9 +58,35 @@ def _sources(walk: _Walk, units: list[str]) -> dict[str, list[str]]:
     return dict(sorted(by_hex.items()))
 
 
-def arrows_from_events(start: dict[str, str], events: list[Event]) -> list[Arrow]:
-    """Moves, attacks, defensive fire, retreats and advances of one pass, for both rulesets' events."""
+def declared_attacks(inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The attacks an orders packet declared (RSR ``attacks``, RS/RS ``combats``), as ``{hex, attackers}``."""
+    found = []
+    for item in inputs:
+        answer = item.get("answer") if isinstance(item, dict) else None
+        if not isinstance(answer, dict):
+            continue
+        for raw in (answer.get("attacks") or []) + (answer.get("combats") or []):
+            if isinstance(raw, dict) and isinstance(raw.get("hex"), str):
+                units = raw.get("attackers") or raw.get("units") or []
+                found.append({"hex": raw["hex"], "attackers": [str(u) for u in units]})
+    return found
+
+
+def arrows_from_events(start: dict[str, str], events: list[Event],
+                       declared: list[dict[str, Any]] | None = None) -> list[Arrow]:
+    """Moves, attacks, defensive fire, retreats and advances of one pass, for both rulesets' events.
+
+    ``declared`` attacks of the packet that no combat event resolved in this pass (e.g. RSR 11.53, a command
+    unit attacked alone, which needs no die) are drawn from where their units stood at the start."""
     walk = _Walk(dict(start))
+    resolved_hexes = {e.data.get("hex") for e in events if e.kind in ("combat", "combat-start")}
+    for number, attack in enumerate(declared or [], start=1):
+        if attack["hex"] in resolved_hexes:
+            continue
+        for where, units in _sources(walk, attack["attackers"]).items():
+            if where != attack["hex"]:
+                walk.add("attack", [where, attack["hex"]], f"declared attack {number} on {attack['hex']}: "
+                         f"{', '.join(units)} (no die rolled in this packet)", units)
     for event in events:
         d = event.data
         if event.kind == "moved" and d.get("unit"):
@@ -102,7 +128,8 @@ def rsr_positions(state: Any) -> dict[str, str]:
     return {u.id: u.hex for u in state.units.values() if u.hex and u.steps > 0}
 
 
-def rsr_scene(state: Any, before: Any, events: list[Event], title: str, subtitle: str) -> Scene:
+def rsr_scene(state: Any, before: Any, events: list[Event], title: str, subtitle: str,
+              declared: list[dict[str, Any]] | None = None) -> Scene:
     static = state.static
     layout = Layout(static.grid, "north")
     scene = Scene(layout, dict(static.terrain), title, subtitle)
@@ -137,7 +164,7 @@ def rsr_scene(state: Any, before: Any, events: list[Event], title: str, subtitle
             + ("" if unit.in_supply else ", out of supply")))
     for pics in scene.stacks.values():
         pics.sort(key=lambda p: (p.symbol == "hq", p.unit))  # command units lie under the combat units
-    scene.arrows = arrows_from_events(rsr_positions(before), events)
+    scene.arrows = arrows_from_events(rsr_positions(before), events, declared)
     scene.legend = [("", "terrain: clear, rough (dots), mountain (peaks), sea"),
                     ("", "blue sides: rivers; brown: roads; black with ties: rail"),
                     ("", "counter: id, size, type symbol, strength-command-move"),
