@@ -44,8 +44,7 @@ def pass_markdown(result: Replay, record: PassRecord) -> str:
     if not record.events:
         lines.append("Nothing: no input of this packet could be applied yet.")
     for event in record.events:
-        case = f" ({event.case})" if event.case and event.case not in event.text else ""
-        lines.append(f"* {event.text}{case}")
+        lines.append(f"* {event_words(event)}")
     lines += ["", "## Dice", ""]
     if record.rolls:
         lines += ["| n | die | value | purpose |", "|---|---|---|---|"]
