@@ -106,7 +106,7 @@ def check_page(browser: str, page: Path, tmp_path: Path, attacks: int) -> None:
     assert width >= 400 and height >= 250 and visibility == "visible" and display != "none"
     assert int(found[5]) >= attacks and int(found[6]) >= 1
     shot = tmp_path / f"{page.stem}.png"
-    run = run_browser(browser, page, f"--screenshot={shot}", "--window-size=1000,1000")
+    run = run_browser(browser, page, f"--screenshot={shot}", "--window-size=900,700")
     assert run.returncode == 0 and shot.exists(), run.stderr[-2000:]
     assert console_messages(run.stderr) == []
     w, h, rows = png_pixels(shot.read_bytes())
@@ -140,7 +140,7 @@ def test_html_replay_in_a_browser(browser: str, tmp_path: Path) -> None:
     assert made.exit_code == 0, made.output
     pages = sorted(out.glob("packet-*.html"))
     combats = [p for p in pages if "arrow-attack" in p.read_text()]
-    for page in [pages[0], *(combats[:1])]:
-        check_page(browser, page, tmp_path, 1 if page in combats else 0)
+    page = (combats or pages)[0]
+    check_page(browser, page, tmp_path, 1 if combats else 0)
     index = run_browser(browser, out / "index.html", "--dump-dom")
     assert all(p.name in index.stdout for p in pages)

@@ -379,7 +379,8 @@ def _side_svg(layout: Layout, side: SideLine) -> list[str]:
 
 def _stack_svg(x: float, y: float, pics: list[CounterPic]) -> list[str]:
     """A stack as it lies on the table: the counters below peek out up and to the right of the top one."""
-    out = []
+    listing = escape("; ".join(p.title or p.short() for p in pics))
+    out = [f'<g class="stack"><title>{listing}</title>']
     shown = pics[:4]
     step = 4.0
     for depth in range(len(shown) - 1, -1, -1):
@@ -391,4 +392,5 @@ def _stack_svg(x: float, y: float, pics: list[CounterPic]) -> list[str]:
         out.append(f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="6.5" fill="#111" stroke="#fff" stroke-width="1"/>')
         out.append(f'<text x="{_f(bx)}" y="{_f(by + 3)}" font-size="8.5" font-weight="bold" fill="#fff" '
                    f'text-anchor="middle">{len(pics)}</text>')
+    out.append("</g>")
     return out
