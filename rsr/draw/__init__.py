@@ -2,7 +2,8 @@
 
 hexmap.py draws any :class:`~rsr.draw.hexmap.Scene`; scenes.py says what each ruleset puts on it;
 counters.py draws a counter. PNG comes from resvg-py (a self-contained wheel: no system program or
-library is needed, unlike cairosvg, which needs the system's libcairo and brings Pillow).
+library is needed, unlike cairosvg, which needs the system's libcairo, and draws the haloed place names
+wrong; docs/maps-and-reports.md has the comparison).
 """
 
 from __future__ import annotations
