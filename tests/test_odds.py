@@ -260,3 +260,16 @@ def test_orders_check_prints_the_odds_of_each_attack(tmp_path: Path, monkeypatch
     odds = CliRunner().invoke(main, ["odds", str(game_dir), "1808:ru-es9"])
     assert odds.exit_code == 0, odds.output
     assert "hopeless" in odds.output and "100.0%" in odds.output
+
+
+def test_rs_hasty_attack_odds_fire_from_the_end_of_the_move(rs_state: Any) -> None:
+    # RS/RS 7.5: su-1-149 moves 4411 -> 4310 and attacks 4410 hasty; the odds count it firing from 4310
+    from rsr.rulesets.red_star.odds import odds_for_answer
+
+    answer = {"moves": [{"units": ["su-1-149"], "path": ["4310"], "hasty": [{"hex": "4410", "units": ["su-1-149"]}]}]}
+    tables = odds_for_answer(rs_state, answer)
+    assert tables and all(t.title.startswith("hasty attack from 4310") for t in tables)
+    attack = tables[-1]
+    assert "soviet fire (attacker): su-1-149 at" in attack.title
+    assert attack.total == 1
+    assert rs_state.units["su-1-149"].hex == "4411"  # the position itself is untouched

@@ -172,9 +172,34 @@ def odds_for_spec(state: RsState, spec: AttackSpec) -> list[OddsTable]:
     return combat_odds(state, side_of(state, spec.units), spec.hex, list(spec.units), spec.extra == "night")
 
 
-def odds_for_answer(state: RsState, answer: dict[str, Any]) -> list[OddsTable]:
-    """Prepared combats (``{combats: [{hex, attackers, night}]}``, RS/RS 6.0) of an orders file."""
+def hasty_odds(state: RsState, move: dict[str, Any]) -> list[OddsTable]:
+    """RS/RS 7.5: the hasty attacks of one move, from the hex where the moving stack stops (the end of its
+    path; the move itself is checked by the rules, and units dropped on the way are not counted)."""
+    path = move.get("path") or []
+    movers = move.get("units") or ([move["unit"]] if "unit" in move else [])
+    if not path or not isinstance(path, list):
+        return []
+    trial = copy.deepcopy(state)
+    for unit_id in movers:
+        if unit_id in trial.units:
+            trial.units[unit_id].hex = str(path[-1])
     tables: list[OddsTable] = []
+    for raw in move.get("hasty") or []:
+        if isinstance(raw, dict) and isinstance(raw.get("hex"), str) and isinstance(raw.get("units"), list):
+            units = tuple(str(u) for u in raw["units"])
+            for table in combat_odds(trial, side_of(trial, units), raw["hex"], list(units)):
+                table.title = f"hasty attack from {path[-1]}: {table.title}"
+                tables.append(table)
+    return tables
+
+
+def odds_for_answer(state: RsState, answer: dict[str, Any]) -> list[OddsTable]:
+    """Prepared combats (``{combats: [{hex, attackers, night}]}``, RS/RS 6.0) and the hasty attacks of a movement
+    order (``{moves: [{units, path, hasty: [{hex, units}]}]}``, RS/RS 7.5) of an orders file."""
+    tables: list[OddsTable] = []
+    for move in answer.get("moves") or []:
+        if isinstance(move, dict) and move.get("hasty"):
+            tables += hasty_odds(state, move)
     for raw in answer.get("combats") or []:
         listed = (raw.get("attackers") or raw.get("units")) if isinstance(raw, dict) else None
         if isinstance(raw, dict) and isinstance(raw.get("hex"), str) and isinstance(listed, list) and listed:
