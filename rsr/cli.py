@@ -14,7 +14,6 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.markdown import Markdown
 
 from rsr import actions
 from rsr import keys as keystore
@@ -172,6 +171,35 @@ def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> Non
         click.echo(f"the rest depends on dice: {run.stopped_at_die}")
     elif run.next_request is not None:
         click.echo(f"then the game asks {run.next_request.side}: {run.next_request.prompt}")
+    _orders_odds(result, key_name, inputs)
+
+
+def _orders_odds(result: Any, key_name: str | None, inputs: list[dict[str, Any]]) -> None:
+    """The odds section of ``orders check``: exact chances of every attack or combat in the orders."""
+    from rsr.odds import odds_for_inputs, table_lines
+
+    try:
+        tables = odds_for_inputs(result.ruleset.id, _odds_state(result, key_name), inputs)
+    except BadInput as exc:
+        click.echo(f"odds: not available ({exc})")
+        return
+    if tables:
+        click.echo("")
+        click.echo("odds (exact, every face of every die):")
+    for table in tables:
+        for line in table_lines(table):
+            click.echo(line)
+
+
+def _odds_state(result: Any, key_name: str | None) -> Any:
+    """The position the next packet is written against (with this player's key), else the log's last."""
+    from rsr.game import position_for_author
+
+    try:
+        position, _, _ = position_for_author(result, actions.choose_key(result, key_name))
+        return position.state
+    except BadInput:
+        return result.position.state
 
 
 @main.command("submit")
@@ -248,53 +276,111 @@ def verify(game_dir: Path, dice: bool) -> None:
 @main.command("report")
 @click.argument("game_dir", type=GameDir)
 @click.argument("seq", type=int, required=False)
-@click.option("--format", "fmt", type=click.Choice(["text", "md"]), default="text", show_default=True)
+@click.option("--last", is_flag=True, help="The latest resolution (the default when no SEQ is given).")
+@click.option("--format", "fmt", type=click.Choice(["text", "md", "html"]), default="text", show_default=True)
+@click.option("--html", "as_html", is_flag=True, help="Same as --format html.")
+@click.option("--all", "every", is_flag=True, help="With --html: a browsable replay of the whole game in --out DIR.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Write to this file (a folder with --all) instead of the terminal.")
 @click.option("--key", "key_name", default=None)
-def report(game_dir: Path, seq: int | None, fmt: str, key_name: str | None) -> None:
-    """Show the report of packet SEQ's resolution (default: the latest)."""
-    from rsr.report import pass_markdown
+def report(game_dir: Path, seq: int | None, last: bool, fmt: str, as_html: bool, every: bool, out: Path | None,
+           key_name: str | None) -> None:
+    """Show what packet SEQ's resolution did (default: the latest): every input, die, loss and move."""
+    from rsr.fileio import atomic_write
+    from rsr.report import build_report, replay_pages, report_html, report_markdown, report_text
 
-    result = actions.load_game(game_dir)
-    records = actions.resolutions(result, key_name, seq)
+    if as_html:
+        fmt = "html"
+    if last and seq is not None:
+        raise BadInput("give SEQ or --last, not both")
+    result = actions.load_game(game_dir, cache=not every)  # the whole game needs every pass
+    records = actions.resolutions(result, key_name, None if every else seq)
     if not records:
         raise BadInput("no resolution to report yet")
-    text = pass_markdown(result, records[-1])
-    if fmt == "md":
-        click.echo(text)
+    if every:
+        if fmt != "html" or out is None:
+            raise BadInput("--all writes an HTML replay: give --html and --out FOLDER")
+        pages = replay_pages(result, records)
+        for name, page in sorted(pages.items()):
+            atomic_write(out / name, page.encode())
+        click.echo(f"wrote {len(pages)} pages to {out} (open {out / 'index.html'})")
+        return
+    record = records[-1]
+    built = build_report(result, record)
+    if fmt == "html":
+        from rsr.draw import draw_position
+
+        svg, _ = draw_position(result, record)
+        text = report_html(built, svg)
     else:
-        console.print(Markdown(text))
+        text = report_markdown(built) if fmt == "md" else report_text(built)
+    if out is not None:
+        atomic_write(out, text.encode())
+        click.echo(f"wrote {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command("replay")
+@click.argument("game_dir", type=GameDir)
+@click.option("--seq", type=int, default=None, help="Print the frame of packet SEQ and stop (no questions).")
+@click.option("--key", "key_name", default=None)
+def replay_command(game_dir: Path, seq: int | None, key_name: str | None) -> None:
+    """Step through the game: the map and the report of each packet side by side. Keys: Enter or n next,
+    p previous, a packet number to jump, q to quit. Without a terminal (or with --seq) one frame is printed."""
+    from rsr.report import replay_frame
+
+    result = actions.load_game(game_dir, cache=False)  # stepping through needs every pass
+    records = actions.resolutions(result, key_name)
+    if not records:
+        raise BadInput("no resolution to replay yet")
+    seqs = [r.resolved for r in records]
+    if seq is not None and seq not in seqs:
+        raise BadInput(f"packet {seq} has no resolution (resolved packets: {seqs[0]}-{seqs[-1]})")
+    index = seqs.index(seq) if seq is not None else (len(records) - 1 if not sys.stdin.isatty() else 0)
+    out = Console(highlight=False, width=None if sys.stdout.isatty() else 80)
+    while True:
+        out.print(replay_frame(result, records[index], index, len(records), out.width))
+        if seq is not None or not sys.stdin.isatty():
+            return
+        answer = click.prompt("[n]ext, [p]revious, packet number, [q]uit", default="n", show_default=False)
+        answer = answer.strip().lower()
+        if answer in ("q", "quit"):
+            return
+        if answer.isdigit() and int(answer) in seqs:
+            index = seqs.index(int(answer))
+        elif answer in ("p", "prev", "previous"):
+            index = max(0, index - 1)
+        elif answer in ("n", "next", ""):
+            if index + 1 >= len(records):
+                out.print("that was the last packet")
+            index = min(len(records) - 1, index + 1)
+        else:
+            out.print(f"no such packet or key: {answer!r}")
 
 
 @main.command("map")
 @click.argument("game_dir", type=GameDir)
 @click.argument("seq", type=int, required=False)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The picture to write: .svg, or .png (needs rsvg-convert from librsvg2-bin).")
+              help="The picture to write: .svg or .png.")
+@click.option("--around", "around", default=None, help="Centre the picture on this hex (e.g. 4414).")
+@click.option("--radius", type=click.IntRange(0, 60), default=3, show_default=True,
+              help="How many hexes to show around the action (or around --around).")
+@click.option("--whole", is_flag=True, help="Draw the whole map instead of the part where the action was.")
 @click.option("--key", "key_name", default=None)
-def map_command(game_dir: Path, seq: int | None, out: Path, key_name: str | None) -> None:
+def map_command(game_dir: Path, seq: int | None, out: Path, around: str | None, radius: int, whole: bool,
+                key_name: str | None) -> None:
     """Draw the position after packet SEQ's resolution (default: the latest), with its moves and attacks."""
-    import shutil
-    import subprocess
-    import tempfile
+    from rsr.draw import draw_position, svg_to_png
+    from rsr.fileio import atomic_write
 
-    from rsr.mapview import render
-
+    if out.suffix.lower() not in (".svg", ".png"):
+        raise BadInput(f"--out {out}: the picture must be .svg or .png")
     result = actions.load_game(game_dir)
     records = actions.resolutions(result, key_name, seq)
-    state = records[-1].position.state if records else result.position.state
-    events = records[-1].events if records else []
-    label = f"packet {records[-1].resolved} resolved" if records else "start"
-    svg = render(state, events, f"Game {result.game_id[:8]} ({result.scenario.name}), {label}")
-    if out.suffix.lower() == ".png":
-        converter = shutil.which("rsvg-convert")
-        if converter is None:
-            raise BadInput("PNG needs rsvg-convert (Debian package librsvg2-bin); write .svg instead")
-        with tempfile.NamedTemporaryFile("w", suffix=".svg", delete=False) as handle:
-            handle.write(svg)
-        subprocess.run([converter, "-o", str(out), handle.name], check=True)
-        Path(handle.name).unlink()
-    else:
-        out.write_text(svg)
+    svg, _ = draw_position(result, records[-1] if records else None, around, radius, whole)
+    atomic_write(out, svg_to_png(svg) if out.suffix.lower() == ".png" else svg.encode())
     click.echo(f"wrote {out}")
 
 
@@ -331,6 +417,24 @@ def claim_check(game_dir: Path, claim_file: Path) -> None:
     result = actions.load_game(game_dir)
     for line in check_claim(result, actions.read_text_file_limited(claim_file, 65536, "claim")):
         click.echo(line)
+
+
+@main.command("odds")
+@click.argument("game_dir", type=GameDir)
+@click.argument("attacks", nargs=-1, required=True)
+@click.option("--key", "key_name", default=None)
+def odds_command(game_dir: Path, attacks: tuple[str, ...], key_name: str | None) -> None:
+    """Exact odds of each attack ATTACK (HEX:UNIT,UNIT, with /COMMAND in Red Sun Rising or /night in Red
+    Sun/Red Star) in the current position, from the tables, shifts and modifiers in force."""
+    from rsr.odds import odds_for_specs, parse_attack, table_lines
+
+    specs = [parse_attack(text) for text in attacks]
+    result = actions.load_game(game_dir)
+    for index, table in enumerate(odds_for_specs(result.ruleset.id, _odds_state(result, key_name), specs)):
+        if index:
+            click.echo("")
+        for line in table_lines(table):
+            click.echo(line)
 
 
 # -- auditing and testing --------------------------------------------------------------------------------

@@ -6,7 +6,12 @@ through ``report_tables(events)``.
 
 from __future__ import annotations
 
-from rsr.engine import Request
+import html
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any
+
+from rsr.engine import Event, Request
 from rsr.game import PassRecord, Replay
 
 
@@ -39,8 +44,7 @@ def pass_markdown(result: Replay, record: PassRecord) -> str:
     if not record.events:
         lines.append("Nothing: no input of this packet could be applied yet.")
     for event in record.events:
-        case = f" ({event.case})" if event.case and event.case not in event.text else ""
-        lines.append(f"* {event.text}{case}")
+        lines.append(f"* {event_words(event)}")
     lines += ["", "## Dice", ""]
     if record.rolls:
         lines += ["| n | die | value | purpose |", "|---|---|---|---|"]
@@ -61,3 +65,366 @@ def dice_audit(result: Replay) -> list[str]:
         for roll in record.rolls:
             lines.append(f"  #{roll.n} d{roll.sides} = {roll.value}  {roll.purpose}")
     return lines
+
+
+# -- reports a player reads (rsr report): text, Markdown for an email body, HTML with the map -------------------
+
+WIDTH = 80
+
+
+@dataclass
+class Group:
+    """The events of one part of the sequence of play (a stage, an assault round, a segment)."""
+
+    title: str
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class DieLine:
+    n: int | None
+    sides: int
+    value: int
+    purpose: str
+    result: str = ""
+
+
+@dataclass
+class PassReport:
+    """Everything a report of one resolution says, before it is laid out as text, Markdown or HTML."""
+
+    title: str
+    facts: list[str]
+    message: str | None
+    provisional: list[str]
+    victory: list[str]
+    groups: list[Group]
+    losses: list[str]
+    sealed: list[str]
+    dice: list[DieLine]
+    tables: list[tuple[str, list[str], list[list[str]]]]
+    position: list[str]
+    next: str
+    seq: int
+
+
+STAGE_START = ("round", "segment")
+
+
+def event_words(event: Event) -> str:
+    """An event in plain words. Combat and firefight lines are rebuilt from their data so every die reads
+    "die 1, modified to -1 -> 2/1" with each modifier and its case."""
+    d = event.data
+    flag = " [provisional]" if event.provisional else ""
+    if event.kind == "combat" and "attack_strength" in d:
+        attackers = " + ".join(f"{a['unit']} ({a['strength']})" for a in d["attackers"])
+        defenders = " + ".join(f"{x['unit']} ({x['strength']})" for x in d["defenders"])
+        odds = d["column"] or "worse than 1-3"
+        if d["die"] is None:
+            roll = f"no die: {d['result']} (RSR 11.57)"
+        elif d.get("modifiers"):
+            mods = ", ".join(f"{m['value']:+d} {m['reason']} ({m['case']})" for m in d["modifiers"])
+            roll = f"die {d['die']}, modified to {d['modified_die']} -> {d['result']} (modifiers: {mods})"
+        else:
+            roll = f"die {d['die']} -> {d['result']}"
+        return (f"attack {d['attack']} on {d['hex']}: {attackers} = {d['attack_strength']} against {defenders} = "
+                f"{d['defence_strength']}, odds {odds}; {roll} ({event.case}){flag}")
+    if event.kind == "firefight" and "column" in d:
+        shifts = "".join(f", {s['value']:+d} {s['reason']} ({s['case']})" for s in d.get("shifts", []))
+        firing = ", ".join(f"{f['unit']} ({f['used']})" for f in d.get("firing", []))
+        final = f" -> {d['column']}" if shifts else ""
+        return (f"firefight {d['firefight']} of {d['combat']}: {d['side']} {firing} fire {d['strength']} at "
+                f"{d['target']} in {d['target_hex']}: column {d['base_column']}{shifts}{final}; "
+                f"die {d['die']} -> {d['result']} ({event.case}){flag}")
+    case = f" ({event.case})" if event.case and event.case not in event.text else ""
+    return f"{event.text}{case}{flag}"
+
+
+def _groups(start: str, events: list[Event]) -> list[Group]:
+    groups = [Group(start)]
+    for event in events:
+        if event.kind == "die":
+            continue
+        if event.kind in STAGE_START:
+            groups.append(Group(event_words(event).split(" (")[0]))
+            continue
+        groups[-1].lines.append(event_words(event))
+        if event.kind == "stage" and " ends" in event.text:
+            groups.append(Group("Then"))
+    return [g for g in groups if g.lines]
+
+
+def _dice(record: PassRecord) -> list[DieLine]:
+    """Every die with its purpose and the result it gave (the first event after it that is not a die)."""
+    lines: list[DieLine] = []
+    events = record.events
+    for index, event in enumerate(events):
+        if event.kind != "die":
+            continue
+        after = next((e for e in events[index + 1:] if e.kind not in ("die", "policy")), None)
+        lines.append(DieLine(event.data.get("n"), event.data["sides"], event.data["value"], event.data["purpose"],
+                             event_words(after) if after else ""))
+    if not lines:  # a ruleset that records rolls without die events
+        lines = [DieLine(r.n, r.sides, r.value, r.purpose) for r in record.rolls]
+    return lines
+
+
+def _table_cells(table: list[str]) -> tuple[list[str], list[list[str]]]:
+    def cells(line: str) -> list[str]:
+        return [c.strip() for c in line.strip().strip("|").split("|")]
+
+    return cells(table[0]), [cells(line) for line in table[2:]]
+
+
+def victory_lines(result: Replay, state: Any) -> list[str]:
+    """The ruleset's ``result(state)`` (a dict or None), where the ruleset has one."""
+    judge = getattr(result.ruleset, "result", None)
+    if not callable(judge):
+        return []
+    verdict = judge(state)
+    if not verdict:
+        return ["The game goes on: no result yet."] if not getattr(state, "finished", False) else []
+    if isinstance(verdict, dict):
+        return [f"{key.replace('_', ' ')}: {value}" for key, value in verdict.items()]
+    return [str(verdict)]
+
+
+def build_report(result: Replay, record: PassRecord) -> PassReport:
+    from rsr.draw import state_before
+
+    packet = result.packets[record.resolved] if record.resolved < len(result.packets) else None
+    author = packet.side if packet else "?"
+    before = result.ruleset.describe(state_before(result, record))
+    facts = [f"Ruleset {result.ruleset.id} {result.ruleset.version}, scenario {result.scenario.name}, game "
+             f"{result.game_id}.",
+             f"Packet {record.resolved} was written by {author} ({result.names.get(author, '?')}); its dice come "
+             f"from the secret {record.resolver_side} revealed in packet {record.resolver} (key "
+             f"{record.key.hex()[:16]}...)."]
+    if packet is not None:
+        inputs = packet.payload.get("inputs") or []
+        facts.append(f"It carried {len(inputs)} input(s)" + (": " + ", ".join(
+            str(i.get("request") or i.get("unseal") or i.get("policy")) for i in inputs) if inputs else "") + ".")
+        for key in ("time", "timestamp", "signed_at"):
+            if packet.payload.get(key):
+                facts.append(f"Signed at {packet.payload[key]}.")
+    message = packet.payload.get("message") if packet is not None else None
+    provisional = sorted({p for e in record.events for p in e.provisional})
+    losses = [event_words(e) for e in record.events if e.kind in ("eliminated", "reduced", "retreat-loss")]
+    sealed = [event_words(e) for e in record.events if e.kind in ("sealed", "unsealed", "choices")
+              and (e.kind != "choices" or e.data.get("sealed"))]
+    tables = []
+    for title, table in result.ruleset.report_tables(record.events):
+        if table:
+            head, rows = _table_cells(table)
+            tables.append((title, head, rows))
+    waiting = record.waiting
+    if waiting is None:
+        nxt = "The game is over."
+    else:
+        nxt = f"The game now asks {waiting.side}: {waiting.prompt} ({waiting.id}, {waiting.case})."
+    return PassReport(
+        title=f"Game {result.game_id[:8]}: packet {record.resolved} ({author}) resolved", facts=facts,
+        message=str(message) if message else None, provisional=provisional,
+        victory=victory_lines(result, record.position.state),
+        groups=_groups(before[0] if before else "Resolution", record.events), losses=losses, sealed=sealed,
+        dice=_dice(record), tables=tables, position=result.ruleset.describe(record.position.state), next=nxt,
+        seq=record.resolved)
+
+
+def _wrap(text: str, first: str = "", rest: str = "  ", width: int = WIDTH) -> list[str]:
+    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False,
+                         break_long_words=True) or [first.rstrip()]
+
+
+def _list_rows(head: list[str], rows: list[list[str]], bullet: str) -> list[str]:
+    """A table as a list: one item per row, 'column: value' pairs, wrapped to 80 columns."""
+    out: list[str] = []
+    for row in rows:
+        pairs = [f"{h}: {v}" for h, v in zip(head, row, strict=False) if v and v != "-"]
+        out += _wrap("; ".join(pairs), bullet, " " * len(bullet))
+    return out
+
+
+def _table_width(head: list[str], rows: list[list[str]]) -> int:
+    widths = [max([len(h)] + [len(r[i]) if i < len(r) else 0 for r in rows]) for i, h in enumerate(head)]
+    return sum(widths) + 3 * len(widths) + 1
+
+
+def report_markdown(report: PassReport) -> str:
+    """Markdown for an email body: headings and lists, and no table wider than 80 columns."""
+    out = [f"# {report.title}", ""]
+    for fact in report.facts:
+        out += _wrap(fact, "", "")
+    out.append("")
+    if report.message:
+        out += ["## Message from the sender", ""] + [f"> {line}" for line in report.message.splitlines()] + [""]
+    if report.provisional:
+        out += ["## Provisional data", "", "These results rest on stand-in data, not the printed charts:", ""]
+        for item in report.provisional:
+            out += _wrap(item, "* ", "  ")
+        out.append("")
+    if report.victory:
+        out += ["## Victory", ""] + [line for v in report.victory for line in _wrap(v, "* ", "  ")] + [""]
+    out += ["## What happened, in the sequence of play", ""]
+    if not report.groups:
+        out += ["Nothing: no input of this packet could be applied yet.", ""]
+    for group in report.groups:
+        out += [f"### {group.title}", ""]
+        for line in group.lines:
+            out += _wrap(line, "* ", "  ")
+        out.append("")
+    if report.losses:
+        out += ["## Losses", ""] + [line for item in report.losses for line in _wrap(item, "* ", "  ")] + [""]
+    if report.sealed:
+        out += ["## Sealed choices", ""] + [line for item in report.sealed for line in _wrap(item, "* ", "  ")]
+        out.append("")
+    out += ["## Dice", ""]
+    if not report.dice:
+        out += ["No die was rolled.", ""]
+    for die in report.dice:
+        label = f"#{die.n} " if die.n is not None else ""
+        out += _wrap(f"{label}d{die.sides} = {die.value}: {die.purpose}", "* ", "  ")
+        if die.result:
+            out += _wrap(f"gave: {die.result}", "  ", "    ")
+    out.append("")
+    for title, head, rows in report.tables:
+        out += [f"## {title}", ""]
+        if _table_width(head, rows) <= WIDTH:
+            out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+            out += ["| " + " | ".join(row) + " |" for row in rows]
+        else:
+            out += _list_rows(head, rows, "* ")
+        out.append("")
+    out += ["## Position", "", "```"] + [line for p in report.position for line in _wrap(p, "", "      ")]
+    out += ["```", "", "## Next", ""] + _wrap(report.next, "", "") + [""]
+    return "\n".join(out)
+
+
+def report_text(report: PassReport) -> str:
+    """Plain text for a terminal or a pipe: 80 columns, lists instead of tables, nothing cut short."""
+    rule = "=" * min(WIDTH, len(report.title))
+    md = report_markdown(report)
+    out = []
+    for line in md.splitlines():
+        if line.startswith("# "):
+            out += [line[2:], rule]
+        elif line.startswith("## "):
+            out += [line[3:].upper()]
+        elif line.startswith("### "):
+            out += [line[4:] + ":"]
+        elif line == "```":
+            continue
+        elif line.startswith("|---"):
+            continue
+        elif line.startswith("| "):
+            out.append("  " + "  ".join(c.strip() for c in line.strip("|").split("|")))
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def _html_list(items: list[str], css: str = "") -> str:
+    cls = f' class="{css}"' if css else ""
+    return f"<ul{cls}>" + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>"
+
+
+HTML_STYLE = """
+body{font-family:DejaVu Sans,Verdana,sans-serif;max-width:1200px;margin:1em auto;padding:0 1em;color:#222}
+h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;margin-top:1.4em}h3{font-size:1em}
+.provisional{background:#fff4d6;border-left:4px solid #e0a000;padding:.4em .8em}
+table{border-collapse:collapse;font-size:.85em;margin:.5em 0}td,th{border:1px solid #bbb;padding:2px 6px;
+vertical-align:top;text-align:left}th{background:#eee}#map svg{max-width:100%;height:auto;border:1px solid #ccc}
+nav{margin:.5em 0;font-size:.95em}nav a{margin-right:1em}pre{background:#f6f6f6;padding:.5em;overflow-x:auto}
+blockquote{border-left:3px solid #999;margin:0;padding-left:.8em;color:#444}
+"""
+
+
+def report_html(report: PassReport, svg: str, nav: str = "") -> str:
+    """One self-contained HTML page: the report with the map inline (SVG) and a table of every die."""
+    e = html.escape
+    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(report.title)}</title>",
+             f"<style>{HTML_STYLE}</style></head><body>", nav, f"<h1>{e(report.title)}</h1>",
+             "".join(f"<p>{e(f)}</p>" for f in report.facts)]
+    if report.message:
+        parts.append(f"<h2>Message from the sender</h2><blockquote>{e(report.message)}</blockquote>")
+    if report.provisional:
+        parts.append('<div class="provisional" id="provisional"><strong>Provisional data was used.</strong> '
+                     "These results rest on stand-in data, not the printed charts:"
+                     + _html_list(report.provisional) + "</div>")
+    if report.victory:
+        parts.append("<h2>Victory</h2>" + _html_list(report.victory))
+    parts.append(f'<h2>Map</h2><figure id="map">{svg}</figure>')
+    parts.append("<h2>What happened, in the sequence of play</h2>")
+    if not report.groups:
+        parts.append("<p>Nothing: no input of this packet could be applied yet.</p>")
+    for group in report.groups:
+        parts.append(f"<h3>{e(group.title)}</h3>" + _html_list(group.lines))
+    if report.losses:
+        parts.append("<h2>Losses</h2>" + _html_list(report.losses))
+    if report.sealed:
+        parts.append("<h2>Sealed choices</h2>" + _html_list(report.sealed))
+    parts.append('<h2>Dice</h2><table id="dice"><tr><th>#</th><th>die</th><th>value</th><th>purpose</th>'
+                 "<th>what it gave</th></tr>")
+    for die in report.dice:
+        parts.append(f"<tr><td>{'' if die.n is None else die.n}</td><td>d{die.sides}</td><td>{die.value}</td>"
+                     f"<td>{e(die.purpose)}</td><td>{e(die.result)}</td></tr>")
+    parts.append("</table>")
+    if not report.dice:
+        parts.append("<p>No die was rolled.</p>")
+    for title, head, rows in report.tables:
+        parts.append(f"<h2>{e(title)}</h2><table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
+        parts += ["<tr>" + "".join(f"<td>{e(c.replace('**', ''))}</td>" for c in row) + "</tr>" for row in rows]
+        parts.append("</table>")
+    parts.append("<h2>Position</h2><pre>" + e("\n".join(report.position)) + "</pre>")
+    parts.append(f"<h2>Next</h2><p>{e(report.next)}</p>{nav}</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def replay_pages(result: Replay, records: list[PassRecord]) -> dict[str, str]:
+    """A browsable HTML replay: an index and one self-contained page per resolved packet, linked both ways."""
+    from rsr.draw import draw_position
+
+    names = [f"packet-{r.resolved:04d}.html" for r in records]
+    pages: dict[str, str] = {}
+    index = [f"<li><a href=\"{names[i]}\">packet {r.resolved} ({result.side_for_seq(r.resolved)}): "
+             f"{html.escape(result.ruleset.describe(r.position.state)[0])}</a></li>" for i, r in enumerate(records)]
+    for i, record in enumerate(records):
+        links = ['<a href="index.html">all packets</a>']
+        links.append(f'<a id="prev" href="{names[i - 1]}">&larr; previous</a>' if i else "")
+        links.append(f'<a id="next" href="{names[i + 1]}">next &rarr;</a>' if i + 1 < len(records) else "")
+        nav = "<nav>" + "".join(links) + f" packet {i + 1} of {len(records)}</nav>"
+        svg, _ = draw_position(result, record)
+        pages[names[i]] = report_html(build_report(result, record), svg, nav)
+    title = f"Game {result.game_id[:8]} ({result.ruleset.id}, {result.scenario.name})"
+    pages["index.html"] = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>"
+                           f"<style>{HTML_STYLE}</style></head><body><h1>{title}: replay</h1><ol>"
+                           + "".join(index) + "</ol></body></html>\n")
+    return pages
+
+
+def replay_frame(result: Replay, record: PassRecord, index: int, count: int, width: int) -> Any:
+    """One frame of ``rsr replay``: the map in characters and the report, side by side when the terminal is
+    wide enough (120 columns), else one above the other."""
+    from rich.console import Group as RichGroup
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    from rsr.draw import draw_position
+    from rsr.draw.hexmap import crop_hexes
+    from rsr.draw.textmap import text_map
+
+    _, scene = draw_position(result, record)
+    picture = "\n".join(text_map(scene, crop_hexes(scene, radius=2)))
+    built = build_report(result, record)
+    body = report_text(built)
+    head = Text(f"packet {record.resolved} ({index + 1} of {count}): {scene.subtitle}", style="bold")
+    left = Panel(Text(picture, no_wrap=True, overflow="crop"), title="map", expand=False)
+    right = Panel(Text(body), title="report")
+    if width >= 120:
+        grid = Table.grid(padding=1)
+        grid.add_column(no_wrap=True)
+        grid.add_column(ratio=1)
+        grid.add_row(left, right)
+        return RichGroup(head, grid)
+    return RichGroup(head, left, Text(body))

@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tools.hexmap.geometry import Point, dist_to_polyline, point_in_polygon
 from tools.rs_map import geography as geo
 from tools.rs_map import named
 from tools.rs_map.fit import Projection, fit
-from tools.rs_map.grid import MapGrid, Point, dist_to_polyline, point_in_polygon, route, side_id
+from tools.rs_map.grid import MapGrid, route, side_id
 
 MARSH_DISTANCE = 0.8  # grid units: east-bank hexes this close to the Halha are flood-plain swamp (2.7)
 MEADOW_DISTANCE = 0.45  # grid units: the Holsten's narrow grassy valley

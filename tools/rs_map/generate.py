@@ -9,15 +9,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tools.hexmap import yamlout  # noqa: E402
+from tools.hexmap.cli import refuse, write_or_check  # noqa: E402
 from tools.rs_map import fit, named  # noqa: E402
 from tools.rs_map.build import Builder, MapModel  # noqa: E402
 from tools.rs_map.grid import MapGrid  # noqa: E402
@@ -53,58 +53,15 @@ FEATURES: dict[str, str] = {
 }
 
 
-def _q(s: str) -> str:
-    return json.dumps(s, ensure_ascii=False)
-
-
-def _plain(s: str) -> str:
-    ok = s.replace("-", "").isalnum() and not s[0].isdigit() and s not in ("true", "false", "null", "yes", "no")
-    return s if ok else _q(s)
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, str):
-        return _q(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{_plain(k) if not k[0].isdigit() else _q(k)}: {_value(x)}"
-                               for k, x in v.items()) + "}"
-    raise TypeError(type(v))
+_q, _plain, _value = yamlout.q, yamlout.plain, yamlout.value
 
 
 def _hex_list(hexes: Sequence[str], indent: int, width: int = 110) -> str:
-    items = [_q(h) for h in hexes]
-    lines: list[str] = []
-    cur = "["
-    for i, item in enumerate(items):
-        piece = item + ("," if i < len(items) - 1 else "]")
-        used = len(cur) + (indent if not lines else 0)
-        if used + len(piece) + 1 > width and cur != "[":
-            lines.append(cur)
-            cur = " " * (indent + 1) + piece
-        else:
-            cur = cur + ("" if cur.endswith("[") else " ") + piece
-    if not items:
-        cur = "[]"
-    lines.append(cur)
-    return "\n".join(lines)
+    return yamlout.hex_list(hexes, indent, width)
 
 
 def _comment(text: str, width: int = 110) -> list[str]:
-    out: list[str] = []
-    cur = "#"
-    for w in text.split():
-        if len(cur) + 1 + len(w) > width:
-            out.append(cur)
-            cur = "#  "
-        cur += " " + w
-    out.append(cur)
-    return out
+    return yamlout.comment(text, width)
 
 
 def to_yaml(m: MapModel) -> str:
@@ -207,24 +164,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     model, yaml_text, svg_text = make()
     if model.failures:
-        print("\n".join(model.failures), file=sys.stderr)
-        return 2
-    if args.check:
-        stale = [p for p, text in ((MAP_YAML, yaml_text), (MAP_SVG, svg_text))
-                 if not p.exists() or p.read_text(encoding="utf-8") != text]
-        for p in stale:
-            print(f"out of date: {p.relative_to(ROOT)}", file=sys.stderr)
-        return 1 if stale else 0
-    MAP_YAML.parent.mkdir(parents=True, exist_ok=True)
-    MAP_SVG.parent.mkdir(parents=True, exist_ok=True)
-    MAP_YAML.write_text(yaml_text, encoding="utf-8")
-    MAP_SVG.write_text(svg_text, encoding="utf-8")
-    print(f"wrote {MAP_YAML.relative_to(ROOT)} and {MAP_SVG.relative_to(ROOT)}")
-    print(summary(model))
-    for note in model.notes:
-        print("note:", note)
-    return 0
-
+        return refuse(model.failures)
+    return write_or_check(ROOT, [(MAP_YAML, yaml_text), (MAP_SVG, svg_text)], args.check, summary(model),
+                          model.notes)
 
 if __name__ == "__main__":
     raise SystemExit(main())

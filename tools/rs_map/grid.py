@@ -18,11 +18,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rsr.hexgrid import Grid as RuleGrid
+from tools.hexmap.geometry import Point, dist_to_segment
 
 COL = math.sqrt(3) / 2  # east-west distance between line centres
 RADIUS = 1 / math.sqrt(3)  # centre to corner of a hex one unit across its flats
 
-Point = tuple[float, float]
 
 
 def hex_id(line: int, pos: int) -> str:
@@ -130,32 +130,6 @@ class MapGrid:
 
 
 # -- plane geometry ------------------------------------------------------------------------------------
-
-
-def point_in_polygon(p: Point, poly: list[Point]) -> bool:
-    """Even-odd rule."""
-    x, y = p
-    inside = False
-    n = len(poly)
-    for i in range(n):
-        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
-        if (y1 > y) != (y2 > y):
-            xc = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
-            if xc > x:
-                inside = not inside
-    return inside
-
-
-def dist_to_segment(p: Point, a: Point, b: Point) -> float:
-    (px, py), (ax, ay), (bx, by) = p, a, b
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-    return math.dist(p, (ax + t * dx, ay + t * dy))
-
-
-def dist_to_polyline(p: Point, line: list[Point]) -> float:
-    return min(dist_to_segment(p, a, b) for a, b in zip(line, line[1:], strict=False))
 
 
 def route(grid: MapGrid, start: str, end: str, a: Point, b: Point, blocked: set[str]) -> list[str] | None:

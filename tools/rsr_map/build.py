@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from tools.hexmap.geometry import Polygon, densify, segments_cross
 from tools.rsr_map import geography as geo
 from tools.rsr_map import named
 from tools.rsr_map.grid import ROW, Grid, Hex, hex_id, parse_hex, side_id
@@ -36,53 +37,6 @@ STRAIT_SEA_FRACTION = 0.5
 # ---------------------------------------------------------------------------------------------------
 # geometry helpers
 # ---------------------------------------------------------------------------------------------------
-
-
-class Polygon:
-    """A polygon in (lat, lon) with a banded edge index for fast point-in-polygon tests."""
-
-    BAND = 0.1
-
-    def __init__(self, points: Sequence[LatLon]) -> None:
-        self.points = list(points)
-        self.bands: dict[int, list[tuple[float, float, float, float]]] = defaultdict(list)
-        n = len(self.points)
-        for i in range(n):
-            (a_lat, a_lon), (b_lat, b_lon) = self.points[i], self.points[(i + 1) % n]
-            lo, hi = min(a_lat, b_lat), max(a_lat, b_lat)
-            for band in range(math.floor(lo / self.BAND), math.floor(hi / self.BAND) + 1):
-                self.bands[band].append((a_lat, a_lon, b_lat, b_lon))
-
-    def contains(self, lat: float, lon: float) -> bool:
-        inside = False
-        for a_lat, a_lon, b_lat, b_lon in self.bands.get(math.floor(lat / self.BAND), ()):
-            if (a_lat > lat) != (b_lat > lat):
-                cross = a_lon + (lat - a_lat) * (b_lon - a_lon) / (b_lat - a_lat)
-                if lon < cross:
-                    inside = not inside
-        return inside
-
-
-def densify(points: Sequence[LatLon], step: float = 0.04, closed: bool = True) -> list[LatLon]:
-    """Insert points so that no segment is longer than `step` degrees (so a warp bends it smoothly)."""
-    out: list[LatLon] = []
-    n = len(points)
-    for i in range(n if closed else n - 1):
-        a, b = points[i], points[(i + 1) % n]
-        k = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / step))
-        out.extend((a[0] + (b[0] - a[0]) * j / k, a[1] + (b[1] - a[1]) * j / k) for j in range(k))
-    if not closed:
-        out.append(points[-1])
-    return out
-
-
-def _segments_cross(p1: LatLon, p2: LatLon, q1: LatLon, q2: LatLon) -> bool:
-    def orient(a: LatLon, b: LatLon, c: LatLon) -> float:
-        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-
-    d1, d2 = orient(q1, q2, p1), orient(q1, q2, p2)
-    d3, d4 = orient(p1, p2, q1), orient(p1, p2, q2)
-    return (d1 > 0) != (d2 > 0) and (d3 > 0) != (d4 > 0)
 
 
 class Warp:
@@ -244,7 +198,7 @@ class Builder:
                         continue
                     if max(p[1], q[1]) < lo_lon or min(p[1], q[1]) > hi_lon:
                         continue
-                    if _segments_cross(ca, cb, p, q):
+                    if segments_cross(ca, cb, p, q):
                         hit = True
                         break
                 if hit:

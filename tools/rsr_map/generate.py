@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +16,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tools.hexmap import yamlout  # noqa: E402
+from tools.hexmap.cli import refuse, write_or_check  # noqa: E402
 from tools.rsr_map import fit  # noqa: E402
 from tools.rsr_map import geography as geo  # noqa: E402
 from tools.rsr_map.build import Builder, MapModel  # noqa: E402
@@ -53,43 +54,15 @@ OTHER_CODE_PROVENANCE = "provisional: the rest of the mainland coast split among
 # ---------------------------------------------------------------------------------------------------
 
 
-def _q(s: str) -> str:
-    return json.dumps(s, ensure_ascii=False)
-
-
-def _plain(s: str) -> str:
-    """A bare word if it is safely one, else quoted."""
-    ok = s.replace("-", "").isalnum() and not s[0].isdigit() and s not in ("true", "false", "null", "yes", "no")
-    return s if ok else _q(s)
+_q, _plain = yamlout.q, yamlout.plain
 
 
 def _hex_list(hexes: Sequence[Hex], indent: int, width: int = 100) -> str:
-    items = [_q(hex_id(h)) for h in hexes]
-    lines: list[str] = []
-    cur = "["
-    for i, item in enumerate(items):
-        piece = item + ("," if i < len(items) - 1 else "]")
-        used = len(cur) + (indent if not lines else 0)
-        if used + len(piece) + 1 > width and cur != "[":
-            lines.append(cur)
-            cur = " " * (indent + 1) + piece
-        else:
-            cur = cur + ("" if cur.endswith("[") else " ") + piece
-    lines.append(cur)
-    return "\n".join(lines)
+    return yamlout.hex_list([hex_id(h) for h in hexes], indent, width)
 
 
 def _comment_block(text: str, width: int = 108) -> list[str]:
-    words = text.split()
-    out: list[str] = []
-    cur = "#"
-    for w in words:
-        if len(cur) + 1 + len(w) > width:
-            out.append(cur)
-            cur = "#  "
-        cur += " " + w
-    out.append(cur)
-    return out
+    return yamlout.comment(text, width)
 
 
 def to_yaml(m: MapModel) -> str:
@@ -184,24 +157,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     model, yaml_text, svg_text = make()
     failures = [n for n in model.notes if n.startswith(("NAMED HEX", "CODE AREAS"))]
     if failures:
-        print("\n".join(failures), file=sys.stderr)
-        return 2
-    if args.check:
-        stale = [p for p, text in ((MAP_YAML, yaml_text), (MAP_SVG, svg_text))
-                 if not p.exists() or p.read_text(encoding="utf-8") != text]
-        for p in stale:
-            print(f"out of date: {p.relative_to(ROOT)}", file=sys.stderr)
-        return 1 if stale else 0
-    MAP_YAML.parent.mkdir(parents=True, exist_ok=True)
-    MAP_SVG.parent.mkdir(parents=True, exist_ok=True)
-    MAP_YAML.write_text(yaml_text, encoding="utf-8")
-    MAP_SVG.write_text(svg_text, encoding="utf-8")
-    print(f"wrote {MAP_YAML.relative_to(ROOT)} and {MAP_SVG.relative_to(ROOT)}")
-    print(summary(model))
-    for note in model.notes:
-        print("note:", note)
-    return 0
-
+        return refuse(failures)
+    return write_or_check(ROOT, [(MAP_YAML, yaml_text), (MAP_SVG, svg_text)], args.check, summary(model),
+                          model.notes)
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,0 +1,84 @@
+"""Maps of a game position for both rulesets: ``draw_position`` gives SVG, ``svg_to_png`` a PNG.
+
+hexmap.py draws any :class:`~rsr.draw.hexmap.Scene`; scenes.py says what each ruleset puts on it;
+counters.py draws a counter. PNG comes from resvg-py (a self-contained wheel: no system program or
+library is needed, unlike cairosvg, which needs the system's libcairo, and draws the haloed place names
+wrong; docs/maps-and-reports.md has the comparison).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rsr.draw.hexmap import Scene, crop_hexes, render
+from rsr.draw.scenes import declared_attacks, rs_scene, rsr_scene
+from rsr.engine import Event, initial_position
+from rsr.errors import BadInput
+
+
+def state_before(result: Any, record: Any) -> Any:
+    """The ruleset state just before ``record``'s pass (the previous pass's, or the game's start)."""
+    previous = None
+    for other in result.passes:
+        if other.resolved >= record.resolved:
+            break
+        previous = other
+    if previous is not None:
+        return previous.position.state
+    if result.passes and record.resolved > result.passes[-1].resolved:
+        return result.position.state
+    if not getattr(result, "complete", True) and record.resolver > 2:
+        # the replay started from a checkpoint at this very pass: the position before it is a shorter replay
+        from rsr.cache import HomeCheckpoints
+        from rsr.game import replay
+
+        return replay(result.packets[:record.resolver], HomeCheckpoints()).position.state
+    options = result.packets[0].payload["invite"]["options"]
+    return initial_position(result.ruleset, result.scenario, options).state
+
+
+def make_scene(ruleset_id: str, state: Any, before: Any, events: list[Event], title: str, subtitle: str,
+               map_data: dict[str, Any] | None = None, declared: list[dict[str, Any]] | None = None) -> Scene:
+    if ruleset_id == "red-sun-rising":
+        return rsr_scene(state, before, events, title, subtitle, declared)
+    if ruleset_id == "red-star":
+        return rs_scene(state, before, events, title, subtitle, map_data)
+    raise BadInput(f"no map drawing for ruleset {ruleset_id}")
+
+
+def draw_position(result: Any, record: Any | None, around: str | None = None, radius: int = 3,
+                  whole: bool = False) -> tuple[str, Scene]:
+    """SVG of the position after ``record``'s pass (or the start), with the pass's arrows."""
+    if around is not None:
+        state = record.position.state if record else result.position.state
+        if around not in state.static.terrain:
+            raise BadInput(f"--around {around}: no such hex on the {result.ruleset.id} map")
+    declared: list[dict[str, Any]] = []
+    if record is None:
+        state = state_before(result, _Start())
+        before, events, label = state, [], "start of the game"
+    else:
+        state = record.position.state
+        before, events = state_before(result, record), record.events
+        author = result.packets[record.resolved].side if record.resolved < len(result.packets) else "?"
+        label = f"packet {record.resolved} ({author}) resolved"
+        if record.resolved < len(result.packets):
+            declared = declared_attacks(result.packets[record.resolved].payload.get("inputs") or [])
+    describe = result.ruleset.describe(state)
+    title = f"Game {result.game_id[:8]}, {result.scenario.name}: {label}"
+    scene = make_scene(result.ruleset.id, state, before, events, title, describe[0] if describe else "",
+                       result.scenario.data.get("map"), declared)
+    return render(scene, crop_hexes(scene, around, radius, whole)), scene
+
+
+class _Start:
+    resolved = -1
+
+
+def svg_to_png(svg: str, zoom: float = 1.5) -> bytes:
+    """Rasterise with resvg (system fonts are used for the text when present)."""
+    try:
+        import resvg_py
+    except ImportError as exc:  # pragma: no cover - it is a declared dependency
+        raise BadInput("PNG needs the resvg-py package (pip install resvg-py); write .svg instead") from exc
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom))

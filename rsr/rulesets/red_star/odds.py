@@ -1,0 +1,208 @@
+"""Exact odds of a Red Sun/Red Star combat before it is declared: the defender's fire and the attacker's fire
+(RS/RS 6.3-6.55), each CRT result (6.6), and what the morale result then does with a morale check (6.62) or
+without one, by the Morale Option Table.
+
+Fire strength, column and shifts come from the rules module's pure functions (combat.solve with the
+default lead units and fire plan of ``auto_choice``); this module enumerates the faces of the firefight die
+and of the morale die and sums the chances. Each firefight is counted from the position before any fire of
+the combat: losses of an earlier firefight can change a later one (say so in the output).
+"""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from typing import Any
+
+from rsr.engine import Context
+from rsr.errors import BadInput, RulesError
+from rsr.fairdice import NoDice
+from rsr.odds import AttackSpec, OddsTable
+from rsr.rulesets.red_star import combat as cm
+from rsr.rulesets.red_star.data import CrtCell, MoraleOutcome
+from rsr.rulesets.red_star.sequence import MORALE_DIE
+from rsr.rulesets.red_star.state import Combat, RsState, Unit, enemy_of
+from rsr.rulesets.red_star.terrain import current
+
+DIE = range(1, 7)  # RS/RS 6.1: one six-sided die per firefight
+
+
+def morale_rating(state: RsState, combat: Combat, hex_id: str, owner: str) -> int:
+    """RS/RS 6.62: the highest proficiency in the hex, less one out of supply (10.3), Soviets less one at night
+    (6.92). The same reading as the rules module's resolve._rating."""
+    best = 0
+    for unit in state.units_in(hex_id, owner):
+        value = state.counter(unit.id).proficiency
+        if unit.id in combat.unsupplied:
+            value -= 1
+        if combat.night and unit.side == "soviet":
+            value -= 1
+        best = max(best, value)
+    return best
+
+
+def outcome_words(line: MoraleOutcome, steps: int, morale: int) -> str:
+    """One Morale Option Table line (6.62) for a CRT result of ``steps``/``morale``, in words."""
+    lost = steps + (morale if line.factors_lost == "morale" else int(line.factors_lost))
+    parts = [f"loses {lost} factor{'s' if lost != 1 else ''}" if lost else "loses no factor"]
+    if line.retreat != "none":
+        hexes = morale if line.retreat_hexes == "morale" else int(line.retreat_hexes)
+        who = "the target unit" if line.retreat == "target-unit" else "every unit in the hex"
+        parts.append(f"{who} retreats {hexes} hex{'es' if hexes != 1 else ''}")
+    if line.disruption:
+        parts.append(f"\"{line.disruption}\" marker")
+    return ", ".join(parts)
+
+
+def firefight_table(state: RsState, combat: Combat, role: str, units: list[Unit], target: Unit,
+                    target_hex: str) -> OddsTable:
+    """One firefight: every CRT result and, for a morale result, the check and the Morale Option Table."""
+    side = cm.role_side(combat, role)
+    other = "attacker" if role == "defender" else "defender"
+    solution = cm.solve(state, combat, role, units, target, target_hex, None)
+    crt = state.static.crt
+    table = OddsTable(f"{side} fire ({role}): {' + '.join(u.id for u in units)} at {target.id} in {target_hex}")
+    classes = ", ".join(f"{c['class']} {c['factors']} x {c['multiplier']} = {c['value']}" for c in solution.by_class)
+    table.how.append(f"fire strength {solution.strength} ({classes}) (RS/RS 6.4): column "
+                     f"{crt.columns[solution.base_column]}")
+    for shift in solution.shifts:
+        table.how.append(f"shift {shift.value:+d}: {shift.reason} ({shift.case})")
+    table.how.append(f"final column {crt.columns[solution.column]} (shifts past the ends stop there: errata)")
+    table.provisional += solution.provisional
+    owner = target.side
+    rating = morale_rating(state, combat, target_hex, owner)
+    in_hex = sum(current(state, u) for u in state.units_in(target_hex, owner))
+    table.how.append(f"morale check (RS/RS 6.62): passes on a die of {rating} or less ({rating} in 6); allowed "
+                     f"when the {in_hex} factor(s) in {target_hex} are at least the morale result")
+    stand_ins: dict[str, list[str]] = {}
+    for die in DIE:
+        cell: CrtCell = crt.cell(solution.column, die)
+        if cell.provisional:
+            stand_ins.setdefault(cell.provenance, []).append(str(die))
+        _add_cell(table, state, cell, die, other, in_hex, rating)
+    for provenance, dice in sorted(stand_ins.items()):
+        table.provisional.append(f"CRT column {crt.columns[solution.column]}, die {', '.join(dice)}: {provenance}")
+    table.notes.append(f"{target.id} is the target by priority (RS/RS 6.2-6.25) with the default lead units; "
+                       "factors lost beyond a unit pass to the next by priority (6.61)")
+    if all(o.text.startswith("-/-") for o in table.outcomes):
+        table.warnings.append("hopeless: no die has any effect on the target")
+    elif len(table.outcomes) == 1:
+        table.warnings.append(f"automatic: every die gives {table.outcomes[0].text}")
+    return table
+
+
+def _add_cell(table: OddsTable, state: RsState, cell: CrtCell, die: int, target_role: str, in_hex: int,
+              rating: int) -> None:
+    steps, morale = cell.steps, cell.morale
+    pass_p = Fraction(max(0, min(rating, MORALE_DIE)), MORALE_DIE)
+    p = Fraction(1, 6)
+    if not morale:
+        words = f"loses {steps} factor{'s' if steps != 1 else ''}" if steps else "no effect"
+        table.add(f"{cell.text}: {words}", p, str(die), cell.provisional)
+        return
+    if in_hex - steps < morale:
+        line = state.static.morale[("no-check", target_role)]
+        table.add(f"{cell.text}: too few factors for a morale check: {outcome_words(line, steps, morale)}", p,
+                  str(die), cell.provisional)
+        return
+    passed = state.static.morale[("pass", target_role)]
+    failed = state.static.morale[("fail", target_role)]
+    if pass_p:
+        table.add(f"{cell.text}, morale check passed: {outcome_words(passed, steps, morale)}", p * pass_p,
+                  f"{die}, morale die 1-{rating}", cell.provisional)
+    if pass_p < 1:
+        table.add(f"{cell.text}, morale check failed: {outcome_words(failed, steps, morale)}", p * (1 - pass_p),
+                  f"{die}, morale die {rating + 1}-{MORALE_DIE}", cell.provisional)
+    no_check = state.static.morale[("no-check", target_role)]
+    note = f"without a check, a morale result {morale}: {outcome_words(no_check, 0, morale)} (Morale Option Table)"
+    if note not in table.notes:
+        table.notes.append(note)
+
+
+def _default_hex(state: RsState, combat: Combat) -> str:
+    """The attacking hex with the most attacking factors, then the lowest number (as resolve.py does)."""
+    hexes = cm.attack_hexes(combat)
+    return min(hexes, key=lambda h: (-sum(current(state, u) for u in cm.members(state, combat, "attacker", h)), h))
+
+
+def combat_odds(state: RsState, side: str, hex_id: str, attackers: list[str], night: bool = False) -> list[OddsTable]:
+    """RS/RS 6.1-6.62: the defender's first firefight and the attacker's, each with its exact outcomes."""
+    trial = copy.deepcopy(state)
+    try:
+        combat = cm.parse_declaration(trial, side, {"hex": hex_id, "attackers": list(attackers), "night": night},
+                                      1, [], "prepared", "odds")
+    except RulesError as exc:
+        raise BadInput(f"combat on {hex_id}: {exc}") from exc
+    combat.attack_choice = cm.auto_choice(trial, combat, "attacker")
+    if not cm.start(trial, Context(NoDice()), combat):
+        raise BadInput(f"combat on {hex_id}: nothing to fight")
+    combat.defence_choice = cm.auto_choice(trial, combat, "defender")
+    tables: list[OddsTable] = []
+    defender = enemy_of(side)
+    firing = [u for u in cm.members(trial, combat, "defender") if cm.can_fire(trial, combat, "defender", u)]
+    if trial.support.get(defender, 0) < 1:
+        empty = OddsTable(f"{defender} fire (defender)")
+        empty.warnings.append(f"{defender} has no support point left and cannot fire in defence (RS/RS 6.1)")
+        tables.append(empty)
+    elif firing:
+        at = _default_hex(trial, combat)
+        target = cm.next_target(trial, combat, "attacker", at)
+        if target is not None:
+            tables.append(firefight_table(trial, combat, "defender", firing, target, at))
+    shooters = [u for u in cm.members(trial, combat, "attacker") if cm.can_fire(trial, combat, "attacker", u)]
+    target = cm.next_target(trial, combat, "defender", hex_id)
+    if shooters and target is not None:
+        tables.append(firefight_table(trial, combat, "attacker", shooters, target, hex_id))
+    for table in tables:
+        table.notes.append("each firefight is counted from the position before any fire of this combat; the "
+                           "losses of the first change the second")
+    return tables
+
+
+def side_of(state: RsState, units: tuple[str, ...]) -> str:
+    unit = state.units.get(units[0])
+    if unit is None:
+        raise BadInput(f"unknown unit {units[0]!r}")
+    return unit.side
+
+
+def odds_for_spec(state: RsState, spec: AttackSpec) -> list[OddsTable]:
+    if spec.extra not in (None, "night"):
+        raise BadInput(f"attack on {spec.hex}: the only extra word is /night (RS/RS 6.9)")
+    return combat_odds(state, side_of(state, spec.units), spec.hex, list(spec.units), spec.extra == "night")
+
+
+def hasty_odds(state: RsState, move: dict[str, Any]) -> list[OddsTable]:
+    """RS/RS 7.5: the hasty attacks of one move, from the hex where the moving stack stops (the end of its
+    path; the move itself is checked by the rules, and units dropped on the way are not counted)."""
+    path = move.get("path") or []
+    movers = move.get("units") or ([move["unit"]] if "unit" in move else [])
+    if not path or not isinstance(path, list):
+        return []
+    trial = copy.deepcopy(state)
+    for unit_id in movers:
+        if unit_id in trial.units:
+            trial.units[unit_id].hex = str(path[-1])
+    tables: list[OddsTable] = []
+    for raw in move.get("hasty") or []:
+        if isinstance(raw, dict) and isinstance(raw.get("hex"), str) and isinstance(raw.get("units"), list):
+            units = tuple(str(u) for u in raw["units"])
+            for table in combat_odds(trial, side_of(trial, units), raw["hex"], list(units)):
+                table.title = f"hasty attack from {path[-1]}: {table.title}"
+                tables.append(table)
+    return tables
+
+
+def odds_for_answer(state: RsState, answer: dict[str, Any]) -> list[OddsTable]:
+    """Prepared combats (``{combats: [{hex, attackers, night}]}``, RS/RS 6.0) and the hasty attacks of a movement
+    order (``{moves: [{units, path, hasty: [{hex, units}]}]}``, RS/RS 7.5) of an orders file."""
+    tables: list[OddsTable] = []
+    for move in answer.get("moves") or []:
+        if isinstance(move, dict) and move.get("hasty"):
+            tables += hasty_odds(state, move)
+    for raw in answer.get("combats") or []:
+        listed = (raw.get("attackers") or raw.get("units")) if isinstance(raw, dict) else None
+        if isinstance(raw, dict) and isinstance(raw.get("hex"), str) and isinstance(listed, list) and listed:
+            units = tuple(str(u) for u in listed)
+            tables += combat_odds(state, side_of(state, units), raw["hex"], list(units), bool(raw.get("night")))
+    return tables
