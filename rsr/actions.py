@@ -22,6 +22,7 @@ from rsr.game import (
     build_packet,
     check_orders,
     create_game_dir,
+    game_dir_name,
     incoming,
     invite_packet,
     load_log,
@@ -117,9 +118,19 @@ def accept_game(invite_file: Path | str, parent: Path, key_name: str, player: st
             raise BadInput(f"orders: {exc}") from exc
     packet = accept_packet(invite, key, player, inputs)
     replay([invite, packet])
-    game_dir = create_game_dir(parent, invite)
+    game_dir = parent / game_dir_name(invite.game)
+    if not holds_only(game_dir, invite):  # a clone of the shared repository may already hold the invitation
+        game_dir = create_game_dir(parent, invite)
     append_packets(game_dir, [invite, packet])
     return game_dir, packet
+
+
+def holds_only(game_dir: Path, invite: Packet) -> bool:
+    """True when ``game_dir`` is a game directory whose log is exactly this invitation."""
+    if not (game_dir / "turns").is_dir():
+        return False
+    log = load_log(game_dir)
+    return len(log) == 1 and log[0].payload_bytes == invite.payload_bytes
 
 
 def _seal_path(game_id: str, request_id: str) -> Path:
