@@ -262,9 +262,16 @@ _BREAKS = re.compile(r"(?i)<br\s*/?>|</(?:p|div|tr|li|pre|blockquote|h[1-6]|tabl
 _TAGS = re.compile(r"<[^>]*>")
 
 
+_PRE = re.compile(r"(?is)(<pre\b.*?</pre\s*>)")
+
+
 def html_text(markup: str) -> str:
-    """The text of an HTML part, with line breaks where the markup breaks lines."""
+    """The text of an HTML part, with line breaks where the markup breaks lines: at <br> and the end of
+    blocks, and inside <pre>; elsewhere a line end in the source is only a space."""
     markup = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", "", markup)
+    pieces = _PRE.split(markup)
+    markup = "".join(piece if piece[:4].lower() == "<pre" else piece.replace("\r", "").replace("\n", " ")
+                     for piece in pieces)
     text = _TAGS.sub("", _BREAKS.sub("\n", markup))
     return html.unescape(text).replace("\xa0", " ")
 
