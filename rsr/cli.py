@@ -222,8 +222,10 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
                 raise BadInput(f"{invite} holds no invitation (turns/0000-*.rsr)")
             parent = parent or invite.parent
             invite = found[0]
-        elif str(invite) != "-":
-            sender = contacts.sender_of(invite.read_text(errors="replace"))
+        elif str(invite) != "-" and invite.is_file():
+            from rsr.game import read_text_file
+
+            sender = contacts.sender_of(read_text_file(invite))
         game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name, inputs)
     click.echo(f"accepted game {packet.game} in {game_dir}")
     contacts.ignore_local_files(game_dir)

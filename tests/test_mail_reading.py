@@ -174,3 +174,16 @@ def test_html_pre_blocks_keep_their_line_ends(tmp_path: Path) -> None:
                         subtype="html", cte="quoted-printable")
     found = mail.sort_packets(mail.blocks_of(message.as_bytes()), load_log(copy_of(game_dir, tmp_path, 2)))
     assert [p.seq for p in found.new] == [2]
+
+
+def test_a_packet_by_the_other_side_at_a_taken_seq_is_named_clearly(tmp_path: Path) -> None:
+    from rsr.packet import sign_payload
+
+    game_dir, keys = duel_game(tmp_path, INPUTS, 4)
+    log = load_log(game_dir)
+    payload = dict(log[2].payload, side="defender")
+    other = sign_payload(payload, keys["defender"])
+    mine = copy_of(game_dir, tmp_path, 4)
+    with pytest.raises(VerificationError, match="one by attacker, one by defender; seq 2 is attacker's to write"):
+        mail.receive_from_mailbox(mine, [plain(other.armored())], None)
+    assert not (mine / "disputes").exists()

@@ -147,3 +147,17 @@ def test_git_missing_is_one_clear_line(tmp_path: Path, monkeypatch: pytest.Monke
     assert out.exit_code == 2
     assert "git is not installed" in out.output
     assert not (tmp_path / "repo").exists() or not any((tmp_path / "repo").iterdir())
+
+
+def test_new_git_makes_the_repository_and_pushes_to_a_new_remote(tmp_path: Path) -> None:
+    alice, bob, origin = setup(tmp_path)
+    run(alice, "new", tmp_path / "alice" / "fresh", "--scenario", "liaoyang-1904", "--side", "russia",
+        "--key", "alice", "--git", "--remote", str(origin), "--push")
+    clone = tmp_path / "bob" / "repo"
+    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    (game,) = list(clone.glob("game-*"))
+    out = run(bob, "accept", game / "turns" / next((game / "turns").iterdir()).name, "--key", "bob", "--dir", clone,
+              "--git", "--push")
+    assert "committed packet 1" in out.output
+    assert "received packet 1 (japan)" in run(alice, "receive", tmp_path / "alice" / "fresh" / game.name,
+                                                 "--git").output
