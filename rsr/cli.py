@@ -125,10 +125,14 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
     if use_git:
         from rsr import gitsync
 
-        commit = gitsync.commit_game(game_dir, packet)
-        click.echo(f"committed packet {packet.seq} ({commit[:10]})")
-        if push:
-            click.echo(f"pushed to {gitsync.push(gitsync.repo_of(game_dir), game_dir)}")
+        try:
+            commit = gitsync.commit_game(game_dir, packet)
+            click.echo(f"committed packet {packet.seq} ({commit[:10]})")
+            if push:
+                click.echo(f"pushed to {gitsync.push(gitsync.repo_of(game_dir), game_dir)}")
+        except BadInput as exc:
+            raise BadInput(f"{exc} (packet {packet.seq} is written in {game_dir}; once that is fixed, commit and "
+                           "push it with git)") from exc
     if not (write_mail or send or use_git):
         click.echo(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
 
@@ -154,6 +158,12 @@ def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, pla
         contacts.check_address(opponent_email, "--opponent-email")
     if remote and not use_git:
         raise BadInput("--remote goes with --git")
+    if push and not use_git:
+        raise BadInput("--push goes with --git")
+    if send:
+        from rsr import mail
+
+        mail.check_can_send(opponent_email, "the new game")  # before anything is signed or written
     if use_git:
         from rsr import gitsync
 
@@ -226,6 +236,16 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
             from rsr.game import read_text_file
 
             sender = contacts.sender_of(read_text_file(invite))
+        if push and not use_git:
+            raise BadInput("--push goes with --git")
+        if send:
+            from rsr import mail
+
+            mail.check_can_send(opponent_email or sender, "this game")  # before anything is signed or written
+        if use_git:
+            from rsr import gitsync
+
+            gitsync.repo_of(parent or Path("."))
         game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name, inputs)
     click.echo(f"accepted game {packet.game} in {game_dir}")
     contacts.ignore_local_files(game_dir)
@@ -306,6 +326,10 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
         contacts.check_address(to, "--to")
     if push and not use_git:
         raise BadInput("--push goes with --git")
+    if send:
+        from rsr import contacts, mail
+
+        mail.check_can_send(to or contacts.opponent_email(game_dir), game_dir.name)  # before signing
     if use_git:
         from rsr import gitsync
 

@@ -238,16 +238,26 @@ class Mailed:
     sent_to: str | None
 
 
+def check_can_send(recipient: str | None, game: str) -> MailConfig:
+    """Everything --send needs that can be known before signing: an address, a sender, a server."""
+    config = load_config()
+    if not recipient:
+        raise BadInput(f"no address for the opponent of {game}: give --to ADDRESS (or --opponent-email with "
+                       "new and accept); it is then remembered")
+    if not config.sender:
+        raise BadInput(f"no sender address: set from: in {config_path()} or RSR_MAIL_FROM")
+    if config.smtp is None:
+        raise BadInput(f"no SMTP server: set smtp: host: in {config_path()} or RSR_SMTP_HOST")
+    if config.smtp.user and config.smtp.password is None:
+        raise BadInput(f"no SMTP password for {config.smtp.user}: set smtp: password: in {config_path()} "
+                       "or RSR_SMTP_PASSWORD")
+    return config
+
+
 def mail_packet(game_dir: Path, packet: Packet, send: bool, recipient: str | None = None) -> Mailed:
     """Write the message of ``packet`` to the outbox and, with ``send``, deliver it over SMTP."""
-    config = load_config()
     recipient = recipient or contacts.opponent_email(game_dir)
-    if send and not recipient:
-        raise BadInput(f"no address for the opponent of {game_dir.name}: give --to ADDRESS (it is then remembered)")
-    if send and not config.sender:
-        raise BadInput(f"no sender address: set from: in {config_path()} or RSR_MAIL_FROM")
-    if send and config.smtp is None:
-        raise BadInput(f"no SMTP server: set smtp: host: in {config_path()} or RSR_SMTP_HOST")
+    config = check_can_send(recipient, game_dir.name) if send else load_config()
     message = packet_message(game_dir, packet, config.sender, recipient)
     path = write_message(game_dir, packet, message)
     if send:
