@@ -121,6 +121,8 @@ def load_config() -> MailConfig:
 
 def tls_context(server: Server) -> ssl.SSLContext:
     """Certificate and host name checked, always; ``cafile`` adds a CA (a private server's)."""
+    if server.cafile and not Path(server.cafile).is_file():
+        raise BadInput(f"cafile {server.cafile} (for {server.host}) does not exist")
     return ssl.create_default_context(cafile=server.cafile) if server.cafile else ssl.create_default_context()
 
 

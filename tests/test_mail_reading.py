@@ -187,3 +187,31 @@ def test_a_packet_by_the_other_side_at_a_taken_seq_is_named_clearly(tmp_path: Pa
     with pytest.raises(VerificationError, match="one by attacker, one by defender; seq 2 is attacker's to write"):
         mail.receive_from_mailbox(mine, [plain(other.armored())], None)
     assert not (mine / "disputes").exists()
+
+
+def test_a_saved_message_is_received_and_accepted_as_a_file(tmp_path: Path) -> None:
+    game_dir, _ = duel_game(tmp_path, INPUTS, 4)
+    log = load_log(game_dir)
+    eml = tmp_path / "saved.eml"
+    eml.write_bytes(mail.packet_message(game_dir, log[3], "a@example.test", "d@example.test").as_bytes())
+    mine = copy_of(game_dir, tmp_path, 3)
+    out = CliRunner().invoke(main, ["receive", str(mine), str(eml)])
+    assert out.exit_code == 0 and "received packet 3 (defender)" in out.output
+
+
+def test_accept_reads_the_opponent_address_from_a_saved_invitation(tmp_path: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["key", "new", "alice"]).exit_code == 0
+    assert runner.invoke(main, ["key", "new", "bob"]).exit_code == 0
+    out = runner.invoke(main, ["new", str(tmp_path / "a"), "--scenario", "liaoyang-1904", "--side", "russia",
+                               "--key", "alice", "--mail"])
+    assert out.exit_code == 0, out.output
+    (eml,) = list((tmp_path / "a").glob("game-*/outbox/0000-*.eml"))
+    text = eml.read_text().replace("Subject:", "From: Alice <alice@example.test>\nSubject:", 1)
+    eml.write_text(text)
+    out = runner.invoke(main, ["accept", str(eml), "--key", "bob", "--dir", str(tmp_path / "b"), "--mail"])
+    assert out.exit_code == 0, out.output
+    assert "opponent's address: Alice <alice@example.test>" in out.output
+    (game,) = list((tmp_path / "b").glob("game-*"))
+    sent = next((game / "outbox").glob("0001-*.eml")).read_text()
+    assert "To: Alice <alice@example.test>" in sent

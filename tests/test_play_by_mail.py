@@ -97,10 +97,10 @@ def test_a_whole_game_by_smtp_and_maildir(tmp_path: Path, mail_server: MailServe
     assert "nothing new" in run(bob, "receive", bob.game_dir, "--mbox", mail_server.mbox("bob")).output
 
 
-def test_send_refuses_a_wrong_password_and_changes_nothing_remote(tmp_path: Path, mail_server: MailServer) -> None:
+def test_a_wrong_password_is_refused_and_the_packet_sent_again_later(tmp_path: Path, mail_server: MailServer) -> None:
     alice, _ = players(tmp_path, mail_server)
     config = alice.home / "mail.yaml"
-    config.write_text(config.read_text().replace("alice-secret", "wrong"))
+    config.write_text(config.read_text().replace("password: alice-secret", "password: wrong"))
     from click.testing import CliRunner
 
     from rsr.cli import main
@@ -110,7 +110,14 @@ def test_send_refuses_a_wrong_password_and_changes_nothing_remote(tmp_path: Path
                              env=alice.env)
     assert out.exit_code == 2
     assert "refused the login of alice" in out.output, out.output
+    assert "rsr mail" in out.output  # the packet is signed and kept; the message says how to send it again
     assert len(mail_server.maildir("bob")) == 0
+    config.write_text(config.read_text().replace("password: wrong", "password: alice-secret"))
+    game_dir = next((tmp_path / "g").glob("game-*"))
+    out = CliRunner().invoke(main, ["mail", str(game_dir), "--send"], env=alice.env)
+    assert out.exit_code == 0, out.output
+    assert "sent packet 0 to bob@example.test" in out.output
+    assert len(mail_server.maildir("bob")) == 1
 
 
 def test_a_config_file_with_a_password_must_be_private(tmp_path: Path, mail_server: MailServer) -> None:
