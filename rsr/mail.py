@@ -131,8 +131,7 @@ def tls_context(server: Server) -> ssl.SSLContext:
 
 def subject_for(result: Replay, packet: Packet) -> str:
     what = "invitation" if packet.seq == 0 else "acceptance" if packet.seq == 1 else "turn"
-    return (f"[rsr] game {packet.game[:8]} packet {packet.seq} ({packet.side}) {what}: "
-            f"{result.ruleset.id} {result.scenario.name}")
+    return f"[rsr] game {packet.game[:8]} packet {packet.seq} ({packet.side}) {what}: {result.scenario.name}"
 
 
 def last_report(result: Replay, packet: Packet) -> tuple[int, str] | None:
@@ -173,7 +172,9 @@ def packet_message(game_dir: Path, packet: Packet, sender: str | None, recipient
     message["Message-ID"] = make_msgid("rsr", domain=domain)
     message["X-Rsr-Game"] = packet.game
     message["X-Rsr-Packet"] = f"{packet.seq} {packet.side}"
-    message.set_content(body, subtype="plain", charset="utf-8", cte="quoted-printable")
+    # 7bit keeps the packet readable as it is in the raw message; anything else is quoted-printable
+    plain_ascii = body.isascii() and max(len(line) for line in body.splitlines()) <= 900
+    message.set_content(body, subtype="plain", charset="utf-8", cte="7bit" if plain_ascii else "quoted-printable")
     message.add_attachment(packet.armored().encode(), maintype="application", subtype="octet-stream",
                            filename=packet.file_name())
     if report is not None:
