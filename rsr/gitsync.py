@@ -21,6 +21,7 @@ from rsr import actions
 from rsr.errors import BadInput, VerificationError
 from rsr.fileio import acquire, game_lock
 from rsr.game import load_log, replay
+from rsr.mail import conflict, log_keys
 from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet, self_signed_key
 
 ATTRIBUTES = ["*.rsr -text", "*.eml -text"]
@@ -147,7 +148,7 @@ def remote_packets(repo: Path, game_dir: Path, ref: str) -> list[Packet]:
             raise BadInput(f"git show {ref}:{name} failed: {blob.stderr.decode(errors='replace').strip()}")
         texts.append(blob.stdout.decode("utf-8", errors="replace"))
     log = load_log(game_dir)
-    keys = dict(replay(log).keys)
+    keys = log_keys(log)
     blocks = []
     try:
         for text in texts:
@@ -170,8 +171,6 @@ def remote_packets(repo: Path, game_dir: Path, ref: str) -> list[Packet]:
 
 def check_remote(game_dir: Path, packets: list[Packet], ref: str) -> list[Packet]:
     """Refuse before merging: a different packet at a seq we hold, or two for one new seq."""
-    from rsr.mail import conflict
-
     log = load_log(game_dir)
     new: list[Packet] = []
     for packet in sorted(packets, key=lambda p: (p.seq, p.payload_bytes)):
@@ -227,9 +226,8 @@ def pull_game(game_dir: Path, key_name: str | None) -> Pulled:
         merge(repo, ref)
     finally:
         lock.release()
-    result = actions.load_game(game_dir)
     reports = actions.write_reports(game_dir, key_name)
-    return Pulled(result.packets[len(before):], reports, ref)
+    return Pulled(load_log(game_dir)[len(before):], reports, ref)
 
 
 def merge(repo: Path, ref: str) -> None:

@@ -427,13 +427,22 @@ def _block_game(block: Armored) -> str | None:
     return game.strip().lower() if game else None
 
 
-def sort_packets(blocks: Iterable[Armored], log: list[Any]) -> Found:
+def log_keys(log: list[Packet]) -> dict[str, bytes]:
+    """The players' keys, as the invitation and the acceptance pin them (load_log has checked both)."""
+    keys: dict[str, bytes] = {}
+    for packet in log[:2]:
+        section = packet.payload.get("invite") or packet.payload.get("accept") or {}
+        for side, text in sorted(section.get("keys", {}).items()):
+            keys[side] = keystore.decode_public(text)
+    return keys
+
+
+def sort_packets(blocks: Iterable[Armored], log: list[Packet]) -> Found:
     """Which of ``blocks`` are this game's, checked against its keys: new, known, conflicting."""
-    result = replay(log)
-    game = result.game_id
+    game = log[0].game
     found = Found()
     candidates: dict[bytes, Packet] = {}
-    keys = dict(result.keys)
+    keys = log_keys(log)
     # the invitation and acceptance first: an acceptance found here pins the key its later packets need
     for block in sorted(blocks, key=lambda b: not b.headers.get("Seq", "").startswith(("0 ", "1 "))):
         named = _block_game(block)
@@ -516,7 +525,7 @@ def conflict(game_dir: Path, packets: list[Packet], other: Packet) -> Verificati
     mine = packets[other.seq]
     if mine.side == other.side:
         return equivocation(game_dir, mine, other)
-    expected = replay(packets[:1]).side_for_seq(other.seq)
+    expected = packets[other.seq % 2].side  # the sides alternate from the invitation on
     return VerificationError(f"two different packets for seq {other.seq}: one by {mine.side}, one by {other.side}; "
                              f"seq {other.seq} is {expected}'s to write", other.seq)
 
