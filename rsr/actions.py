@@ -24,6 +24,7 @@ from rsr.game import (
     check_orders,
     create_game_dir,
     extend,
+    game_dir_name,
     incoming,
     invite_packet,
     load_log,
@@ -150,9 +151,10 @@ def accept_game(invite_file: Path | str, parent: Path, key_name: str, player: st
         raise BadInput(f"you already accepted an invitation to game {invite.game[:8]} (your journal keeps the "
                        f"acceptance: {earlier}); an invitation is accepted once, and a re-sent or copied one "
                        "could be used to predict your dice")
-    game_dir_name = parent / f"game-{invite.game[:8]}"
-    if game_dir_name.exists():
-        raise BadInput(f"{game_dir_name} already exists")
+    target = parent / game_dir_name(invite.game)
+    reuse = holds_only(target, invite)  # a clone of the shared repository may already hold the invitation
+    if target.exists() and not reuse:
+        raise BadInput(f"{target} already exists")
     if inputs:
         side = other_side(first.ruleset, invite.side)
         try:
@@ -162,7 +164,7 @@ def accept_game(invite_file: Path | str, parent: Path, key_name: str, player: st
     packet = accept_packet(invite, key, player, inputs, nonce=os.urandom(NONCE_BYTES), time=utc_now(),
                            message=message)
     checked_before_signing(first, packet)
-    game_dir = create_game_dir(parent, invite)
+    game_dir = target if reuse else create_game_dir(parent, invite)
     with game_locked(game_dir):
         journal.record(packet)
         write_packets(game_dir, [invite, packet])
@@ -196,6 +198,14 @@ def checked_before_signing(before: Replay | None, packet: Packet) -> Replay:
 
 
 TRIAL_STREAMS = 3
+
+
+def holds_only(game_dir: Path, invite: Packet) -> bool:
+    """True when ``game_dir`` is a game directory whose log is exactly this invitation."""
+    if not (game_dir / "turns").is_dir():
+        return False
+    log = load_log(game_dir)
+    return len(log) == 1 and log[0].payload_bytes == invite.payload_bytes
 
 
 def _seal_path(game_id: str, request_id: str) -> Path:
@@ -413,7 +423,7 @@ def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[l
     label = "standard input" if str(source) == "-" else str(source)
     with game_locked(game_dir):
         result = load_game(game_dir)
-        resolver = _own_key(result, key_name)
+        resolver = own_key(result, key_name)
         new, _, after = incoming(game_dir, text, label, resolver, result)
         if new:
             write_packets(game_dir, new, after)
@@ -421,7 +431,7 @@ def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[l
         return new, write_reports(game_dir, key_name, after)
 
 
-def _own_key(result: Replay, key_name: str | None) -> keystore.KeyPair | None:
+def own_key(result: Replay, key_name: str | None) -> keystore.KeyPair | None:
     try:
         return choose_key(result, key_name)
     except BadInput:

@@ -83,6 +83,59 @@ def key_show(name: str | None) -> None:
 # -- starting a game -------------------------------------------------------------------------------------
 
 
+def mailbox_options(func: Any) -> Any:
+    """--maildir / --mbox / --imap: where to look for packets in received email."""
+    func = click.option("--imap", is_flag=True, help="Read the IMAP folder of <rsr home>/mail.yaml.")(func)
+    func = click.option("--mbox", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                        help="Read this mbox file.")(func)
+    func = click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                        help="Read this Maildir.")(func)
+    return func
+
+
+def exchange_options(func: Any) -> Any:
+    """--mail / --send / --git / --push: how a new packet goes to the opponent."""
+    func = click.option("--push", is_flag=True, help="With --git: push the commit.")(func)
+    func = click.option("--git", "use_git", is_flag=True,
+                        help="Commit the packet and reports in the git repository holding the game.")(func)
+    func = click.option("--send", is_flag=True,
+                        help="Write the email and send it over SMTP (server in <rsr home>/mail.yaml).")(func)
+    func = click.option("--mail", "write_mail", is_flag=True,
+                        help="Write an email (.eml) with the packet and report to the game's outbox/.")(func)
+    return func
+
+
+def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: bool, push: bool,
+            to: str | None = None) -> None:
+    """Send or commit a packet already written into ``game_dir``, and say where it went."""
+    if push and not use_git:
+        raise BadInput("--push goes with --git")
+    if write_mail or send:
+        from rsr import mail
+
+        try:
+            mailed = mail.mail_packet(game_dir, packet, send, to)
+        except BadInput as exc:
+            raise BadInput(f"{exc} (packet {packet.seq} is written; send it later with "
+                           f"'rsr mail {game_dir} {packet.seq} --send')") from exc
+        click.echo(f"wrote email {mailed.path}")
+        if mailed.sent_to:
+            click.echo(f"sent packet {packet.seq} to {mailed.sent_to}")
+    if use_git:
+        from rsr import gitsync
+
+        try:
+            commit = gitsync.commit_game(game_dir, packet)
+            click.echo(f"committed packet {packet.seq} ({commit[:10]})")
+            if push:
+                click.echo(f"pushed to {gitsync.push(gitsync.repo_of(game_dir), game_dir)}")
+        except BadInput as exc:
+            raise BadInput(f"{exc} (packet {packet.seq} is written in {game_dir}; once that is fixed, commit and "
+                           "push it with git)") from exc
+    if not (write_mail or send or use_git):
+        click.echo(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
+
+
 @main.command("new")
 @click.argument("parent", type=click.Path(file_okay=False, path_type=Path), default=".")
 @click.option("--ruleset", default="red-sun-rising", show_default=True)
@@ -91,30 +144,118 @@ def key_show(name: str | None) -> None:
 @click.option("--key", "key_name", required=True, help="Your stored key.")
 @click.option("--name", "player", default="", help="Your name as the opponent will see it.")
 @click.option("--opponent-key", default=None, help="The opponent's public key (base64), to pin it now.")
+@click.option("--opponent-email", default=None, help="The opponent's address (kept in the game's local.yaml).")
+@click.option("--remote", default=None, help="With --git: the shared repository's URL (added as origin).")
 @click.option("--deadline-hours", type=click.IntRange(1, 8760), default=None,
               help="Hours each player has to answer a packet; after that the other may sign an overdue claim.")
+@exchange_options
 def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, player: str,
-        opponent_key: str | None, deadline_hours: int | None) -> None:
+        opponent_key: str | None, opponent_email: str | None, remote: str | None, deadline_hours: int | None,
+        write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
     """Start a game under PARENT: writes the invitation to send to your opponent."""
+    from rsr import contacts
+
+    if opponent_email:
+        contacts.check_address(opponent_email, "--opponent-email")
+    if remote and not use_git:
+        raise BadInput("--remote goes with --git")
+    if push and not use_git:
+        raise BadInput("--push goes with --git")
+    if send:
+        from rsr import mail
+
+        mail.check_can_send(opponent_email, "the new game")  # before anything is signed or written
+    if use_git:
+        from rsr import gitsync
+
+        gitsync.init_repo(parent, remote)
     game_dir, packet = actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name, opponent_key,
                                         deadline_hours=deadline_hours)
     click.echo(f"game {packet.game} created in {game_dir}")
-    click.echo(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
+    contacts.ignore_local_files(game_dir)
+    if opponent_email:
+        contacts.record_opponent_email(game_dir, opponent_email)
+    deliver(game_dir, packet, write_mail, send, use_git, push)
+
+
+def invite_from_mailbox(maildir: Path | None, mbox: Path | None, imap: bool, game: str | None,
+                        parent: Path) -> tuple[str, str | None]:
+    """The raw message holding the one invitation (or the one of game ``game``) not accepted yet."""
+    from rsr import mail
+    from rsr.game import game_dir_name
+
+    def waiting(packet: Any) -> bool:
+        if game:
+            return bool(packet.game.startswith(game.lower()))
+        here = parent / game_dir_name(packet.game)
+        return not here.exists() or actions.holds_only(here, packet)
+
+    found = [item for item in mail.invitations(mail.read_mailbox(maildir, mbox, imap)) if waiting(item[0])]
+    if not found:
+        raise BadInput("no invitation waiting in that mailbox" + (f" for game {game}" if game else ""))
+    if len(found) > 1:
+        games = ", ".join(p.game[:8] for p, _, _ in found)
+        raise BadInput(f"{len(found)} invitations waiting ({games}): choose one with --game ID")
+    return found[0][2].decode("utf-8", errors="replace"), found[0][1]
 
 
 @main.command("accept")
-@click.argument("invite", type=click.Path(path_type=Path, allow_dash=True))
+@click.argument("invite", type=click.Path(path_type=Path, allow_dash=True), required=False)
 @click.option("--key", "key_name", required=True)
-@click.option("--dir", "parent", type=click.Path(file_okay=False, path_type=Path), default=".")
+@click.option("--dir", "parent", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to put the game directory (default: beside the invitation's game directory, or .).")
 @click.option("--name", "player", default="")
 @click.option("--orders", type=click.Path(path_type=Path), default=None)
-def accept(invite: Path, key_name: str, parent: Path, player: str, orders: Path | None) -> None:
-    """Accept the invitation in INVITE (a file, an email, or - for stdin)."""
+@click.option("--opponent-email", default=None, help="The opponent's address (default: the invitation's From).")
+@click.option("--game", "game_prefix", default=None, help="With a mailbox: which game's invitation.")
+@mailbox_options
+@exchange_options
+def accept(invite: Path | None, key_name: str, parent: Path | None, player: str, orders: Path | None,
+           opponent_email: str | None, game_prefix: str | None, maildir: Path | None, mbox: Path | None,
+           imap: bool, write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
+    """Accept the invitation in INVITE (a file, an email, a game directory holding it, or - for stdin),
+    or the one waiting in a mailbox (--maildir, --mbox, --imap)."""
+    import tempfile
+
+    from rsr import contacts
+
     given = actions.read_orders(orders) if orders else actions.Orders([])
-    game_dir, packet = actions.accept_game(invite, parent, key_name, player or key_name, given.inputs or None,
-                                           given.message)
+    sender = None
+    with tempfile.TemporaryDirectory(prefix="rsr-accept-") as tmp:
+        if invite is None:
+            text, sender = invite_from_mailbox(maildir, mbox, imap, game_prefix, parent or Path("."))
+            invite = Path(tmp) / "invitation.eml"
+            invite.write_text(text)
+        elif maildir or mbox or imap:
+            raise BadInput("give an INVITE file or a mailbox, not both")
+        elif invite.is_dir():
+            found = sorted((invite / "turns").glob("0000-*.rsr"))
+            if not found:
+                raise BadInput(f"{invite} holds no invitation (turns/0000-*.rsr)")
+            parent = parent or invite.parent
+            invite = found[0]
+        elif str(invite) != "-" and invite.is_file():
+            from rsr.game import read_text_file
+
+            sender = contacts.sender_of(read_text_file(invite))
+        if push and not use_git:
+            raise BadInput("--push goes with --git")
+        if send:
+            from rsr import mail
+
+            mail.check_can_send(opponent_email or sender, "this game")  # before anything is signed or written
+        if use_git:
+            from rsr import gitsync
+
+            gitsync.repo_of(parent or Path("."))
+        game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
+                                               given.inputs or None, given.message)
     click.echo(f"accepted game {packet.game} in {game_dir}")
-    click.echo(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
+    contacts.ignore_local_files(game_dir)
+    if opponent_email or sender:
+        contacts.record_opponent_email(game_dir, opponent_email or str(sender))
+        click.echo(f"opponent's address: {contacts.opponent_email(game_dir)}")
+    deliver(game_dir, packet, write_mail, send, use_git, push)
 
 
 # -- playing ---------------------------------------------------------------------------------------------
@@ -208,26 +349,127 @@ def _odds_state(result: Any, key_name: str | None) -> Any:
 @click.option("--key", "key_name", default=None)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the packet to this file (to attach or paste into an email).")
-def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: Path | None) -> None:
-    """Sign your orders (or none) into the next packet."""
+@click.option("--to", default=None, help="With --mail/--send: the opponent's address (remembered for the game).")
+@exchange_options
+def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: Path | None, to: str | None,
+           write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
+    """Sign your orders (or none) into the next packet; --send mails it, --git --push commits and pushes it."""
     given = actions.read_orders(orders_file) if orders_file else actions.Orders([])
+    if to:
+        from rsr import contacts
+
+        contacts.check_address(to, "--to")
+    if push and not use_git:
+        raise BadInput("--push goes with --git")
+    if send:
+        from rsr import contacts, mail
+
+        mail.check_can_send(to or contacts.opponent_email(game_dir), game_dir.name)  # before signing
+    if use_git:
+        from rsr import gitsync
+
+        gitsync.repo_of(game_dir)  # refuse before signing when there is no repository
+        if push:
+            waiting = gitsync.unreceived(game_dir)
+            if waiting:
+                raise BadInput(f"the remote has {len(waiting)} packet(s) of {game_dir.name} you have not received; "
+                               f"run 'rsr receive {game_dir} --git' first")
     packet = actions.submit(game_dir, given.inputs, key_name, out, given.message)
     click.echo(f"wrote packet {packet.seq} ({packet.side}): {game_dir / 'turns' / packet.file_name()}")
+    if to:
+        from rsr import contacts
+
+        contacts.record_opponent_email(game_dir, to)
+    if write_mail or send or use_git:
+        deliver(game_dir, packet, write_mail, send, use_git, push, to)
 
 
 @main.command("receive")
 @click.argument("game_dir", type=GameDir)
-@click.argument("packet_file", type=click.Path(path_type=Path, allow_dash=True))
+@click.argument("packet_file", type=click.Path(path_type=Path, allow_dash=True), required=False)
 @click.option("--key", "key_name", default=None)
-def receive(game_dir: Path, packet_file: Path, key_name: str | None) -> None:
-    """Take in the opponent's packet (a file, an email, or - for stdin), check it, write the reports."""
-    new, reports = actions.receive(game_dir, packet_file, key_name)
+@click.option("--git", "use_git", is_flag=True, help="Pull the shared repository and receive what is new.")
+@mailbox_options
+def receive(game_dir: Path, packet_file: Path | None, key_name: str | None, use_git: bool, maildir: Path | None,
+            mbox: Path | None, imap: bool) -> None:
+    """Take in the opponent's packet (a file, an email, or - for stdin), or every new packet of this game
+    in a mailbox (--maildir, --mbox, --imap) or the shared repository (--git); check, write the reports."""
+    sources = [x for x in (packet_file, maildir, mbox, imap or None, use_git or None) if x]
+    if len(sources) != 1:
+        raise BadInput("give one of PACKET_FILE, --maildir DIR, --mbox FILE, --imap, --git")
+    notes: list[str] = []
+    if use_git:
+        from rsr import gitsync
+
+        pulled = gitsync.pull_game(game_dir, key_name)
+        new, reports = pulled.new, pulled.reports
+    elif packet_file is not None:
+        new, reports = actions.receive(game_dir, packet_file, key_name)
+    else:
+        from rsr import mail
+
+        got = mail.receive_from_mailbox(game_dir, mail.read_mailbox(maildir, mbox, imap), key_name)
+        new, reports = got.new, got.reports
+        if got.found.after_gap:
+            notes.append(f"waiting for an earlier packet: {', '.join(map(str, got.found.after_gap))} "
+                         "cannot be received yet")
+        if got.found.unverified:
+            notes.append(f"{got.found.unverified} block(s) naming this game did not verify and were ignored")
     if not new:
-        click.echo("nothing new: the log already holds that packet")
+        click.echo("nothing new: the log already holds every packet found")
     for packet in new:
         click.echo(f"received packet {packet.seq} ({packet.side})")
+    for note in notes:
+        click.echo(note)
     if reports:
         click.echo(f"latest report: {reports[-1]}")
+
+
+@main.command("mail")
+@click.argument("game_dir", type=GameDir)
+@click.argument("seq", type=int, required=False)
+@click.option("--send", is_flag=True, help="Send it over SMTP (server in <rsr home>/mail.yaml).")
+@click.option("--to", default=None, help="The opponent's address (remembered for the game).")
+@click.option("--key", "key_name", default=None)
+def mail_command(game_dir: Path, seq: int | None, send: bool, to: str | None, key_name: str | None) -> None:
+    """Write (and with --send, send) the email of packet SEQ, default your latest: to send again."""
+    from rsr import contacts, mail
+
+    result = actions.load_game(game_dir)
+    if seq is None:
+        side = next((s for s, pub in sorted(result.keys.items())
+                     if pub == actions.choose_key(result, key_name).public_raw), None)
+        mine = [p for p in result.packets if p.side == side]
+        if not mine:
+            raise BadInput(f"{game_dir} holds no packet of yours")
+        packet = mine[-1]
+    elif 0 <= seq < len(result.packets):
+        packet = result.packets[seq]
+    else:
+        raise BadInput(f"{game_dir} has packets 0 to {len(result.packets) - 1}, not {seq}")
+    if to:
+        contacts.record_opponent_email(game_dir, to)
+    mailed = mail.mail_packet(game_dir, packet, send)
+    click.echo(f"wrote email {mailed.path}")
+    if mailed.sent_to:
+        click.echo(f"sent packet {packet.seq} to {mailed.sent_to}")
+
+
+@main.command("inbox")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path), default=".")
+@click.option("--git", "use_git", is_flag=True, help="Fetch each game's repository and count what is new.")
+@mailbox_options
+def inbox(folder: Path, use_git: bool, maildir: Path | None, mbox: Path | None, imap: bool) -> None:
+    """List the games under FOLDER, whose packet is next, and the packets waiting in a mailbox or remote."""
+    from rsr import inbox as inboxmod
+
+    messages = None
+    if maildir or mbox or imap:
+        from rsr import mail
+
+        messages = mail.read_mailbox(maildir, mbox, imap)
+    for line in inboxmod.inbox_lines(folder, messages, use_git):
+        click.echo(line)
 
 
 @main.command("play")

@@ -1,0 +1,93 @@
+"""``rsr inbox``: the games under a folder, whose packet is next, and what waits for each of them.
+
+A game directory is ``game-*`` holding ``turns/``: the folder itself, its children, or its grandchildren
+(a folder of cloned repositories). With a mailbox, every message is read once and its packets sorted per
+game (rsr.mail.sort_packets); with ``--git``, each game's repository is fetched and the packets it adds
+to the game are counted. Invitations in the mailbox that no game directory answers yet are listed too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rsr import keys as keystore
+from rsr.errors import RsrError
+from rsr.game import game_dir_name, load_log, replay
+from rsr.packet import Armored
+
+
+def game_dirs(folder: Path) -> list[Path]:
+    if (folder / "turns").is_dir():
+        return [folder]
+    found = sorted(p for p in folder.glob("game-*") if (p / "turns").is_dir())
+    found += sorted(p for p in folder.glob("*/game-*") if (p / "turns").is_dir())
+    return found
+
+
+def turn_line(game_dir: Path) -> tuple[str, str | None]:
+    """``game-1a2b3c4d  red-star july-1939-contact  7 packets  your packet next``, and the game id."""
+    try:
+        result = replay(load_log(game_dir))
+    except RsrError as exc:
+        return f"{game_dir}  cannot be read: {exc}", None
+    mine = keystore.find_keys_for(result.keys)
+    next_side = result.next_author()
+    waiting = result.passes[-1].waiting if result.passes else result.start_waiting
+    if result.passes and waiting is None:
+        turn = "the game is over"
+    elif next_side in mine:
+        turn = f"your packet next ({next_side})"
+    else:
+        turn = f"waiting for {next_side}"
+    line = f"{game_dir}  {result.ruleset.id} {result.scenario.name}  {len(result.packets)} packets  {turn}"
+    return line, result.game_id
+
+
+def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> list[str]:
+    from rsr import mail
+
+    dirs = game_dirs(folder)
+    blocks: list[Armored] = []
+    if messages is not None:
+        blocks = [block for raw in messages for block in mail.blocks_of(raw)]
+    lines = []
+    known_games = set()
+    for game_dir in dirs:
+        line, game_id = turn_line(game_dir)
+        if game_id is None:
+            lines.append(line)
+            continue
+        known_games.add(game_id)
+        extra = []
+        try:
+            if messages is not None:
+                found = mail.sort_packets(blocks, load_log(game_dir))
+                if found.new:
+                    extra.append(f"{len(found.new)} new packet(s) in the mailbox "
+                                 f"({', '.join(str(p.seq) for p in found.new)}): "
+                                 f"rsr receive {game_dir} with the same mailbox option")
+                if found.conflicting:
+                    extra.append(f"{len(found.conflicting)} conflicting packet(s) in the mailbox")
+                if found.after_gap:
+                    extra.append(f"packets {', '.join(map(str, found.after_gap))} wait for an earlier one")
+            if use_git:
+                from rsr import gitsync
+
+                waiting = gitsync.unreceived(game_dir)
+                if waiting:
+                    extra.append(f"{len(waiting)} new packet(s) in the remote: rsr receive {game_dir} --git")
+        except RsrError as exc:
+            extra.append(f"cannot check: {exc}")
+        lines.append(line + ("  " + "; ".join(extra) if extra else ""))
+    if messages is not None:
+        for packet, sender, _ in mail.invitations(messages):
+            if packet.game in known_games:
+                continue
+            invite = packet.payload["invite"]
+            lines.append(f"invitation to game {packet.game[:8]} ({game_dir_name(packet.game)}) from "
+                         f"{sender or invite['names'].get(packet.side, '?')}: {invite['ruleset']} "
+                         f"{invite['scenario']}, they play {packet.side}: rsr accept --game {packet.game[:8]} "
+                         "--key YOURKEY (with the same mailbox option)")
+    if not lines:
+        lines.append(f"no game directories under {folder}")
+    return lines
