@@ -4,9 +4,9 @@ A retreat path is counted in hexes; each hex of it must lie one hex further from
 started in (our reading of "away from the enemy", interpretations.md 6.7). A unit on a map edge may go off
 the map (6.72). Among the paths the rules allow, the legal ones are those that avoid an unbridged Halha
 crossing that would destroy a unit (6.71, 6.72), then enter the fewest enemy zones of control (8.4), then
-stay on the map if they can, then end within the stacking limit if they can, then end nearest a friendly
-supply source (6.71); the owner picks among those
-(policy ``retreat``; ``auto`` takes the first by losses, then hex numbers).
+stay on the map if they can, then end within the stacking limit if they can; the owner picks among those
+(policy ``retreat``; ``auto`` takes the fewest losses, then the path ending nearest a friendly supply source,
+6.71's "as directly as possible", which is a preference and never a filter, then hex numbers).
 """
 
 from __future__ import annotations
@@ -42,12 +42,18 @@ class RetreatPath:
     losses: int          # steps the stack will lose (6.72, 8.4)
     overstack: int = 0   # 1 if the stack would end over the stacking limit (6.71)
 
-    def rank(self) -> tuple[int, int, int, int, int]:
-        """What the rules decide (6.71, 6.72, 8.4); the owner chooses among paths of equal rank."""
-        return (self.fatal, self.zoc, int(self.off_map), self.overstack, self.distance)
+    def rank(self) -> tuple[int, int, int, int]:
+        """What the rules decide (6.71, 6.72, 8.4); the owner chooses among paths of equal rank.
+
+        The distance to a friendly supply source is not part of it: 6.71 says units *should* retreat as
+        directly as possible toward such an edge, a preference the owner weighs, never a filter (issue 9).
+        """
+        return (self.fatal, self.zoc, int(self.off_map), self.overstack)
 
     def key(self) -> tuple[int, int, int, int, int, int, tuple[str, ...]]:
-        return (*self.rank(), self.losses, self.hexes)
+        """Policy ``retreat: auto``: the legal path with the fewest losses, then the most direct toward a
+        friendly supply source (6.71), then the lowest hex numbers."""
+        return (*self.rank(), self.losses, self.distance, self.hexes)
 
 
 def _classes(state: RsState, units: list[Unit]) -> set[str]:
@@ -101,8 +107,9 @@ def retreat_paths(state: RsState, side: str, units: list[Unit], start: str, leng
 
 def legal_paths(paths: list[RetreatPath]) -> list[RetreatPath]:
     """The paths the owner may choose among (6.71, 6.72, 8.4): no avoidable crossing of the Halha that would
-    destroy a unit, then the fewest enemy zones of control, off the map only when nothing better is left, and
-    nearest a friendly supply source."""
+    destroy a unit, then the fewest enemy zones of control, off the map only when nothing better is left, within
+    the stacking limit when possible. How directly a path heads for a friendly supply source (6.71) is the
+    owner's preference, not a filter."""
     if not paths:
         return []
     best = min(p.rank() for p in paths)
