@@ -251,7 +251,7 @@ class RedStar:
 
     def _answer_replacements(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         force.apply_replacements(state, ctx, ask.side, answer)
-        state.force_step = "done"
+        state.force_step = "done" if ask.side == state.first else "second-asked"
 
     def _answer_combats(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         """RS/RS 6.0, 6.1: the phasing player's prepared combats, checked before any die."""
@@ -487,10 +487,18 @@ class RedStar:
             force.place(state, ctx, side, plan if isinstance(plan, dict) else {})
             force.withdraw(state, ctx, side)
             state.force_step = "replace"
+        # RS/RS 3.2 item 3, 4.2: both players spend replacement points in the first player's Force Adjustment
+        # segment, the first player first; the second player's own segment has no replacement step.
         if state.force_step == "replace":
             state.force_step = "asked"
-            if force.may_ask(state, side):
+            if side == state.first and force.may_ask(state, side):
                 state.ask = Ask("replacements", side, f"t{state.turn}/{side}/force/replacements")
+                return False
+        if state.force_step in ("asked", "done"):
+            state.force_step = "second-asked"
+            second = state.second
+            if side == state.first and force.may_ask(state, second):
+                state.ask = Ask("replacements", second, f"t{state.turn}/{side}/force/{second}-replacements")
                 return False
         return True
 
