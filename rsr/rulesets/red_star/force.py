@@ -248,7 +248,9 @@ def return_hexes(state: RsState, unit: Unit) -> list[str]:
             assert other.hex is not None
             anchors.add(other.hex)
             anchors.update(h for h in grid.neighbours(other.hex) if h in state.static.terrain)
-    edges = set(entry_hexes(state, side))
+    # RS/RS 4.23: every map-edge hex serving as a friendly supply source (10.1). The errata's Soviet entry hexes
+    # 1308-1314 narrow where reinforcements enter (4.1), not this third way of returning (interpretations.md).
+    edges = set(supply_sources(state, side))
     allowed = []
     for hex_id in sorted(anchors | edges):
         if hex_id in enemy:
@@ -295,7 +297,12 @@ def apply_replacements(state: RsState, ctx: Context, side: str, answer: Any) -> 
         unit.status = ON_MAP
         unit.hex = hex_id
         unit.reduced = reduced and counter.reduced is not None
-        ctx.emit("replaced", f"{unit_id} returns at {hex_id} with {current(state, unit)} factor(s)", "RS/RS 4.23",
+        stopped = hex_id in zone_of_control(state, enemy_of(side))
+        if stopped:  # RS/RS 4.23 with 4.11: a unit placed in an enemy zone of control moves no further
+            unit.no_move = True
+        rt.mark_victory(state, hex_id, side, [unit])
+        ctx.emit("replaced", f"{unit_id} returns at {hex_id} with {current(state, unit)} factor(s)"
+                 + (" in an enemy zone of control: it may not move this turn" if stopped else ""), "RS/RS 4.23",
                  unit=unit_id, hex=hex_id, cost=face.combat)
         rt.overstack(state, ctx, hex_id, side, [unit_id], "RS/RS 4.11")
 
