@@ -286,10 +286,14 @@ def check_hasty(state: RsState, side: str, move: Move, walked: Walk, used: list[
                 raise RulesError(f"{where}: {unit_id} has {fraction_text(walked.left[unit_id])} MP left, not the "
                                  f"{cost} a hasty attack costs (RS/RS 7.51)")
             classes.append(counter.cls)
+        # RS/RS 7.54: an antitank or anti-aircraft unit must be *stacked with* a Leg or Armor unit: one of the
+        # stack that arrives, or a friendly unit already in the hex, whether or not that unit attacks too.
+        stacked = {state.counter(u).cls for u in arrived} | {
+            state.counter(u.id).cls for u in state.units_in(final, side) if u.id not in move.units}
         for unit_id in units:
             counter = state.counter(unit_id)
-            if counter.type in ("antitank", "anti-aircraft") and not {"Leg", "Armor"} & set(classes):
-                raise RulesError(f"{where}: {unit_id} needs a Leg or Armor unit of its stack in the attack "
+            if counter.type in ("antitank", "anti-aircraft") and not {"Leg", "Armor"} & stacked:
+                raise RulesError(f"{where}: {unit_id} is not stacked with a Leg or Armor unit in {final} "
                                  "(RS/RS 7.54)")
         for unit_id in units:
             walked.left[unit_id] -= HASTY_COST[is_motorized(state, state.units[unit_id])]
