@@ -243,7 +243,10 @@ def _outcome(state: RsState, ctx: Context, combat: Combat, result: dict[str, Any
         removed, lost = lose_factors(state, ctx, _victims(state, combat, result), morale,
                                      f"morale result {morale} in {result['hex']}", "RS/RS 6.62")
         result["consumed"] = min(before, morale)
-        _note_vacated(state, combat, result, max(1, morale - result["consumed"]))
+        # RS/RS 6.62 Fail #2 limits the advance to the part of the result the losses did not use up; that is
+        # said of a failed check only. Emptied any other way, the advance may be the whole result (6.81).
+        _note_vacated(state, combat, result,
+                      max(1, morale - result["consumed"]) if choice == "fail" else morale)
     if outcome.disruption and outcome.retreat == "none":
         for unit_id in lost:  # RS/RS 6.62 #3: the attacker's units that lost steps
             unit = state.units[unit_id]
@@ -366,10 +369,15 @@ def _advance(state: RsState, ctx: Context, combat: Combat) -> bool:
     units = [u for u in plan["units"] if u in {x.id for x in rt.advance_units(state, combat)}]
     path = rt.stop_in_zoc(state, combat, list(plan.get("path") or [combat.hex])[: combat.advance_hexes])
     problem = rt.check_advance(state, combat, units, path)
-    if problem:
-        ctx.emit("advance-cut", f"advance of {', '.join(units)} limited to {combat.hex}: {problem}", "RS/RS 6.81",
+    if problem:  # RS/RS 6.81: keep the longest part of the planned path that is still legal, not one hex only
+        legal = [combat.hex]
+        for length in range(len(path) - 1, 1, -1):
+            if rt.check_advance(state, combat, units, path[:length]) is None:
+                legal = path[:length]
+                break
+        ctx.emit("advance-cut", f"advance of {', '.join(units)} stops in {legal[-1]}: {problem}", "RS/RS 6.81",
                  combat=combat.id)
-        path = [combat.hex]
+        path = legal
     rt.execute_advance(state, ctx, combat, units, path)
     return True
 
