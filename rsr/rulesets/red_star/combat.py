@@ -346,11 +346,30 @@ def can_fire(state: RsState, combat: Combat, role: str, unit: Unit) -> bool:
 
 
 def firer_class(state: RsState, unit: Unit) -> str:
-    """The Combat Effectiveness Chart row of a firing unit (RS/RS 6.41; antitank units have their own row)."""
+    """The Combat Effectiveness Chart row of a firing unit (RS/RS 6.41).
+
+    Headquarters are Leg units (2.2) and fire on the Leg row. A Weapons unit in ground combat fires at an
+    adjacent hex, which is direct fire: the Weapons Direct Fire row of the errata (antitank units have a row
+    of their own, from the examples of play).
+    """
     counter = state.counter(unit.id)
     if counter.cls == "Weapons":
-        return "weapons-antitank" if counter.type == "antitank" else "weapons"
+        return "weapons-antitank" if counter.type == "antitank" else "weapons-direct-fire"
+    if counter.cls == "HQ":
+        return "leg"  # RS/RS 2.2
     return counter.cls.lower()
+
+
+def effectiveness(state: RsState, row: str, target_class: str, adjacent: bool) -> tuple[Fraction, str]:
+    """RS/RS 6.4-6.43: the multiplier of one chart cell and its provenance; the errata's "normal if adjacent"
+    value applies to fire at an adjacent hex, and an enabled rule option replaces the cells it names."""
+    cell = state.static.effectiveness[(row, target_class)]
+    for option_id, cells in sorted(state.static.effectiveness_options.items()):
+        if state.options.get(option_id) and (row, target_class) in cells:
+            cell = cells[(row, target_class)]
+    if adjacent and cell.adjacent is not None:
+        return cell.adjacent, cell.provenance
+    return cell.multiplier, cell.provenance
 
 
 def direct_support(state: RsState, combat: Combat, role: str, units: list[Unit]) -> list[dict[str, Any]]:
@@ -398,14 +417,15 @@ def solve(state: RsState, combat: Combat, role: str, units: list[Unit], target: 
         classes[support["row"]] = classes.get(support["row"], 0) + int(support["factors"])
     by_class = []
     strength = 0
+    adjacent = all(state.static.grid.adjacent(u.hex or "", target_hex) for u in units)
     for row, total in sorted(classes.items()):
-        cell = static.effectiveness[(row, target_class)]
-        value = math.ceil(total * cell.multiplier)  # RS/RS 6.43: fractions round up
+        multiplier, provenance = effectiveness(state, row, target_class, adjacent)
+        value = math.ceil(total * multiplier)  # RS/RS 6.43: fractions round up
         strength += value
-        by_class.append({"class": row, "factors": total, "multiplier": str(cell.multiplier), "value": value,
-                         "provenance": cell.provenance})
-        if is_provisional(cell.provenance):
-            provisional.append(f"Combat Effectiveness {row} vs {target_class}: {cell.provenance}")
+        by_class.append({"class": row, "factors": total, "multiplier": str(multiplier), "value": value,
+                         "provenance": provenance})
+        if is_provisional(provenance):
+            provisional.append(f"Combat Effectiveness {row} vs {target_class}: {provenance}")
     crt = static.crt
     base = crt.column_for(strength)
     if is_provisional(crt.selection_provenance):
