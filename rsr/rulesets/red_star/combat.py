@@ -406,26 +406,30 @@ def solve(state: RsState, combat: Combat, role: str, units: list[Unit], target: 
             budget -= take
     provisional: list[str] = []
     target_class = state.counter(target.id).cls.lower()
-    classes: dict[str, int] = {}
+    keep_fractions = bool(state.options.get("halving-st163"))  # errata: S&T 163, fractions kept to the total
+    classes: dict[str, Fraction] = {}
     for unit in units:
         row = firer_class(state, unit)
-        value = used[unit.id]
+        value = Fraction(used[unit.id])
         if role == "defender" and unit.disruption >= 2 and value:
-            value = half_up(value)  # RS/RS 5.7: a "2" marker halves a defender's factors (after 6.32's count)
-        classes[row] = classes.get(row, 0) + value
+            # RS/RS 5.7: a "2" marker halves a defender's factors (after 6.32's count)
+            value = value / 2 if keep_fractions else Fraction(half_up(value))
+        classes[row] = classes.get(row, Fraction(0)) + value
     for support in direct_support(state, combat, role, units):  # RS/RS 5.3 (a later issue)
-        classes[support["row"]] = classes.get(support["row"], 0) + int(support["factors"])
+        classes[support["row"]] = classes.get(support["row"], Fraction(0)) + int(support["factors"])
     by_class = []
-    strength = 0
+    exact = Fraction(0)
     adjacent = all(state.static.grid.adjacent(u.hex or "", target_hex) for u in units)
     for row, total in sorted(classes.items()):
         multiplier, provenance = effectiveness(state, row, target_class, adjacent)
-        value = math.ceil(total * multiplier)  # RS/RS 6.43: fractions round up
-        strength += value
-        by_class.append({"class": row, "factors": total, "multiplier": str(multiplier), "value": value,
-                         "provenance": provenance})
+        # RS/RS 6.43: fractions round up per class; under halving-st163 only the total is rounded
+        value = total * multiplier if keep_fractions else Fraction(math.ceil(total * multiplier))
+        exact += value
+        by_class.append({"class": row, "factors": _number(total), "multiplier": str(multiplier),
+                         "value": _number(value), "provenance": provenance})
         if is_provisional(provenance):
             provisional.append(f"Combat Effectiveness {row} vs {target_class}: {provenance}")
+    strength = math.ceil(exact)
     crt = static.crt
     base = crt.column_for(strength)
     if is_provisional(crt.selection_provenance):
@@ -523,6 +527,11 @@ def encircled(state: RsState, firing_side: str, target_hex: str) -> bool:
             continue
         return False
     return True
+
+
+def _number(value: Fraction) -> int | str:
+    """A whole number as an int, a fraction as text (event data stays JSON)."""
+    return int(value) if value.denominator == 1 else _fraction_text(value)
 
 
 def _fraction_text(value: Fraction) -> str:

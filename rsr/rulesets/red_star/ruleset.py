@@ -43,6 +43,20 @@ POLICIES: dict[str, tuple[str, ...]] = {
 }
 
 
+def rule_options(static: Any, chosen: dict[str, Any], where: str) -> dict[str, bool]:
+    """The rule options of a game: each one the tables list (tables.yaml), on or off; any other is refused."""
+    known = static.rule_options
+    options: dict[str, bool] = {}
+    for name, value in sorted(chosen.items()):
+        if name not in known:
+            raise BadInput(f"{where}: Red Sun/Red Star has no rule option {name!r} (known: "
+                           f"{', '.join(sorted(known)) or 'none'})")
+        if not isinstance(value, bool):
+            raise BadInput(f"{where}: rule option {name!r} is true or false, not {value!r}")
+        options[name] = value
+    return options
+
+
 class RedStar:
     """Red Sun/Red Star (S&T 158). See docs/red-star/coverage.md for what is implemented."""
 
@@ -64,7 +78,7 @@ class RedStar:
         turns = list(spec["turns"])
         state = RsState(static=static, scenario_key=str(spec["scenario"]), first=first, second=second,
                         dates=[str(t["date"]) for t in turns], turn_track=turns,
-                        options={**spec.get("options", {}), **options})
+                        options=rule_options(static, {**spec.get("options", {}), **options}, scenario.name))
         state.support = {side: int(spec.get("support_points", {}).get(side, 0)) for side in (first, second)}
         state.replacement_points = {side: {k: int(v) for k, v in sorted(spec.get("replacement_points", {}).get(
             side, {}).items())} for side in (first, second)}
