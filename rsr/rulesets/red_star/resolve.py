@@ -295,8 +295,20 @@ def _retreat_step(state: RsState, ctx: Context, combat: Combat, result: dict[str
     groups: dict[tuple[str, ...], list[Unit]] = {}
     for unit in units:
         groups.setdefault(tuple(plan[unit.id]), []).append(unit)
+    if "loss_order" not in result:
+        # RS/RS 8.4, 6.72: a stack's step loss falls on the unit its owner chooses; ask when there is a choice
+        choices = {" ".join(path): rt.stack_losses(state, units[0].side, group, path, result.get("retreated", []))
+                   for path, group in sorted(groups.items())}
+        choices = {k: v for k, v in choices.items() if v}
+        result["loss_order"] = None
+        if choices:
+            state.ask = Ask("retreat-losses", units[0].side, f"{combat.id}/f{result['firefight']}/retreat-losses",
+                            {"combat": combat.id, "units": sorted({u for v in choices.values() for u in v}),
+                             "paths": choices})
+            return
     for path, group in sorted(groups.items()):
-        rt.execute(state, ctx, combat, group, path, result["marker"], result.setdefault("retreated", []))
+        rt.execute(state, ctx, combat, group, path, result["marker"], result.setdefault("retreated", []),
+                   result.get("loss_order"))
     if result["role"] == "attacker" and combat.night:
         combat.japanese_retreated = True
     _after_retreat(state, combat, result)
@@ -321,6 +333,20 @@ def answer_retreat(state: RsState, combat: Combat, answer: Any) -> None:
             raise RulesError(f"{unit_id}: {path} is not one of the legal retreat paths {', '.join(map(str, options))} "
                              "(RS/RS 6.71, 8.4)")
     result["paths"] = {u: list(plan[u]) for u in units}
+
+
+def answer_retreat_losses(state: RsState, combat: Combat, answer: Any) -> None:
+    """The owner's order of the units that take a retreating stack's step losses (RS/RS 8.4, 6.72)."""
+    result = combat.result
+    assert result is not None and state.ask is None
+    order = answer.get("order") if isinstance(answer, dict) and set(answer) == {"order"} else None
+    if not isinstance(order, list) or not all(isinstance(u, str) for u in order):
+        raise RulesError("a retreat-losses answer is {order: [unit ids]}, first to take a loss first (RS/RS 8.4)")
+    allowed = set(result.get("retreat_units", []))
+    for unit_id in order:
+        if unit_id not in allowed:
+            raise RulesError(f"{unit_id} is not one of the retreating units {sorted(allowed)} (RS/RS 8.4)")
+    result["loss_order"] = list(order)
 
 
 def answer_morale(state: RsState, combat: Combat, answer: Any) -> None:

@@ -116,8 +116,29 @@ def legal_paths(paths: list[RetreatPath]) -> list[RetreatPath]:
     return [p for p in paths if p.rank() == best]
 
 
+def stack_losses(state: RsState, side: str, units: list[Unit], path: tuple[str, ...],
+                 retreated: list[str]) -> list[str]:
+    """The units among which the owner chooses who takes a stack's step loss on ``path`` (RS/RS 8.4: an Armor
+    or Leg unit for each vacant enemy zone of control entered; 6.72: an Armor or Weapons unit for an unbridged
+    minor river), when there is a choice (two or more such units); else an empty list."""
+    zoc = zone_of_control(state, enemy_of(side))
+    holders = {u.hex for u in state.on_map(side) if u.id not in retreated and u.hex}
+    here = units[0].hex or ""
+    wanted: set[str] = set()
+    for there in path:
+        if there == OFF:
+            break
+        if unbridged_minor_river(state, here, there):
+            wanted |= {"Armor", "Weapons"}
+        if there in zoc and there not in holders:
+            wanted |= {"Armor", "Leg"}
+        here = there
+    able = [u.id for u in units if state.counter(u.id).cls in wanted]
+    return able if len(able) > 1 else []
+
+
 def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Unit], path: tuple[str, ...],
-            marker: int, retreated: list[str]) -> None:
+            marker: int, retreated: list[str], loss_order: list[str] | None = None) -> None:
     """Carry a stack along its retreat path (RS/RS 6.7-6.72, 8.4) and mark it (6.62)."""
     side = units[0].side
     enemy = enemy_of(side)
@@ -148,13 +169,13 @@ def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Uni
         if unbridged_minor_river(state, here, there):
             hit = [u for u in moving if state.counter(u.id).cls in ("Armor", "Weapons")]
             if hit:
-                lose_factors(state, ctx, [_loss_choice(state, hit)], 1,
+                lose_factors(state, ctx, [_loss_choice(state, hit, loss_order)], 1,
                              f"retreat across the minor river {here}-{there}", "RS/RS 6.72")
                 moving = [u for u in moving if u.on_map]
         if there in zoc and there not in holders and moving:
             fighters = [u for u in moving if state.counter(u.id).cls in ("Armor", "Leg")]
             if fighters:
-                lose_factors(state, ctx, [_loss_choice(state, fighters)], 1,
+                lose_factors(state, ctx, [_loss_choice(state, fighters, loss_order)], 1,
                              f"retreat through the enemy zone of control in {there}", "RS/RS 8.4")
             else:
                 for unit in list(moving):
@@ -178,10 +199,18 @@ def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Uni
         overstack(state, ctx, here, side, [u.id for u in moving], "RS/RS 6.71")
 
 
-def _loss_choice(state: RsState, units: list[Unit]) -> Unit:
-    """The unit of a stack that takes a stack's step loss: the owner decides (8.4); we take the unit with the
-    fewest factors, then the lowest id (interpretations.md 8.4)."""
-    return min(units, key=lambda u: (current(state, u), u.id))
+def _loss_choice(state: RsState, units: list[Unit], order: list[str] | None) -> Unit:
+    """The unit of a stack that takes a stack's step loss: the owner's choice (8.4), given as an order of
+    preference (request ``retreat-losses``); units he did not list come after, fewest factors first."""
+    ranking = order or []
+    return min(units, key=lambda u: (ranking.index(u.id) if u.id in ranking else len(ranking),
+                                     current(state, u), u.id))
+
+
+def default_loss_order(state: RsState, unit_ids: list[str], rule: str) -> list[str]:
+    """Policy ``retreat-losses``: ``fewest-factors`` (the default) or ``most-factors`` first, then unit id."""
+    sign = -1 if rule == "most-factors" else 1
+    return sorted(unit_ids, key=lambda u: (sign * current(state, state.units[u]), u))
 
 
 def overstack(state: RsState, ctx: Context, hex_id: str, side: str, newcomers: list[str], case: str) -> None:

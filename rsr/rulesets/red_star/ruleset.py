@@ -37,6 +37,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "defence-choices": ("auto", "ask"),         # RS/RS 6.21, 6.22 (the defender's)
     "morale": ("check", "retreat", "ask"),      # RS/RS 6.62 (or {check-if-rating-at-least: N})
     "retreat": ("auto", "ask"),                 # RS/RS 6.7
+    "retreat-losses": ("fewest-factors", "most-factors", "ask"),  # RS/RS 8.4, 6.72 (who takes a stack's loss)
     "advance": ("into-hex", "none", "ask"),     # RS/RS 6.8
     "replacements": ("restore", "none", "ask"),  # RS/RS 4.23
     "reserves": ("keep", "release", "ask"),     # RS/RS 7.62
@@ -64,7 +65,8 @@ class RedStar:
     version = "0.1"
     sides = ("japan", "soviet")
     policy_defaults: dict[str, Any] = {"attack-choices": "ask", "defence-choices": "auto", "morale": "check",
-                                       "retreat": "auto", "advance": "into-hex", "replacements": "restore",
+                                       "retreat": "auto", "retreat-losses": "fewest-factors",
+                                       "advance": "into-hex", "replacements": "restore",
                                        "reserves": "keep"}
 
     # -- set-up -------------------------------------------------------------------------------------------
@@ -190,6 +192,13 @@ class RedStar:
         return Request(ask.id, ask.side, "retreat", f"retreat {', '.join(d['units'])} {d['hexes']} hex(es) from "
                        f"{d['hex']}", "RS/RS 6.7", options=dict(d), template={"path": d["options"][0]},
                        policy="retreat")
+
+    def _request_retreat_losses(self, state: RsState, ask: Ask) -> Request:
+        d = ask.data
+        return Request(ask.id, ask.side, "retreat-losses", f"the retreat of {', '.join(d['units'])} costs the stack "
+                       "step losses: which unit takes them first?", "RS/RS 8.4", options=dict(d),
+                       template={"order": rt.default_loss_order(state, d["units"], "fewest-factors")},
+                       policy="retreat-losses")
 
     def _request_advance(self, state: RsState, ask: Ask) -> Request:
         d = ask.data
@@ -343,6 +352,9 @@ class RedStar:
     def _answer_retreat(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         resolve.answer_retreat(state, self._combat(state, ask.data["combat"]), answer)
 
+    def _answer_retreat_losses(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        resolve.answer_retreat_losses(state, self._combat(state, ask.data["combat"]), answer)
+
     def _answer_advance(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         resolve.answer_advance(state, self._combat(state, ask.data["combat"]), answer)
 
@@ -407,6 +419,8 @@ class RedStar:
                 return {"choice": "check" if ask.data["rating"] >= rule["check-if-rating-at-least"] else "retreat"}
         if kind == "retreat" and rule == "auto":
             return {"path": ask.data["options"][0]}
+        if kind == "retreat-losses" and rule in ("fewest-factors", "most-factors"):
+            return {"order": rt.default_loss_order(state, ask.data["units"], rule)}
         if kind == "advance" and rule in ("into-hex", "none"):
             if rule == "none":
                 return {"units": []}
