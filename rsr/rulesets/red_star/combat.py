@@ -283,10 +283,43 @@ def rank(state: RsState, combat: Combat, role: str, unit: Unit, hex_id: str) -> 
 
 
 def priority_order(state: RsState, combat: Combat, role: str, hex_id: str) -> list[Unit]:
-    """Every unit of one side in ``hex_id`` in the order fire must take them (6.24, 6.25); exact ties by unit id
-    (our reading of "the owning player chooses", interpretations.md 6.25)."""
+    """Every unit of one side in ``hex_id`` in the order fire must take them (6.24, 6.25); among units of
+    equal priority and factors, the order their owner gave (request ``target-ties``), then unit id."""
     units = members(state, combat, role, hex_id)
-    return sorted(units, key=lambda u: (rank(state, combat, role, u, hex_id), -current(state, u), u.id))
+    order = combat.tie_orders.get(hex_id, [])
+    return sorted(units, key=lambda u: (rank(state, combat, role, u, hex_id), -current(state, u),
+                                        order.index(u.id) if u.id in order else len(order), u.id))
+
+
+def tied(state: RsState, combat: Combat, role: str, hex_id: str, units: list[Unit]) -> bool:
+    """RS/RS 6.25: do two of ``units`` share priority and current factors, with no order from their owner yet?"""
+    if hex_id in combat.tie_orders:
+        return False
+    keys = [(rank(state, combat, role, u, hex_id), current(state, u)) for u in units]
+    return len(set(keys)) < len(keys)
+
+
+def next_tied(state: RsState, combat: Combat, role: str, hex_id: str) -> bool:
+    """RS/RS 6.25: is the choice of the next target unit (6.24) a tie its owner settles?"""
+    fresh = [u for u in members(state, combat, role, hex_id) if u.id not in combat.fired_upon]
+    if not fresh:
+        return False
+    best = min(rank(state, combat, role, u, hex_id) for u in fresh)
+    top = [u for u in fresh if rank(state, combat, role, u, hex_id) == best]
+    most = max(current(state, u) for u in top)
+    return tied(state, combat, role, hex_id, [u for u in top if current(state, u) == most])
+
+
+def tie_order(state: RsState, unit_ids: list[str], rule: str) -> list[str]:
+    """Policy ``target-ties``: the owner's standing order among tied units (RS/RS 6.25)."""
+    def proficiency_of(unit_id: str) -> int:
+        return state.counter(unit_id).proficiency
+
+    if rule == "highest-proficiency":
+        return sorted(unit_ids, key=lambda u: (-proficiency_of(u), u))
+    if rule == "lowest-proficiency":
+        return sorted(unit_ids, key=lambda u: (proficiency_of(u), u))
+    return sorted(unit_ids)
 
 
 def next_target(state: RsState, combat: Combat, role: str, hex_id: str) -> Unit | None:

@@ -41,6 +41,10 @@ def resolve(state: RsState, ctx: Context, combat: Combat) -> bool:
             plan = cm.choice_of(combat, role).get("fire") or []
             if combat.group < len(plan):
                 group = plan[combat.group]
+                other = "attacker" if role == "defender" else "defender"
+                target_hex = combat.hex if role == "attacker" else (group.get("at") or _default_hex(state, combat))
+                if cm.next_tied(state, combat, other, target_hex) and _ask_ties(state, combat, other, target_hex):
+                    return False
                 combat.group += 1
                 _firefight(state, ctx, combat, role, group)
             else:
@@ -170,6 +174,8 @@ def _apply_result(state: RsState, ctx: Context, combat: Combat) -> None:
     assert result is not None
     step = result["step"]
     if step == "loss":
+        if result["steps"] and _cascade_tied(state, combat, result, result["steps"]):
+            return
         if result["steps"]:
             lose_factors(state, ctx, _victims(state, combat, result), result["steps"],
                          f"firefight {result['firefight']} of {combat.id}", "RS/RS 6.61")
@@ -207,6 +213,41 @@ def _apply_result(state: RsState, ctx: Context, combat: Combat) -> None:
     combat.result = None
 
 
+def _ask_ties(state: RsState, combat: Combat, role: str, hex_id: str) -> bool:
+    """RS/RS 6.25: ask the owner to order his tied units in ``hex_id`` (policy ``target-ties``)."""
+    owner = cm.role_side(combat, role)
+    units = [u.id for u in cm.members(state, combat, role, hex_id)]
+    number = len(combat.tie_orders) + 1
+    state.ask = Ask("target-ties", owner, f"{combat.id}/ties{number}",
+                    {"combat": combat.id, "hex": hex_id, "role": role, "units": units})
+    return True
+
+
+def _cascade_tied(state: RsState, combat: Combat, result: dict[str, Any], loss: int) -> bool:
+    """RS/RS 6.61 with 6.25: losses beyond the target unit pass on by priority; ask first if that meets a tie."""
+    hex_id = result["hex"]
+    target = state.units[result["target"]]
+    if not target.on_map or loss <= current(state, target):
+        return False
+    rest = [u for u in cm.members(state, combat, result["role"], hex_id) if u.id != target.id]
+    if not cm.tied(state, combat, result["role"], hex_id, rest):
+        return False
+    return _ask_ties(state, combat, result["role"], hex_id)
+
+
+def answer_ties(state: RsState, combat: Combat, hex_id: str, answer: Any) -> None:
+    """The owner's order of his units in ``hex_id`` among equals of priority and factors (RS/RS 6.25)."""
+    order = answer.get("order") if isinstance(answer, dict) and set(answer) == {"order"} else None
+    if not isinstance(order, list) or not all(isinstance(u, str) for u in order):
+        raise RulesError("a target-ties answer is {order: [unit ids]}, first to be fired on first (RS/RS 6.25)")
+    side = combat.attacker if hex_id != combat.hex else combat.defender
+    for unit_id in order:
+        unit = state.units.get(unit_id)
+        if unit is None or unit.hex != hex_id or unit.side != side:
+            raise RulesError(f"{unit_id} is not one of your units in {hex_id} (RS/RS 6.25)")
+    combat.tie_orders[hex_id] = list(order)
+
+
 def _rating(state: RsState, combat: Combat, result: dict[str, Any]) -> int:
     """RS/RS 6.62: the single highest proficiency in the hex, with 10.3 and 6.92 modifiers."""
     best = 0
@@ -237,6 +278,9 @@ def _outcome(state: RsState, ctx: Context, combat: Combat, result: dict[str, Any
                  combat=combat.id, unit=result["target"], choice="no-check")
     outcome = state.static.morale[(choice, role)]
     lost: list[str] = []
+    if outcome.factors_lost == "morale" and _cascade_tied(state, combat, result, morale):
+        result["choice"] = choice  # the check is made; its losses wait for the owner's order (6.25)
+        return
     if outcome.factors_lost == "morale":
         present = cm.members(state, combat, role, result["hex"])
         before = sum(current(state, u) for u in present)

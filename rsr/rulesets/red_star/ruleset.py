@@ -38,6 +38,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "morale": ("check", "retreat", "ask"),      # RS/RS 6.62 (or {check-if-rating-at-least: N})
     "retreat": ("auto", "ask"),                 # RS/RS 6.7
     "retreat-losses": ("fewest-factors", "most-factors", "ask"),  # RS/RS 8.4, 6.72 (who takes a stack's loss)
+    "target-ties": ("highest-proficiency", "lowest-proficiency", "lowest-id", "ask"),  # RS/RS 6.25
     "advance": ("into-hex", "none", "ask"),     # RS/RS 6.8
     "replacements": ("restore", "none", "ask"),  # RS/RS 4.23
     "reserves": ("keep", "release", "ask"),     # RS/RS 7.62
@@ -66,6 +67,7 @@ class RedStar:
     sides = ("japan", "soviet")
     policy_defaults: dict[str, Any] = {"attack-choices": "ask", "defence-choices": "auto", "morale": "check",
                                        "retreat": "auto", "retreat-losses": "fewest-factors",
+                                       "target-ties": "highest-proficiency",
                                        "advance": "into-hex", "replacements": "restore",
                                        "reserves": "keep"}
 
@@ -199,6 +201,13 @@ class RedStar:
                        "step losses: which unit takes them first?", "RS/RS 8.4", options=dict(d),
                        template={"order": rt.default_loss_order(state, d["units"], "fewest-factors")},
                        policy="retreat-losses")
+
+    def _request_target_ties(self, state: RsState, ask: Ask) -> Request:
+        d = ask.data
+        return Request(ask.id, ask.side, "target-ties", f"units of equal priority and factors in {d['hex']}: in "
+                       "which order are they fired on (and take losses)?", "RS/RS 6.25", options=dict(d),
+                       template={"order": cm.tie_order(state, d["units"], "highest-proficiency")},
+                       policy="target-ties")
 
     def _request_advance(self, state: RsState, ask: Ask) -> Request:
         d = ask.data
@@ -355,6 +364,13 @@ class RedStar:
     def _answer_retreat_losses(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         resolve.answer_retreat_losses(state, self._combat(state, ask.data["combat"]), answer)
 
+    def _answer_target_ties(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        combat = self._combat(state, ask.data["combat"])
+        resolve.answer_ties(state, combat, ask.data["hex"], answer)
+        ctx.emit("target-ties", f"{ask.side} orders its tied units in {ask.data['hex']}: "
+                 f"{', '.join(combat.tie_orders[ask.data['hex']])}", "RS/RS 6.25", combat=combat.id,
+                 hex=ask.data["hex"], order=list(combat.tie_orders[ask.data["hex"]]))
+
     def _answer_advance(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         resolve.answer_advance(state, self._combat(state, ask.data["combat"]), answer)
 
@@ -419,6 +435,8 @@ class RedStar:
                 return {"choice": "check" if ask.data["rating"] >= rule["check-if-rating-at-least"] else "retreat"}
         if kind == "retreat" and rule == "auto":
             return {"path": ask.data["options"][0]}
+        if kind == "target-ties" and rule != "ask":
+            return {"order": cm.tie_order(state, ask.data["units"], rule)}
         if kind == "retreat-losses" and rule in ("fewest-factors", "most-factors"):
             return {"order": rt.default_loss_order(state, ask.data["units"], rule)}
         if kind == "advance" and rule in ("into-hex", "none"):

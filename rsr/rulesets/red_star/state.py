@@ -71,6 +71,7 @@ class Combat:
     japanese_retreated: bool = False
     firefights: int = 0
     support_paid: bool = False
+    tie_orders: dict[str, list[str]] = field(default_factory=dict)  # RS/RS 6.25: hex -> the owner's order
 
 
 @dataclass
