@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rsr.engine import Context
+from rsr.errors import RulesError
 from rsr.hexgrid import hexside
 from rsr.rulesets.red_star import stacking
 from rsr.rulesets.red_star.losses import eliminate, lose_factors
@@ -214,12 +215,62 @@ def default_loss_order(state: RsState, unit_ids: list[str], rule: str) -> list[s
 
 
 def overstack(state: RsState, ctx: Context, hex_id: str, side: str, newcomers: list[str], case: str) -> None:
-    """RS/RS 4.11, 6.71, 6.82: units that end over the stacking limit go beneath a "2" marker."""
+    """RS/RS 4.11, 6.71, 6.82, 9.0: units that end over the stacking limit go beneath a "2" marker.
+
+    Which of the newcomers are the excess is the owner's choice (4.11): when more than one choice is possible
+    the game asks (request ``overstack``, policy default ``newest``); otherwise the markers go on at once.
+    """
     present = [u.id for u in state.units_in(hex_id, side)]
-    for unit_id in stacking.excess(state, side, present, newcomers):
+    marked = stacking.excess(state, side, present, newcomers)
+    if not marked:
+        return
+    candidates = [u for u in newcomers if u in present and stacking.counts(state, u)]
+    if len(candidates) <= len(marked):
+        mark(state, ctx, hex_id, marked, case)
+        return
+    state.marks_asked += 1
+    state.marks.append({"id": f"t{state.turn}/overstack{state.marks_asked}", "hex": hex_id, "side": side,
+                        "units": candidates, "default": marked, "case": case})
+    ask_marks(state)
+
+
+def ask_marks(state: RsState) -> None:
+    """Put the next waiting "2"-marker choice to its owner (RS/RS 4.11)."""
+    from rsr.rulesets.red_star.state import Ask
+
+    if state.ask is None and state.marks:
+        pending = state.marks[0]
+        state.ask = Ask("overstack", pending["side"], pending["id"], dict(pending))
+
+
+def mark(state: RsState, ctx: Context, hex_id: str, unit_ids: list[str], case: str) -> None:
+    for unit_id in sorted(unit_ids):
         state.units[unit_id].disruption = 2
         ctx.emit("overstacked", f"{unit_id} ends over the stacking limit in {hex_id}: \"2\" marker", case,
                  unit=unit_id, hex=hex_id)
+
+
+def check_marks(state: RsState, pending: dict[str, Any], answer: Any) -> list[str]:
+    """RS/RS 4.11, 9.0: the owner's excess units: some of the newcomers, leaving the hex within the limit,
+    and none that could stay without breaking it."""
+    units = answer.get("units") if isinstance(answer, dict) and set(answer) == {"units"} else None
+    if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+        raise RulesError("an overstack answer is {units: [unit ids]}: the units beneath a \"2\" marker (RS/RS 4.11)")
+    side = pending["side"]
+    present = [u.id for u in state.units_in(pending["hex"], side)]
+    for unit_id in units:
+        if unit_id not in pending["units"]:
+            raise RulesError(f"{unit_id} is not one of the units that arrived in {pending['hex']} "
+                             f"({', '.join(pending['units'])}) (RS/RS 4.11)")
+    rest = [u for u in present if u not in units]
+    problem = stacking.legal(state, side, rest)
+    if problem:
+        raise RulesError(f"{pending['hex']} stays over the limit: {problem}")
+    for unit_id in units:
+        if stacking.legal(state, side, rest + [unit_id]) is None:
+            raise RulesError(f"{unit_id} may stay in {pending['hex']} within the limit; only excess units go "
+                             "beneath a \"2\" (RS/RS 4.11)")
+    return sorted(set(units))
 
 
 def mark_victory(state: RsState, hex_id: str, side: str, units: list[Unit]) -> None:

@@ -39,6 +39,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "retreat": ("auto", "ask"),                 # RS/RS 6.7
     "retreat-losses": ("fewest-factors", "most-factors", "ask"),  # RS/RS 8.4, 6.72 (who takes a stack's loss)
     "target-ties": ("highest-proficiency", "lowest-proficiency", "lowest-id", "ask"),  # RS/RS 6.25
+    "overstack": ("newest", "ask"),             # RS/RS 4.11 (which units go beneath a "2")
     "advance": ("into-hex", "none", "ask"),     # RS/RS 6.8
     "replacements": ("restore", "none", "ask"),  # RS/RS 4.23
     "reserves": ("keep", "release", "ask"),     # RS/RS 7.62
@@ -67,7 +68,7 @@ class RedStar:
     sides = ("japan", "soviet")
     policy_defaults: dict[str, Any] = {"attack-choices": "ask", "defence-choices": "auto", "morale": "check",
                                        "retreat": "auto", "retreat-losses": "fewest-factors",
-                                       "target-ties": "highest-proficiency",
+                                       "target-ties": "highest-proficiency", "overstack": "newest",
                                        "advance": "into-hex", "replacements": "restore",
                                        "reserves": "keep"}
 
@@ -208,6 +209,13 @@ class RedStar:
                        "which order are they fired on (and take losses)?", "RS/RS 6.25", options=dict(d),
                        template={"order": cm.tie_order(state, d["units"], "highest-proficiency")},
                        policy="target-ties")
+
+    def _request_overstack(self, state: RsState, ask: Ask) -> Request:
+        d = ask.data
+        return Request(ask.id, ask.side, "overstack", f"{d['hex']} is over the stacking limit: which of "
+                       f"{', '.join(d['units'])} go beneath a \"2\" marker?", "RS/RS 4.11",
+                       options={"hex": d["hex"], "units": d["units"], "case": d["case"]},
+                       template={"units": d["default"]}, policy="overstack")
 
     def _request_advance(self, state: RsState, ask: Ask) -> Request:
         d = ask.data
@@ -371,6 +379,13 @@ class RedStar:
                  f"{', '.join(combat.tie_orders[ask.data['hex']])}", "RS/RS 6.25", combat=combat.id,
                  hex=ask.data["hex"], order=list(combat.tie_orders[ask.data["hex"]]))
 
+    def _answer_overstack(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        pending = state.marks[0]
+        units = rt.check_marks(state, pending, answer)
+        state.marks.pop(0)
+        rt.mark(state, ctx, pending["hex"], units, pending["case"])
+        rt.ask_marks(state)
+
     def _answer_advance(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         resolve.answer_advance(state, self._combat(state, ask.data["combat"]), answer)
 
@@ -435,6 +450,8 @@ class RedStar:
                 return {"choice": "check" if ask.data["rating"] >= rule["check-if-rating-at-least"] else "retreat"}
         if kind == "retreat" and rule == "auto":
             return {"path": ask.data["options"][0]}
+        if kind == "overstack" and rule == "newest":
+            return {"units": list(ask.data["default"])}
         if kind == "target-ties" and rule != "ask":
             return {"order": cm.tie_order(state, ask.data["units"], rule)}
         if kind == "retreat-losses" and rule in ("fewest-factors", "most-factors"):
@@ -533,6 +550,8 @@ class RedStar:
             force.place(state, ctx, side, plan if isinstance(plan, dict) else {})
             force.withdraw(state, ctx, side)
             state.force_step = "replace"
+            if state.ask is not None:  # RS/RS 4.11: the owner first chooses who goes beneath a "2"
+                return False
         # RS/RS 3.2 item 3, 4.2: both players spend replacement points in the first player's Force Adjustment
         # segment, the first player first; the second player's own segment has no replacement step.
         if state.force_step == "replace":
