@@ -157,7 +157,9 @@ class RedStar:
                        options={"points": dict(state.replacement_points.get(ask.side, {})),
                                 "restore": {u.id: force.restore_cost(state, u)
                                             for u in force.restorable(state, ask.side)},
-                                "return": [u.id for u in force.returnable(state, ask.side)]},
+                                "return": [u.id for u in force.returnable(state, ask.side)],
+                                "pools": {u.id: list(force.pools_for(state, u)) for u in
+                                          force.restorable(state, ask.side) + force.returnable(state, ask.side)}},
                        template=force.auto_replacements(state, ask.side), policy="replacements")
 
     def _request_combats(self, state: RsState, ask: Ask) -> Request:
