@@ -729,6 +729,18 @@ class RedStar:
             return False
         return True
 
+    # -- the result ---------------------------------------------------------------------------------------
+
+    def result(self, state: RsState) -> dict[str, Any] | None:
+        """RS/RS 13.1: once the scenario has ended, ``{"winner", "level", "case", ...}``; None before that.
+
+        ``winner`` is ``japan``, ``soviet`` or None (a draw); ``level`` ``decisive``, ``significant``,
+        ``marginal`` or ``draw``; ``title`` the rulebook's name of the level; ``points`` each side's total.
+        """
+        if not state.finished:
+            return None
+        return victory.outcome(state)
+
     # -- the bot ------------------------------------------------------------------------------------------
 
     def bot(self, state: RsState, request: Request) -> list[dict[str, Any]]:

@@ -7,7 +7,6 @@ road). Every function iterates sorted hexes and unit ids; sets are only used for
 from __future__ import annotations
 
 import math
-
 from collections import deque
 from collections.abc import Callable
 from fractions import Fraction
