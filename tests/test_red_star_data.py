@@ -522,3 +522,23 @@ def test_unit_counts_and_reinforcements(counters: dict[str, Any]) -> None:
     assert {u["nationality"] for u in japan} == {"japan", "manchukuo"}
     assert {u["nationality"] for u in soviet} == {"ussr", "mongolia"}
     assert len([u for u in us if u["class"] == "Air"]) == 10
+
+
+PRINTED_SIZES = {  # unit -> (size, the case that prints it)
+    "jp-3tk": ("III", "13.1"), "jp-4tk": ("III", "13.1"), "jp-3-64": ("II", "13.1"), "jp-24-eng": ("III", "13.1"),
+    "jp-1-12-aa": ("I", "13.1"), "jp-2-13-art": ("I", "13.1"), "jp-25-at": ("I", "13.1"), "jp-27-at": ("I", "13.1"),
+    "jp-1-13-art": ("II", "13.1"), "jp-3-13-art": ("II", "13.1"), "jp-1ind-art": ("III", "13.1"),
+    "jp-23-hq": ("XX", "13.1"), "mn-22-8": ("III", "13.1"), "mn-23-8": ("III", "13.1"), "su-1-149": ("II", "13.1"),
+    "su-2-149": ("II", "13.1"), "su-3-149": ("II", "13.1"), "su-149-art": ("I", "13.1"), "su-1ag-hq": ("XXX", "4.23"),
+    "su-1-24": ("II", "4.23"), "jp-m-art": ("III", "2.5"), "mk-8-cav": ("III", "13.2"),
+}
+
+
+def test_unit_sizes_printed_in_the_rules(counters: dict[str, Any]) -> None:
+    """RS/RS 2.6, 4.23 example, 13.1: every unit size the rules print is the counter's size, with rulebook
+    provenance naming the case ("2d co., 13 Artillery Regiment" is a company)."""
+    units = {u["id"]: u for u in counters["units"]}
+    for unit_id, (size, case) in PRINTED_SIZES.items():
+        unit = units[unit_id]
+        assert unit["size"] == size, unit_id
+        assert unit["provenance"]["size"].startswith(f"rulebook: {case}"), unit_id

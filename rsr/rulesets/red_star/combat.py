@@ -283,10 +283,43 @@ def rank(state: RsState, combat: Combat, role: str, unit: Unit, hex_id: str) -> 
 
 
 def priority_order(state: RsState, combat: Combat, role: str, hex_id: str) -> list[Unit]:
-    """Every unit of one side in ``hex_id`` in the order fire must take them (6.24, 6.25); exact ties by unit id
-    (our reading of "the owning player chooses", interpretations.md 6.25)."""
+    """Every unit of one side in ``hex_id`` in the order fire must take them (6.24, 6.25); among units of
+    equal priority and factors, the order their owner gave (request ``target-ties``), then unit id."""
     units = members(state, combat, role, hex_id)
-    return sorted(units, key=lambda u: (rank(state, combat, role, u, hex_id), -current(state, u), u.id))
+    order = combat.tie_orders.get(hex_id, [])
+    return sorted(units, key=lambda u: (rank(state, combat, role, u, hex_id), -current(state, u),
+                                        order.index(u.id) if u.id in order else len(order), u.id))
+
+
+def tied(state: RsState, combat: Combat, role: str, hex_id: str, units: list[Unit]) -> bool:
+    """RS/RS 6.25: do two of ``units`` share priority and current factors, with no order from their owner yet?"""
+    if hex_id in combat.tie_orders:
+        return False
+    keys = [(rank(state, combat, role, u, hex_id), current(state, u)) for u in units]
+    return len(set(keys)) < len(keys)
+
+
+def next_tied(state: RsState, combat: Combat, role: str, hex_id: str) -> bool:
+    """RS/RS 6.25: is the choice of the next target unit (6.24) a tie its owner settles?"""
+    fresh = [u for u in members(state, combat, role, hex_id) if u.id not in combat.fired_upon]
+    if not fresh:
+        return False
+    best = min(rank(state, combat, role, u, hex_id) for u in fresh)
+    top = [u for u in fresh if rank(state, combat, role, u, hex_id) == best]
+    most = max(current(state, u) for u in top)
+    return tied(state, combat, role, hex_id, [u for u in top if current(state, u) == most])
+
+
+def tie_order(state: RsState, unit_ids: list[str], rule: str) -> list[str]:
+    """Policy ``target-ties``: the owner's standing order among tied units (RS/RS 6.25)."""
+    def proficiency_of(unit_id: str) -> int:
+        return state.counter(unit_id).proficiency
+
+    if rule == "highest-proficiency":
+        return sorted(unit_ids, key=lambda u: (-proficiency_of(u), u))
+    if rule == "lowest-proficiency":
+        return sorted(unit_ids, key=lambda u: (proficiency_of(u), u))
+    return sorted(unit_ids)
 
 
 def next_target(state: RsState, combat: Combat, role: str, hex_id: str) -> Unit | None:
@@ -346,11 +379,30 @@ def can_fire(state: RsState, combat: Combat, role: str, unit: Unit) -> bool:
 
 
 def firer_class(state: RsState, unit: Unit) -> str:
-    """The Combat Effectiveness Chart row of a firing unit (RS/RS 6.41; antitank units have their own row)."""
+    """The Combat Effectiveness Chart row of a firing unit (RS/RS 6.41).
+
+    Headquarters are Leg units (2.2) and fire on the Leg row. A Weapons unit in ground combat fires at an
+    adjacent hex, which is direct fire: the Weapons Direct Fire row of the errata (antitank units have a row
+    of their own, from the examples of play).
+    """
     counter = state.counter(unit.id)
     if counter.cls == "Weapons":
-        return "weapons-antitank" if counter.type == "antitank" else "weapons"
+        return "weapons-antitank" if counter.type == "antitank" else "weapons-direct-fire"
+    if counter.cls == "HQ":
+        return "leg"  # RS/RS 2.2
     return counter.cls.lower()
+
+
+def effectiveness(state: RsState, row: str, target_class: str, adjacent: bool) -> tuple[Fraction, str]:
+    """RS/RS 6.4-6.43: the multiplier of one chart cell and its provenance; the errata's "normal if adjacent"
+    value applies to fire at an adjacent hex, and an enabled rule option replaces the cells it names."""
+    cell = state.static.effectiveness[(row, target_class)]
+    for option_id, cells in sorted(state.static.effectiveness_options.items()):
+        if state.options.get(option_id) and (row, target_class) in cells:
+            cell = cells[(row, target_class)]
+    if adjacent and cell.adjacent is not None:
+        return cell.adjacent, cell.provenance
+    return cell.multiplier, cell.provenance
 
 
 def direct_support(state: RsState, combat: Combat, role: str, units: list[Unit]) -> list[dict[str, Any]]:
@@ -387,25 +439,30 @@ def solve(state: RsState, combat: Combat, role: str, units: list[Unit], target: 
             budget -= take
     provisional: list[str] = []
     target_class = state.counter(target.id).cls.lower()
-    classes: dict[str, int] = {}
+    keep_fractions = bool(state.options.get("halving-st163"))  # errata: S&T 163, fractions kept to the total
+    classes: dict[str, Fraction] = {}
     for unit in units:
         row = firer_class(state, unit)
-        value = used[unit.id]
+        value = Fraction(used[unit.id])
         if role == "defender" and unit.disruption >= 2 and value:
-            value = half_up(value)  # RS/RS 5.7: a "2" marker halves a defender's factors (after 6.32's count)
-        classes[row] = classes.get(row, 0) + value
+            # RS/RS 5.7: a "2" marker halves a defender's factors (after 6.32's count)
+            value = value / 2 if keep_fractions else Fraction(half_up(value))
+        classes[row] = classes.get(row, Fraction(0)) + value
     for support in direct_support(state, combat, role, units):  # RS/RS 5.3 (a later issue)
-        classes[support["row"]] = classes.get(support["row"], 0) + int(support["factors"])
+        classes[support["row"]] = classes.get(support["row"], Fraction(0)) + int(support["factors"])
     by_class = []
-    strength = 0
+    exact = Fraction(0)
+    adjacent = all(state.static.grid.adjacent(u.hex or "", target_hex) for u in units)
     for row, total in sorted(classes.items()):
-        cell = static.effectiveness[(row, target_class)]
-        value = math.ceil(total * cell.multiplier)  # RS/RS 6.43: fractions round up
-        strength += value
-        by_class.append({"class": row, "factors": total, "multiplier": str(cell.multiplier), "value": value,
-                         "provenance": cell.provenance})
-        if is_provisional(cell.provenance):
-            provisional.append(f"Combat Effectiveness {row} vs {target_class}: {cell.provenance}")
+        multiplier, provenance = effectiveness(state, row, target_class, adjacent)
+        # RS/RS 6.43: fractions round up per class; under halving-st163 only the total is rounded
+        value = total * multiplier if keep_fractions else Fraction(math.ceil(total * multiplier))
+        exact += value
+        by_class.append({"class": row, "factors": _number(total), "multiplier": str(multiplier),
+                         "value": _number(value), "provenance": provenance})
+        if is_provisional(provenance):
+            provisional.append(f"Combat Effectiveness {row} vs {target_class}: {provenance}")
+    strength = math.ceil(exact)
     crt = static.crt
     base = crt.column_for(strength)
     if is_provisional(crt.selection_provenance):
@@ -503,6 +560,11 @@ def encircled(state: RsState, firing_side: str, target_hex: str) -> bool:
             continue
         return False
     return True
+
+
+def _number(value: Fraction) -> int | str:
+    """A whole number as an int, a fraction as text (event data stays JSON)."""
+    return int(value) if value.denominator == 1 else _fraction_text(value)
 
 
 def _fraction_text(value: Fraction) -> str:

@@ -174,6 +174,8 @@ class Static(SharedStatic):
     counters: dict[str, Counter]
     crt: Crt
     effectiveness: dict[tuple[str, str], Effectiveness]
+    effectiveness_options: dict[str, dict[tuple[str, str], Effectiveness]]
+    rule_options: dict[str, bool]  # every rule option id (tables.yaml) and its default
     terrain_costs: dict[str, TerrainCost]
     hexside_costs: dict[str, TerrainCost]
     road_cost: TerrainCost
@@ -326,6 +328,14 @@ def load_static(data: dict[str, Any]) -> Static:
                                                  str(c.get("provenance", tdefault)))
         for c in cec_raw["cells"]
     }
+    effectiveness_options = {
+        str(o["id"]): {(c["firer"], c["target"]): Effectiveness(Fraction(str(c["multiplier"])),
+                                                                _fraction(c.get("adjacent_multiplier")),
+                                                                str(c.get("provenance", o.get("provenance", tdefault))))
+                       for c in o.get("cells", [])}
+        for o in cec_raw.get("options", [])}
+    rule_options = {str(o["id"]): bool(o.get("default", False))
+                    for o in [*cec_raw.get("options", []), *tables.get("options", [])]}
     tec = tables["terrain_effects"]
     terrain_costs = {t["terrain"]: _terrain_cost(t, tdefault, "move") for t in tec["terrain"]}
     hexside_costs = {t["feature"]: _terrain_cost(t, tdefault, "move") for t in tec["hexsides"]}
@@ -344,7 +354,8 @@ def load_static(data: dict[str, Any]) -> Static:
         grid=grid, terrain=dict(game_map["terrain"]), features={k: tuple(v) for k, v in sorted(features.items())},
         slope_up=slope_up, bridges=bridges, road_links=frozenset(road_links), supply_edges=edges, areas=areas,
         victory_points=victory, entry_hexes={k: tuple(sorted(v)) for k, v in sorted(entry.items())},
-        counters=_counters(data["counters"]), crt=crt, effectiveness=effectiveness, terrain_costs=terrain_costs,
+        counters=_counters(data["counters"]), crt=crt, effectiveness=effectiveness,
+        effectiveness_options=effectiveness_options, rule_options=rule_options, terrain_costs=terrain_costs,
         hexside_costs=hexside_costs, road_cost=road_cost, morale=morale, map_provenance=default,
         place_provenance=place_provenance,
     )

@@ -195,16 +195,38 @@ def pools_for(state: RsState, unit: Unit) -> tuple[str, ...]:
     return ()
 
 
-def _pay(state: RsState, side: str, unit: Unit, cost: int) -> bool:
+def _pay(state: RsState, side: str, unit: Unit, cost: int, chosen: Any = None) -> dict[str, int] | None:
+    """Spend ``cost`` replacement points on ``unit`` (RS/RS 4.22): the kinds its owner names in ``chosen``
+    (pool -> points), else its own kind first (a Leg unit Leg points, then Armor). Returns what was spent, or
+    None when the points are short."""
     points = state.replacement_points.setdefault(side, {})
     pools = pools_for(state, unit)
+    if chosen is not None:
+        if not isinstance(chosen, dict) or not all(isinstance(v, int) and v >= 0 for v in chosen.values()):
+            raise RulesError(f"{unit.id}: points are {{pool: number}} (RS/RS 4.22)")
+        for pool, value in sorted(chosen.items()):
+            if value and pool not in pools:
+                raise RulesError(f"{unit.id} may not use {pool} replacement points; it may use "
+                                 f"{', '.join(pools)} (RS/RS 4.22)")
+            if value > points.get(pool, 0):
+                raise RulesError(f"{side} has {points.get(pool, 0)} {pool} replacement point(s), not {value} "
+                                 "(RS/RS 4.21)")
+        if sum(chosen.values()) != cost:
+            raise RulesError(f"{unit.id} needs {cost} replacement point(s), not {sum(chosen.values())} "
+                             "(RS/RS 4.23)")
+        for pool, value in sorted(chosen.items()):
+            points[pool] = points.get(pool, 0) - value
+        return {p: v for p, v in sorted(chosen.items()) if v}
     if sum(points.get(p, 0) for p in pools) < cost:
-        return False
+        return None
+    spent: dict[str, int] = {}
     for pool in pools:
         take = min(points.get(pool, 0), cost)
         points[pool] = points.get(pool, 0) - take
         cost -= take
-    return True
+        if take:
+            spent[pool] = take
+    return spent
 
 
 def restorable(state: RsState, side: str) -> list[Unit]:
@@ -248,7 +270,9 @@ def return_hexes(state: RsState, unit: Unit) -> list[str]:
             assert other.hex is not None
             anchors.add(other.hex)
             anchors.update(h for h in grid.neighbours(other.hex) if h in state.static.terrain)
-    edges = set(entry_hexes(state, side))
+    # RS/RS 4.23: every map-edge hex serving as a friendly supply source (10.1). The errata's Soviet entry hexes
+    # 1308-1314 narrow where reinforcements enter (4.1), not this third way of returning (interpretations.md).
+    edges = set(supply_sources(state, side))
     allowed = []
     for hex_id in sorted(anchors | edges):
         if hex_id in enemy:
@@ -264,7 +288,10 @@ def apply_replacements(state: RsState, ctx: Context, side: str, answer: Any) -> 
     if not isinstance(answer, dict) or set(answer) - {"restore", "return"}:
         raise RulesError("a replacement answer is {restore: [units], return: [{unit, hex, reduced}]} (RS/RS 4.23)")
     fresh = {u.id for u in restorable(state, side)}
-    for unit_id in answer.get("restore") or []:
+    for raw in answer.get("restore") or []:
+        # RS/RS 4.22: a unit id, or {unit, points: {pool: n}} naming which points pay for it
+        unit_id = str(raw.get("unit")) if isinstance(raw, dict) else str(raw)
+        chosen = raw.get("points") if isinstance(raw, dict) else None
         unit = state.units.get(unit_id)
         if unit is not None and not pools_for(state, unit):
             raise RulesError(f"{unit_id} is a {state.counter(unit_id).cls} unit and never receives replacements "
@@ -273,11 +300,13 @@ def apply_replacements(state: RsState, ctx: Context, side: str, answer: Any) -> 
             raise RulesError(f"{unit_id} cannot receive replacements now: reduced, in play, outside enemy zones of "
                              "control and without a Disruption marker (RS/RS 4.23)")
         cost = restore_cost(state, unit)
-        if not _pay(state, side, unit, cost):
+        spent = _pay(state, side, unit, cost, chosen)
+        if spent is None:
             raise RulesError(f"{unit_id} needs {cost} replacement point(s) of a kind it may use (RS/RS 4.22, 4.23)")
         unit.reduced = False
-        ctx.emit("replaced", f"{unit_id} is restored to full strength for {cost} point(s)", "RS/RS 4.23",
-                 unit=unit_id, cost=cost)
+        ctx.emit("replaced", f"{unit_id} is restored to full strength for {cost} point(s) "
+                 f"({', '.join(f'{v} {p}' for p, v in spent.items())})", "RS/RS 4.23", unit=unit_id, cost=cost,
+                 points=spent)
     boxed = {u.id for u in returnable(state, side)}
     for item in answer.get("return") or []:
         unit_id = str(item.get("unit")) if isinstance(item, dict) else ""
@@ -290,13 +319,19 @@ def apply_replacements(state: RsState, ctx: Context, side: str, answer: Any) -> 
         hex_id = item.get("hex")
         if hex_id not in return_hexes(state, unit):
             raise RulesError(f"{unit_id} may not return in {hex_id} (RS/RS 4.23)")
-        if not _pay(state, side, unit, face.combat):
+        spent = _pay(state, side, unit, face.combat, item.get("points"))
+        if spent is None:
             raise RulesError(f"{unit_id} needs {face.combat} replacement point(s) of a kind it may use (RS/RS 4.23)")
         unit.status = ON_MAP
         unit.hex = hex_id
         unit.reduced = reduced and counter.reduced is not None
-        ctx.emit("replaced", f"{unit_id} returns at {hex_id} with {current(state, unit)} factor(s)", "RS/RS 4.23",
-                 unit=unit_id, hex=hex_id, cost=face.combat)
+        stopped = hex_id in zone_of_control(state, enemy_of(side))
+        if stopped:  # RS/RS 4.23 with 4.11: a unit placed in an enemy zone of control moves no further
+            unit.no_move = True
+        rt.mark_victory(state, hex_id, side, [unit])
+        ctx.emit("replaced", f"{unit_id} returns at {hex_id} with {current(state, unit)} factor(s)"
+                 + (" in an enemy zone of control: it may not move this turn" if stopped else ""), "RS/RS 4.23",
+                 unit=unit_id, hex=hex_id, cost=face.combat, points=spent)
         rt.overstack(state, ctx, hex_id, side, [unit_id], "RS/RS 4.11")
 
 

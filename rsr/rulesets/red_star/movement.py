@@ -19,11 +19,11 @@ from typing import Any
 
 from rsr.errors import RulesError
 from rsr.rulesets.red_star import stacking
-from rsr.rulesets.red_star.data import half_up
 from rsr.rulesets.red_star.sequence import HASTY_COST, OPERATIONAL_DISTANCE
 from rsr.rulesets.red_star.state import RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import (
     allowance,
+    halve_movement,
     in_supply,
     is_motorized,
     occupied,
@@ -223,7 +223,7 @@ def walk(state: RsState, side: str, move: Move, strict: bool) -> Walk:
                 elif stays:
                     cost += 2  # RS/RS 8.2: leaving friendly units behind in the enemy zone of control
                 else:
-                    cost += half_up(allow[unit_id])  # RS/RS 8.2: the last friendly unit to leave
+                    cost += halve_movement(state, allow[unit_id])  # RS/RS 8.2: the last friendly unit to leave
             if cost > left[unit_id] and reached[unit_id] > 0:
                 if strict:
                     return fail(f"{unit_id} cannot pay {fraction_text(cost)} MP to enter {there} "
@@ -286,10 +286,14 @@ def check_hasty(state: RsState, side: str, move: Move, walked: Walk, used: list[
                 raise RulesError(f"{where}: {unit_id} has {fraction_text(walked.left[unit_id])} MP left, not the "
                                  f"{cost} a hasty attack costs (RS/RS 7.51)")
             classes.append(counter.cls)
+        # RS/RS 7.54: an antitank or anti-aircraft unit must be *stacked with* a Leg or Armor unit: one of the
+        # stack that arrives, or a friendly unit already in the hex, whether or not that unit attacks too.
+        stacked = {state.counter(u).cls for u in arrived} | {
+            state.counter(u.id).cls for u in state.units_in(final, side) if u.id not in move.units}
         for unit_id in units:
             counter = state.counter(unit_id)
-            if counter.type in ("antitank", "anti-aircraft") and not {"Leg", "Armor"} & set(classes):
-                raise RulesError(f"{where}: {unit_id} needs a Leg or Armor unit of its stack in the attack "
+            if counter.type in ("antitank", "anti-aircraft") and not {"Leg", "Armor"} & stacked:
+                raise RulesError(f"{where}: {unit_id} is not stacked with a Leg or Armor unit in {final} "
                                  "(RS/RS 7.54)")
         for unit_id in units:
             walked.left[unit_id] -= HASTY_COST[is_motorized(state, state.units[unit_id])]
@@ -399,7 +403,7 @@ def destinations(state: RsState, unit: Unit) -> dict[str, tuple[tuple[str, ...],
                         continue
                     cost = max(cost, total)
                 else:
-                    cost += 2 if stays else half_up(total)
+                    cost += 2 if stays else halve_movement(state, total)
             new_total = spent + cost
             if new_total > total and path:
                 continue

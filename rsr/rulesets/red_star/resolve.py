@@ -41,6 +41,10 @@ def resolve(state: RsState, ctx: Context, combat: Combat) -> bool:
             plan = cm.choice_of(combat, role).get("fire") or []
             if combat.group < len(plan):
                 group = plan[combat.group]
+                other = "attacker" if role == "defender" else "defender"
+                target_hex = combat.hex if role == "attacker" else (group.get("at") or _default_hex(state, combat))
+                if cm.next_tied(state, combat, other, target_hex) and _ask_ties(state, combat, other, target_hex):
+                    return False
                 combat.group += 1
                 _firefight(state, ctx, combat, role, group)
             else:
@@ -170,6 +174,8 @@ def _apply_result(state: RsState, ctx: Context, combat: Combat) -> None:
     assert result is not None
     step = result["step"]
     if step == "loss":
+        if result["steps"] and _cascade_tied(state, combat, result, result["steps"]):
+            return
         if result["steps"]:
             lose_factors(state, ctx, _victims(state, combat, result), result["steps"],
                          f"firefight {result['firefight']} of {combat.id}", "RS/RS 6.61")
@@ -207,6 +213,41 @@ def _apply_result(state: RsState, ctx: Context, combat: Combat) -> None:
     combat.result = None
 
 
+def _ask_ties(state: RsState, combat: Combat, role: str, hex_id: str) -> bool:
+    """RS/RS 6.25: ask the owner to order his tied units in ``hex_id`` (policy ``target-ties``)."""
+    owner = cm.role_side(combat, role)
+    units = [u.id for u in cm.members(state, combat, role, hex_id)]
+    number = len(combat.tie_orders) + 1
+    state.ask = Ask("target-ties", owner, f"{combat.id}/ties{number}",
+                    {"combat": combat.id, "hex": hex_id, "role": role, "units": units})
+    return True
+
+
+def _cascade_tied(state: RsState, combat: Combat, result: dict[str, Any], loss: int) -> bool:
+    """RS/RS 6.61 with 6.25: losses beyond the target unit pass on by priority; ask first if that meets a tie."""
+    hex_id = result["hex"]
+    target = state.units[result["target"]]
+    if not target.on_map or loss <= current(state, target):
+        return False
+    rest = [u for u in cm.members(state, combat, result["role"], hex_id) if u.id != target.id]
+    if not cm.tied(state, combat, result["role"], hex_id, rest):
+        return False
+    return _ask_ties(state, combat, result["role"], hex_id)
+
+
+def answer_ties(state: RsState, combat: Combat, hex_id: str, answer: Any) -> None:
+    """The owner's order of his units in ``hex_id`` among equals of priority and factors (RS/RS 6.25)."""
+    order = answer.get("order") if isinstance(answer, dict) and set(answer) == {"order"} else None
+    if not isinstance(order, list) or not all(isinstance(u, str) for u in order):
+        raise RulesError("a target-ties answer is {order: [unit ids]}, first to be fired on first (RS/RS 6.25)")
+    side = combat.attacker if hex_id != combat.hex else combat.defender
+    for unit_id in order:
+        unit = state.units.get(unit_id)
+        if unit is None or unit.hex != hex_id or unit.side != side:
+            raise RulesError(f"{unit_id} is not one of your units in {hex_id} (RS/RS 6.25)")
+    combat.tie_orders[hex_id] = list(order)
+
+
 def _rating(state: RsState, combat: Combat, result: dict[str, Any]) -> int:
     """RS/RS 6.62: the single highest proficiency in the hex, with 10.3 and 6.92 modifiers."""
     best = 0
@@ -237,13 +278,19 @@ def _outcome(state: RsState, ctx: Context, combat: Combat, result: dict[str, Any
                  combat=combat.id, unit=result["target"], choice="no-check")
     outcome = state.static.morale[(choice, role)]
     lost: list[str] = []
+    if outcome.factors_lost == "morale" and _cascade_tied(state, combat, result, morale):
+        result["choice"] = choice  # the check is made; its losses wait for the owner's order (6.25)
+        return
     if outcome.factors_lost == "morale":
         present = cm.members(state, combat, role, result["hex"])
         before = sum(current(state, u) for u in present)
         removed, lost = lose_factors(state, ctx, _victims(state, combat, result), morale,
                                      f"morale result {morale} in {result['hex']}", "RS/RS 6.62")
         result["consumed"] = min(before, morale)
-        _note_vacated(state, combat, result, max(1, morale - result["consumed"]))
+        # RS/RS 6.62 Fail #2 limits the advance to the part of the result the losses did not use up; that is
+        # said of a failed check only. Emptied any other way, the advance may be the whole result (6.81).
+        _note_vacated(state, combat, result,
+                      max(1, morale - result["consumed"]) if choice == "fail" else morale)
     if outcome.disruption and outcome.retreat == "none":
         for unit_id in lost:  # RS/RS 6.62 #3: the attacker's units that lost steps
             unit = state.units[unit_id]
@@ -292,8 +339,20 @@ def _retreat_step(state: RsState, ctx: Context, combat: Combat, result: dict[str
     groups: dict[tuple[str, ...], list[Unit]] = {}
     for unit in units:
         groups.setdefault(tuple(plan[unit.id]), []).append(unit)
+    if "loss_order" not in result:
+        # RS/RS 8.4, 6.72: a stack's step loss falls on the unit its owner chooses; ask when there is a choice
+        choices = {" ".join(path): rt.stack_losses(state, units[0].side, group, path, result.get("retreated", []))
+                   for path, group in sorted(groups.items())}
+        choices = {k: v for k, v in choices.items() if v}
+        result["loss_order"] = None
+        if choices:
+            state.ask = Ask("retreat-losses", units[0].side, f"{combat.id}/f{result['firefight']}/retreat-losses",
+                            {"combat": combat.id, "units": sorted({u for v in choices.values() for u in v}),
+                             "paths": choices})
+            return
     for path, group in sorted(groups.items()):
-        rt.execute(state, ctx, combat, group, path, result["marker"], result.setdefault("retreated", []))
+        rt.execute(state, ctx, combat, group, path, result["marker"], result.setdefault("retreated", []),
+                   result.get("loss_order"))
     if result["role"] == "attacker" and combat.night:
         combat.japanese_retreated = True
     _after_retreat(state, combat, result)
@@ -318,6 +377,20 @@ def answer_retreat(state: RsState, combat: Combat, answer: Any) -> None:
             raise RulesError(f"{unit_id}: {path} is not one of the legal retreat paths {', '.join(map(str, options))} "
                              "(RS/RS 6.71, 8.4)")
     result["paths"] = {u: list(plan[u]) for u in units}
+
+
+def answer_retreat_losses(state: RsState, combat: Combat, answer: Any) -> None:
+    """The owner's order of the units that take a retreating stack's step losses (RS/RS 8.4, 6.72)."""
+    result = combat.result
+    assert result is not None and state.ask is None
+    order = answer.get("order") if isinstance(answer, dict) and set(answer) == {"order"} else None
+    if not isinstance(order, list) or not all(isinstance(u, str) for u in order):
+        raise RulesError("a retreat-losses answer is {order: [unit ids]}, first to take a loss first (RS/RS 8.4)")
+    allowed = set(result.get("retreat_units", []))
+    for unit_id in order:
+        if unit_id not in allowed:
+            raise RulesError(f"{unit_id} is not one of the retreating units {sorted(allowed)} (RS/RS 8.4)")
+    result["loss_order"] = list(order)
 
 
 def answer_morale(state: RsState, combat: Combat, answer: Any) -> None:
@@ -366,10 +439,15 @@ def _advance(state: RsState, ctx: Context, combat: Combat) -> bool:
     units = [u for u in plan["units"] if u in {x.id for x in rt.advance_units(state, combat)}]
     path = rt.stop_in_zoc(state, combat, list(plan.get("path") or [combat.hex])[: combat.advance_hexes])
     problem = rt.check_advance(state, combat, units, path)
-    if problem:
-        ctx.emit("advance-cut", f"advance of {', '.join(units)} limited to {combat.hex}: {problem}", "RS/RS 6.81",
+    if problem:  # RS/RS 6.81: keep the longest part of the planned path that is still legal, not one hex only
+        legal = [combat.hex]
+        for length in range(len(path) - 1, 1, -1):
+            if rt.check_advance(state, combat, units, path[:length]) is None:
+                legal = path[:length]
+                break
+        ctx.emit("advance-cut", f"advance of {', '.join(units)} stops in {legal[-1]}: {problem}", "RS/RS 6.81",
                  combat=combat.id)
-        path = [combat.hex]
+        path = legal
     rt.execute_advance(state, ctx, combat, units, path)
     return True
 

@@ -4,9 +4,9 @@ A retreat path is counted in hexes; each hex of it must lie one hex further from
 started in (our reading of "away from the enemy", interpretations.md 6.7). A unit on a map edge may go off
 the map (6.72). Among the paths the rules allow, the legal ones are those that avoid an unbridged Halha
 crossing that would destroy a unit (6.71, 6.72), then enter the fewest enemy zones of control (8.4), then
-stay on the map if they can, then end within the stacking limit if they can, then end nearest a friendly
-supply source (6.71); the owner picks among those
-(policy ``retreat``; ``auto`` takes the first by losses, then hex numbers).
+stay on the map if they can, then end within the stacking limit if they can; the owner picks among those
+(policy ``retreat``; ``auto`` takes the fewest losses, then the path ending nearest a friendly supply source,
+6.71's "as directly as possible", which is a preference and never a filter, then hex numbers).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rsr.engine import Context
+from rsr.errors import RulesError
 from rsr.hexgrid import hexside
 from rsr.rulesets.red_star import stacking
 from rsr.rulesets.red_star.losses import eliminate, lose_factors
@@ -42,12 +43,18 @@ class RetreatPath:
     losses: int          # steps the stack will lose (6.72, 8.4)
     overstack: int = 0   # 1 if the stack would end over the stacking limit (6.71)
 
-    def rank(self) -> tuple[int, int, int, int, int]:
-        """What the rules decide (6.71, 6.72, 8.4); the owner chooses among paths of equal rank."""
-        return (self.fatal, self.zoc, int(self.off_map), self.overstack, self.distance)
+    def rank(self) -> tuple[int, int, int, int]:
+        """What the rules decide (6.71, 6.72, 8.4); the owner chooses among paths of equal rank.
+
+        The distance to a friendly supply source is not part of it: 6.71 says units *should* retreat as
+        directly as possible toward such an edge, a preference the owner weighs, never a filter (issue 9).
+        """
+        return (self.fatal, self.zoc, int(self.off_map), self.overstack)
 
     def key(self) -> tuple[int, int, int, int, int, int, tuple[str, ...]]:
-        return (*self.rank(), self.losses, self.hexes)
+        """Policy ``retreat: auto``: the legal path with the fewest losses, then the most direct toward a
+        friendly supply source (6.71), then the lowest hex numbers."""
+        return (*self.rank(), self.losses, self.distance, self.hexes)
 
 
 def _classes(state: RsState, units: list[Unit]) -> set[str]:
@@ -101,16 +108,38 @@ def retreat_paths(state: RsState, side: str, units: list[Unit], start: str, leng
 
 def legal_paths(paths: list[RetreatPath]) -> list[RetreatPath]:
     """The paths the owner may choose among (6.71, 6.72, 8.4): no avoidable crossing of the Halha that would
-    destroy a unit, then the fewest enemy zones of control, off the map only when nothing better is left, and
-    nearest a friendly supply source."""
+    destroy a unit, then the fewest enemy zones of control, off the map only when nothing better is left, within
+    the stacking limit when possible. How directly a path heads for a friendly supply source (6.71) is the
+    owner's preference, not a filter."""
     if not paths:
         return []
     best = min(p.rank() for p in paths)
     return [p for p in paths if p.rank() == best]
 
 
+def stack_losses(state: RsState, side: str, units: list[Unit], path: tuple[str, ...],
+                 retreated: list[str]) -> list[str]:
+    """The units among which the owner chooses who takes a stack's step loss on ``path`` (RS/RS 8.4: an Armor
+    or Leg unit for each vacant enemy zone of control entered; 6.72: an Armor or Weapons unit for an unbridged
+    minor river), when there is a choice (two or more such units); else an empty list."""
+    zoc = zone_of_control(state, enemy_of(side))
+    holders = {u.hex for u in state.on_map(side) if u.id not in retreated and u.hex}
+    here = units[0].hex or ""
+    wanted: set[str] = set()
+    for there in path:
+        if there == OFF:
+            break
+        if unbridged_minor_river(state, here, there):
+            wanted |= {"Armor", "Weapons"}
+        if there in zoc and there not in holders:
+            wanted |= {"Armor", "Leg"}
+        here = there
+    able = [u.id for u in units if state.counter(u.id).cls in wanted]
+    return able if len(able) > 1 else []
+
+
 def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Unit], path: tuple[str, ...],
-            marker: int, retreated: list[str]) -> None:
+            marker: int, retreated: list[str], loss_order: list[str] | None = None) -> None:
     """Carry a stack along its retreat path (RS/RS 6.7-6.72, 8.4) and mark it (6.62)."""
     side = units[0].side
     enemy = enemy_of(side)
@@ -141,13 +170,13 @@ def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Uni
         if unbridged_minor_river(state, here, there):
             hit = [u for u in moving if state.counter(u.id).cls in ("Armor", "Weapons")]
             if hit:
-                lose_factors(state, ctx, [_loss_choice(state, hit)], 1,
+                lose_factors(state, ctx, [_loss_choice(state, hit, loss_order)], 1,
                              f"retreat across the minor river {here}-{there}", "RS/RS 6.72")
                 moving = [u for u in moving if u.on_map]
         if there in zoc and there not in holders and moving:
             fighters = [u for u in moving if state.counter(u.id).cls in ("Armor", "Leg")]
             if fighters:
-                lose_factors(state, ctx, [_loss_choice(state, fighters)], 1,
+                lose_factors(state, ctx, [_loss_choice(state, fighters, loss_order)], 1,
                              f"retreat through the enemy zone of control in {there}", "RS/RS 8.4")
             else:
                 for unit in list(moving):
@@ -171,19 +200,77 @@ def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Uni
         overstack(state, ctx, here, side, [u.id for u in moving], "RS/RS 6.71")
 
 
-def _loss_choice(state: RsState, units: list[Unit]) -> Unit:
-    """The unit of a stack that takes a stack's step loss: the owner decides (8.4); we take the unit with the
-    fewest factors, then the lowest id (interpretations.md 8.4)."""
-    return min(units, key=lambda u: (current(state, u), u.id))
+def _loss_choice(state: RsState, units: list[Unit], order: list[str] | None) -> Unit:
+    """The unit of a stack that takes a stack's step loss: the owner's choice (8.4), given as an order of
+    preference (request ``retreat-losses``); units he did not list come after, fewest factors first."""
+    ranking = order or []
+    return min(units, key=lambda u: (ranking.index(u.id) if u.id in ranking else len(ranking),
+                                     current(state, u), u.id))
+
+
+def default_loss_order(state: RsState, unit_ids: list[str], rule: str) -> list[str]:
+    """Policy ``retreat-losses``: ``fewest-factors`` (the default) or ``most-factors`` first, then unit id."""
+    sign = -1 if rule == "most-factors" else 1
+    return sorted(unit_ids, key=lambda u: (sign * current(state, state.units[u]), u))
 
 
 def overstack(state: RsState, ctx: Context, hex_id: str, side: str, newcomers: list[str], case: str) -> None:
-    """RS/RS 4.11, 6.71, 6.82: units that end over the stacking limit go beneath a "2" marker."""
+    """RS/RS 4.11, 6.71, 6.82, 9.0: units that end over the stacking limit go beneath a "2" marker.
+
+    Which of the newcomers are the excess is the owner's choice (4.11): when more than one choice is possible
+    the game asks (request ``overstack``, policy default ``newest``); otherwise the markers go on at once.
+    """
     present = [u.id for u in state.units_in(hex_id, side)]
-    for unit_id in stacking.excess(state, side, present, newcomers):
+    marked = stacking.excess(state, side, present, newcomers)
+    if not marked:
+        return
+    candidates = [u for u in newcomers if u in present and stacking.counts(state, u)]
+    if len(candidates) <= len(marked):
+        mark(state, ctx, hex_id, marked, case)
+        return
+    state.marks_asked += 1
+    state.marks.append({"id": f"t{state.turn}/overstack{state.marks_asked}", "hex": hex_id, "side": side,
+                        "units": candidates, "default": marked, "case": case})
+    ask_marks(state)
+
+
+def ask_marks(state: RsState) -> None:
+    """Put the next waiting "2"-marker choice to its owner (RS/RS 4.11)."""
+    from rsr.rulesets.red_star.state import Ask
+
+    if state.ask is None and state.marks:
+        pending = state.marks[0]
+        state.ask = Ask("overstack", pending["side"], pending["id"], dict(pending))
+
+
+def mark(state: RsState, ctx: Context, hex_id: str, unit_ids: list[str], case: str) -> None:
+    for unit_id in sorted(unit_ids):
         state.units[unit_id].disruption = 2
         ctx.emit("overstacked", f"{unit_id} ends over the stacking limit in {hex_id}: \"2\" marker", case,
                  unit=unit_id, hex=hex_id)
+
+
+def check_marks(state: RsState, pending: dict[str, Any], answer: Any) -> list[str]:
+    """RS/RS 4.11, 9.0: the owner's excess units: some of the newcomers, leaving the hex within the limit,
+    and none that could stay without breaking it."""
+    units = answer.get("units") if isinstance(answer, dict) and set(answer) == {"units"} else None
+    if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+        raise RulesError("an overstack answer is {units: [unit ids]}: the units beneath a \"2\" marker (RS/RS 4.11)")
+    side = pending["side"]
+    present = [u.id for u in state.units_in(pending["hex"], side)]
+    for unit_id in units:
+        if unit_id not in pending["units"]:
+            raise RulesError(f"{unit_id} is not one of the units that arrived in {pending['hex']} "
+                             f"({', '.join(pending['units'])}) (RS/RS 4.11)")
+    rest = [u for u in present if u not in units]
+    problem = stacking.legal(state, side, rest)
+    if problem:
+        raise RulesError(f"{pending['hex']} stays over the limit: {problem}")
+    for unit_id in units:
+        if stacking.legal(state, side, rest + [unit_id]) is None:
+            raise RulesError(f"{unit_id} may stay in {pending['hex']} within the limit; only excess units go "
+                             "beneath a \"2\" (RS/RS 4.11)")
+    return sorted(set(units))
 
 
 def mark_victory(state: RsState, hex_id: str, side: str, units: list[Unit]) -> None:

@@ -37,10 +37,27 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "defence-choices": ("auto", "ask"),         # RS/RS 6.21, 6.22 (the defender's)
     "morale": ("check", "retreat", "ask"),      # RS/RS 6.62 (or {check-if-rating-at-least: N})
     "retreat": ("auto", "ask"),                 # RS/RS 6.7
+    "retreat-losses": ("fewest-factors", "most-factors", "ask"),  # RS/RS 8.4, 6.72 (who takes a stack's loss)
+    "target-ties": ("highest-proficiency", "lowest-proficiency", "lowest-id", "ask"),  # RS/RS 6.25
+    "overstack": ("newest", "ask"),             # RS/RS 4.11 (which units go beneath a "2")
     "advance": ("into-hex", "none", "ask"),     # RS/RS 6.8
     "replacements": ("restore", "none", "ask"),  # RS/RS 4.23
     "reserves": ("keep", "release", "ask"),     # RS/RS 7.62
 }
+
+
+def rule_options(static: Any, chosen: dict[str, Any], where: str) -> dict[str, bool]:
+    """The rule options of a game: each one the tables list (tables.yaml), on or off; any other is refused."""
+    known = static.rule_options
+    options: dict[str, bool] = {}
+    for name, value in sorted(chosen.items()):
+        if name not in known:
+            raise BadInput(f"{where}: Red Sun/Red Star has no rule option {name!r} (known: "
+                           f"{', '.join(sorted(known)) or 'none'})")
+        if not isinstance(value, bool):
+            raise BadInput(f"{where}: rule option {name!r} is true or false, not {value!r}")
+        options[name] = value
+    return options
 
 
 class RedStar:
@@ -50,7 +67,9 @@ class RedStar:
     version = "0.1"
     sides = ("japan", "soviet")
     policy_defaults: dict[str, Any] = {"attack-choices": "ask", "defence-choices": "auto", "morale": "check",
-                                       "retreat": "auto", "advance": "into-hex", "replacements": "restore",
+                                       "retreat": "auto", "retreat-losses": "fewest-factors",
+                                       "target-ties": "highest-proficiency", "overstack": "newest",
+                                       "advance": "into-hex", "replacements": "restore",
                                        "reserves": "keep"}
 
     # -- set-up -------------------------------------------------------------------------------------------
@@ -64,7 +83,7 @@ class RedStar:
         turns = list(spec["turns"])
         state = RsState(static=static, scenario_key=str(spec["scenario"]), first=first, second=second,
                         dates=[str(t["date"]) for t in turns], turn_track=turns,
-                        options={**spec.get("options", {}), **options})
+                        options=rule_options(static, {**spec.get("options", {}), **options}, scenario.name))
         state.support = {side: int(spec.get("support_points", {}).get(side, 0)) for side in (first, second)}
         state.replacement_points = {side: {k: int(v) for k, v in sorted(spec.get("replacement_points", {}).get(
             side, {}).items())} for side in (first, second)}
@@ -138,7 +157,9 @@ class RedStar:
                        options={"points": dict(state.replacement_points.get(ask.side, {})),
                                 "restore": {u.id: force.restore_cost(state, u)
                                             for u in force.restorable(state, ask.side)},
-                                "return": [u.id for u in force.returnable(state, ask.side)]},
+                                "return": [u.id for u in force.returnable(state, ask.side)],
+                                "pools": {u.id: list(force.pools_for(state, u)) for u in
+                                          force.restorable(state, ask.side) + force.returnable(state, ask.side)}},
                        template=force.auto_replacements(state, ask.side), policy="replacements")
 
     def _request_combats(self, state: RsState, ask: Ask) -> Request:
@@ -176,6 +197,27 @@ class RedStar:
         return Request(ask.id, ask.side, "retreat", f"retreat {', '.join(d['units'])} {d['hexes']} hex(es) from "
                        f"{d['hex']}", "RS/RS 6.7", options=dict(d), template={"path": d["options"][0]},
                        policy="retreat")
+
+    def _request_retreat_losses(self, state: RsState, ask: Ask) -> Request:
+        d = ask.data
+        return Request(ask.id, ask.side, "retreat-losses", f"the retreat of {', '.join(d['units'])} costs the stack "
+                       "step losses: which unit takes them first?", "RS/RS 8.4", options=dict(d),
+                       template={"order": rt.default_loss_order(state, d["units"], "fewest-factors")},
+                       policy="retreat-losses")
+
+    def _request_target_ties(self, state: RsState, ask: Ask) -> Request:
+        d = ask.data
+        return Request(ask.id, ask.side, "target-ties", f"units of equal priority and factors in {d['hex']}: in "
+                       "which order are they fired on (and take losses)?", "RS/RS 6.25", options=dict(d),
+                       template={"order": cm.tie_order(state, d["units"], "highest-proficiency")},
+                       policy="target-ties")
+
+    def _request_overstack(self, state: RsState, ask: Ask) -> Request:
+        d = ask.data
+        return Request(ask.id, ask.side, "overstack", f"{d['hex']} is over the stacking limit: which of "
+                       f"{', '.join(d['units'])} go beneath a \"2\" marker?", "RS/RS 4.11",
+                       options={"hex": d["hex"], "units": d["units"], "case": d["case"]},
+                       template={"units": d["default"]}, policy="overstack")
 
     def _request_advance(self, state: RsState, ask: Ask) -> Request:
         d = ask.data
@@ -251,7 +293,7 @@ class RedStar:
 
     def _answer_replacements(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         force.apply_replacements(state, ctx, ask.side, answer)
-        state.force_step = "done"
+        state.force_step = "done" if ask.side == state.first else "second-asked"
 
     def _answer_combats(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         """RS/RS 6.0, 6.1: the phasing player's prepared combats, checked before any die."""
@@ -329,6 +371,23 @@ class RedStar:
     def _answer_retreat(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         resolve.answer_retreat(state, self._combat(state, ask.data["combat"]), answer)
 
+    def _answer_retreat_losses(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        resolve.answer_retreat_losses(state, self._combat(state, ask.data["combat"]), answer)
+
+    def _answer_target_ties(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        combat = self._combat(state, ask.data["combat"])
+        resolve.answer_ties(state, combat, ask.data["hex"], answer)
+        ctx.emit("target-ties", f"{ask.side} orders its tied units in {ask.data['hex']}: "
+                 f"{', '.join(combat.tie_orders[ask.data['hex']])}", "RS/RS 6.25", combat=combat.id,
+                 hex=ask.data["hex"], order=list(combat.tie_orders[ask.data["hex"]]))
+
+    def _answer_overstack(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        pending = state.marks[0]
+        units = rt.check_marks(state, pending, answer)
+        state.marks.pop(0)
+        rt.mark(state, ctx, pending["hex"], units, pending["case"])
+        rt.ask_marks(state)
+
     def _answer_advance(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         resolve.answer_advance(state, self._combat(state, ask.data["combat"]), answer)
 
@@ -393,6 +452,12 @@ class RedStar:
                 return {"choice": "check" if ask.data["rating"] >= rule["check-if-rating-at-least"] else "retreat"}
         if kind == "retreat" and rule == "auto":
             return {"path": ask.data["options"][0]}
+        if kind == "overstack" and rule == "newest":
+            return {"units": list(ask.data["default"])}
+        if kind == "target-ties" and rule != "ask":
+            return {"order": cm.tie_order(state, ask.data["units"], rule)}
+        if kind == "retreat-losses" and rule in ("fewest-factors", "most-factors"):
+            return {"order": rt.default_loss_order(state, ask.data["units"], rule)}
         if kind == "advance" and rule in ("into-hex", "none"):
             if rule == "none":
                 return {"units": []}
@@ -487,10 +552,20 @@ class RedStar:
             force.place(state, ctx, side, plan if isinstance(plan, dict) else {})
             force.withdraw(state, ctx, side)
             state.force_step = "replace"
+            if state.ask is not None:  # RS/RS 4.11: the owner first chooses who goes beneath a "2"
+                return False
+        # RS/RS 3.2 item 3, 4.2: both players spend replacement points in the first player's Force Adjustment
+        # segment, the first player first; the second player's own segment has no replacement step.
         if state.force_step == "replace":
             state.force_step = "asked"
-            if force.may_ask(state, side):
+            if side == state.first and force.may_ask(state, side):
                 state.ask = Ask("replacements", side, f"t{state.turn}/{side}/force/replacements")
+                return False
+        if state.force_step in ("asked", "done"):
+            state.force_step = "second-asked"
+            second = state.second
+            if side == state.first and force.may_ask(state, second):
+                state.ask = Ask("replacements", second, f"t{state.turn}/{side}/force/{second}-replacements")
                 return False
         return True
 
@@ -653,6 +728,18 @@ class RedStar:
             ctx.emit("game-over", f"the scenario ends after {state.date()}", "RS/RS 13.1")
             return False
         return True
+
+    # -- the result ---------------------------------------------------------------------------------------
+
+    def result(self, state: RsState) -> dict[str, Any] | None:
+        """RS/RS 13.1: once the scenario has ended, ``{"winner", "level", "case", ...}``; None before that.
+
+        ``winner`` is ``japan``, ``soviet`` or None (a draw); ``level`` ``decisive``, ``significant``,
+        ``marginal`` or ``draw``; ``title`` the rulebook's name of the level; ``points`` each side's total.
+        """
+        if not state.finished:
+            return None
+        return victory.outcome(state)
 
     # -- the bot ------------------------------------------------------------------------------------------
 

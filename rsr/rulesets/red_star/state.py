@@ -71,6 +71,7 @@ class Combat:
     japanese_retreated: bool = False
     firefights: int = 0
     support_paid: bool = False
+    tie_orders: dict[str, list[str]] = field(default_factory=dict)  # RS/RS 6.25: hex -> the owner's order
 
 
 @dataclass
@@ -128,6 +129,8 @@ class RsState:
     force_step: str = ""             # how far the Force Adjustment segment has gone
     player_turn: int = 0             # serial number of the current player turn (6.72 returns)
     carriers: dict[str, str] = field(default_factory=dict)  # the bridge counter -> the engineer carrying it
+    marks: list[dict[str, Any]] = field(default_factory=list)  # RS/RS 4.11: "2" markers waiting for the owner
+    marks_asked: int = 0
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RsState:
         """Units hold only plain values, so a field-by-field copy is enough for them (and much faster)."""

@@ -6,6 +6,7 @@ road). Every function iterates sorted hexes and unit ids; sets are only used for
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable
 from fractions import Fraction
@@ -220,25 +221,34 @@ def in_supply(state: RsState, unit: Unit, supplied: frozenset[str] | None = None
     return unit.hex in table
 
 
+def halve_movement(state: RsState, value: int | Fraction) -> int:
+    """Half a movement value: fractions round up (Marker Effects Summary), or are dropped under the rule
+    option ``halving-st163`` (errata: S&T 163)."""
+    if state.options.get("halving-st163"):
+        return math.floor(Fraction(value) / 2)
+    return half_up(value)
+
+
 def allowance(state: RsState, unit: Unit, operational: bool = False, supplied: bool = True) -> Fraction:
     """A unit's movement allowance this segment (RS/RS 7.0, 7.3, 7.4, 10.3, 5.7, Marker Effects Summary).
 
     Printed allowance (20 with a truck marker), doubled for operational movement, halved for a motorized
-    unit out of supply, halved for a Fired marker and halved for a "1" marker, each halving rounded up; a
-    "2" marker, or a Fired and a "1" marker together, leave nothing.
+    unit out of supply, halved for a Fired marker and halved for a "1" marker, each halving rounded up
+    (dropping fractions under ``halving-st163``); a "2" marker, or a Fired and a "1" marker together, leave
+    nothing.
     """
     counter: Counter = state.counter(unit.id)
     base = 20 if unit.truck else counter.face(unit.reduced).movement
     if operational:
         base *= 2
     if not supplied and is_motorized(state, unit):
-        base = half_up(base)
+        base = halve_movement(state, base)
     if unit.disruption >= 2 or (unit.fired and unit.disruption == 1):
         return Fraction(0)
     if unit.fired:
-        base = half_up(base)
+        base = halve_movement(state, base)
     if unit.disruption == 1:
-        base = half_up(base)
+        base = halve_movement(state, base)
     return Fraction(base)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rsr.engine import Context
 from rsr.rulesets.red_star.state import ELIMINATED, REPLACEMENTS, RsState
 from rsr.rulesets.red_star.terrain import supplied_hexes
@@ -23,8 +25,8 @@ def level(difference: int) -> str:
     return "Soviet Decisive Victory"
 
 
-def score(state: RsState, ctx: Context) -> dict[str, int]:
-    """RS/RS 13.1 victory points at the end of the scenario; the Japanese bridge (11.2) is a later issue."""
+def tally(state: RsState) -> tuple[dict[str, int], list[str]]:
+    """RS/RS 13.1 victory points as the position stands; the Japanese bridge (11.2) is a later issue."""
     west = state.static.areas.get("west_of_halha", frozenset())
     points = {"japan": 0, "soviet": 0}
     lines: list[str] = []
@@ -54,6 +56,23 @@ def score(state: RsState, ctx: Context) -> dict[str, int]:
         value = state.static.victory_points.get(hex_id, 0)
         points[side] += value
         lines.append(f"{side} +{value}: last in victory hex {hex_id}")
+    return points, lines
+
+
+def outcome(state: RsState) -> dict[str, Any]:
+    """RS/RS 13.1: the winner and the level of victory from the points difference (None for a draw)."""
+    points, _ = tally(state)
+    difference = points["japan"] - points["soviet"]
+    name = level(difference)
+    winner = None if name == "Draw" else ("japan" if name.startswith("Japanese") else "soviet")
+    grade = "draw" if winner is None else name.split()[1].lower()
+    return {"winner": winner, "level": grade, "case": "RS/RS 13.1", "title": name,
+            "points": dict(points), "difference": difference}
+
+
+def score(state: RsState, ctx: Context) -> dict[str, int]:
+    """RS/RS 13.1 victory points at the end of the scenario, reported as one event."""
+    points, lines = tally(state)
     difference = points["japan"] - points["soviet"]
     ctx.emit("victory", f"victory points: Japan {points['japan']}, Soviets {points['soviet']}; difference "
              f"{difference:+d}: {level(difference)}", "RS/RS 13.1", japan=points["japan"], soviet=points["soviet"],
