@@ -21,6 +21,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "retreat": ("never", "ask"),                 # RSR 11.1 (or {adjacent-to-cp: N})
     "trenches": ("build", "never", "ask"),       # RSR 13.1
     "fleets": ("stay", "ask"),                   # RSR 10.25
+    "feeding": ("most-points", "ask"),           # RSR 10.32, 10.42
 }
 
 
@@ -32,7 +33,7 @@ class RedSunRising:
     sides = ("russia", "japan")
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
                                        "assignments": "ask", "retreat": "never", "trenches": "build",
-                                       "fleets": "stay"}
+                                       "fleets": "stay", "feeding": "most-points"}
 
     # -- set-up ---------------------------------------------------------------------------------------
 
@@ -95,6 +96,16 @@ class RedSunRising:
                 options={"hexes": defences.trench_sites(state, side)},
                 template={"build": defences.trench_sites(state, side)}, policy="trenches")
         assert stage.side is not None
+        if stage.key == "japan.supply" and state.feeding_due:
+            options = supply.feeding_options(state)
+            return Request(
+                id=f"{base}/feeding", side="japan", kind="fleet-feeding",
+                prompt="Supply Stage: which units each merchant fleet feeds (four command points a fleet)",
+                case="RSR 10.32",
+                options={"units": {u: f for u, f in options.items() if f},
+                         "fleets": supply.japanese_fleets(state),
+                         "points": {u: activation.command_value(state, state.units[u]) for u in options if options[u]}},
+                template={"feed": supply.feeding_by_policy(state)}, policy="feeding")
         if stage.key == "japan.supply":
             fleets = {f: supply.fleet_destinations(state, f) for f in sorted(state.merchant_fleets)}
             return Request(
@@ -203,6 +214,14 @@ class RedSunRising:
         elif request.kind == "assignments":
             reinforcements.reinforcement_answer(state, ctx, request.side, answer, self._assign)
             self._next_stage(state)
+        elif request.kind == "fleet-feeding":
+            if not isinstance(answer, dict) or set(answer) != {"feed"} or not isinstance(answer["feed"], dict):
+                raise RulesError("a feeding answer is {feed: {unit: merchant fleet}}")
+            feed = {str(k): str(v) for k, v in answer["feed"].items()}
+            supply.check_feeding(state, feed)
+            supply.judge_japanese_supply(state, ctx, feed)
+            supply.attrition(state, ctx, "japan")
+            state.feeding_due = False
         elif request.kind == "fleet-moves":
             if not isinstance(answer, dict) or not isinstance(answer.get("moves", {}), dict):
                 raise RulesError("a fleet answer is {moves: {fleet: hex}}")
@@ -261,6 +280,10 @@ class RedSunRising:
             if set(attack.advance) - set(attack.attackers):
                 raise RulesError(f"attack {number}: only its attackers may advance into {attack.defender_hex} "
                                  "(RSR 11.3)")
+            for unit_id in attack.advance:
+                why = combat.check_may_advance(state, state.units[unit_id], attack.defender_hex)
+                if why:
+                    raise RulesError(f"attack {number}: {unit_id} may not advance into {attack.defender_hex}: {why}")
             scratch.round.attacked += attack.attackers
             scratch.round.defended += [u.id for u in scratch.units_in(attack.defender_hex, combat.enemy_of(side))]
             if attack.command:
@@ -277,6 +300,9 @@ class RedSunRising:
                 if unit is None or unit.side != side or not unit.hex or unit.steps <= 0 \
                         or not state.static.grid.adjacent(unit.hex, hex_id) or not unit.activated:
                     raise RulesError(f"{unit_id} is not an activated {side} unit next to {hex_id} (RSR 11.13)")
+                why = combat.check_may_advance(state, unit, hex_id)
+                if why:
+                    raise RulesError(f"{unit_id} may not advance into {hex_id}: {why}")
         state.advance_into = {h: [str(u) for u in units] for h, units in sorted(into.items())}
         state.attacks = attacks
         state.next_attack = 0
@@ -312,6 +338,8 @@ class RedSunRising:
             return {"assign": {}}
         if request.kind == "retreats" and rule != "ask":
             return {"retreats": [] if rule == "never" else combat.retreat_by_rule(state, request.side, rule)}
+        if request.kind == "fleet-feeding" and rule == "most-points":
+            return {"feed": supply.feeding_by_policy(state)}
         if request.kind == "fleet-moves" and rule == "stay":
             return {"moves": {}}
         if request.kind == "trenches" and rule in ("build", "never"):
@@ -369,6 +397,8 @@ class RedSunRising:
                 self._start_stage(state, ctx, key)
                 continue
             if key.endswith("supply"):
+                if key == "japan.supply" and state.feeding_due:
+                    return  # RSR 10.32: which units the fleets feed (policy "feeding" answers by default)
                 if key == "japan.supply" and state.merchant_fleets and not state.fleets_moved:
                     return  # RSR 10.25: the fleets may shift (policy "fleets" answers by default)
                 self._next_stage(state)
@@ -395,12 +425,19 @@ class RedSunRising:
         if key.endswith("supply"):
             assert stage.side is not None
             state.fleets_moved = False
-            supply.judge_supply(state, ctx, stage.side)
-            supply.attrition(state, ctx, stage.side)
+            if stage.side == "japan" and any(supply.feeding_options(state).values()):
+                state.feeding_due = True  # RSR 10.32: the player shares out the fleets' points, then attrition
+            else:
+                supply.judge_supply(state, ctx, stage.side)
+                supply.attrition(state, ctx, stage.side)
         elif key.endswith("reinforcement"):
             assert stage.side is not None
             reinforcements.start_of_stage(state, ctx, stage.side)
-        elif key.endswith("combat"):
+        elif key == "japan.movement":
+            activation.february_surprise(state, ctx)  # RSR 18.81
+        if key.endswith("combat"):
+            if key == "japan.combat":
+                activation.february_surprise(state, ctx)  # RSR 18.81, where the scenario has no movement stage
             state.retreat_done = False
             state.retreat_results = []
             state.attacked_sources = []

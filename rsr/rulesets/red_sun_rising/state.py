@@ -84,6 +84,8 @@ class RsrState:
     supply_source: dict[str, str] = field(default_factory=dict)   # unit -> source hex it traced to (10.13)
     attacked_sources: list[str] = field(default_factory=list)     # PA/Vladivostok whose units were attacked
     merchant_fleets: dict[str, str] = field(default_factory=dict) # fleet id -> land-map hex (10.21)
+    fed_by: dict[str, str] = field(default_factory=dict)          # Japanese unit -> fleet feeding it (10.32)
+    feeding_due: bool = False                                      # the 10.32 choice of this Supply Stage waits
     blockade_fleets: list[str] = field(default_factory=list)      # fleets supporting a blockade (10.26)
     fleets_moved: bool = False                                     # this Supply Stage's 10.25 step is over
     command_points: int = 0                                        # RSR 17.13, accumulated
