@@ -8,7 +8,8 @@ from typing import Any
 from rsr.engine import Context, Event, Request, register
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
-from rsr.rulesets.red_sun_rising import activation, combat, defences, movement, reinforcements, stacking, supply
+from rsr.rulesets.red_sun_rising import (activation, combat, defences, movement, reinforcements, stacking, supply,
+                                         victory)
 from rsr.rulesets.red_sun_rising.data import load_static
 from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
@@ -25,12 +26,26 @@ POLICIES: dict[str, tuple[str, ...]] = {
 }
 
 
+# Rules options a scenario or an invite may switch on, each read by the engine and tested by a case.
+KNOWN_OPTIONS: dict[str, str] = {
+    "rail-stacking-4": "RSR 9.46: a rail hex holds at most 4 command points (the lower of rail and terrain limits)",
+}
+
+
+def check_options(options: dict[str, Any], where: str) -> None:
+    """Refuse an option the ruleset does not know: an option that does nothing is a silent rules change."""
+    for name in sorted(options):
+        if name not in KNOWN_OPTIONS:
+            raise BadInput(f"{where}: unknown Red Sun Rising option {name!r} (known: {', '.join(sorted(KNOWN_OPTIONS))})")
+
+
 class RedSunRising:
     """Red Sun Rising (SPI 1977). See docs/red-sun-rising/coverage.md for what is implemented."""
 
     id = "red-sun-rising"
     version = "0.1"
     sides = ("russia", "japan")
+    known_options = KNOWN_OPTIONS
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
                                        "assignments": "ask", "retreat": "never", "trenches": "build",
                                        "fleets": "stay", "feeding": "most-points"}
@@ -46,6 +61,8 @@ class RedSunRising:
                 raise BadInput(f"scenario {scenario.name}: unknown stage {key!r}")
             if key not in IMPLEMENTED:
                 raise BadInput(f"scenario {scenario.name}: stage {key!r} is not implemented yet")
+        check_options(dict(spec.get("options", {})), f"scenario {scenario.name}")
+        check_options(dict(options), "rules options")
         first = int(spec.get("first_turn", 1))
         state = RsrState(static=static, sequence=list(spec["sequence"]), turns=int(spec["turns"]), turn=first,
                          last_turn=first + int(spec["turns"]) - 1, options=dict(spec.get("options", {})))
@@ -623,13 +640,24 @@ class RedSunRising:
         state.moved = []
         state.acting_commander = {}
         ctx.emit("stage", f"end of game turn {state.turn} ({activation.month(state)})", "RSR 4.35")
-        if state.turn >= state.last_turn:
+        outcome = victory.end_of_turn_check(state)
+        if outcome is not None:
             state.finished = True
-            ctx.emit("game-over", f"the scenario ends after game turn {state.turn}", None)
+            state.result = outcome
+            names = ", ".join(state.static.places[h].name if h in state.static.places else h
+                              for h in outcome["cities"]) or "none"
+            ctx.emit("game-over", f"the game ends after game turn {state.turn}: {outcome['winner'].capitalize()} "
+                     f"{outcome['level']} victory; Japan controls {len(outcome['cities'])} cities ({names}); "
+                     f"{outcome['case']}", "RSR 19.4", winner=outcome["winner"], level=outcome["level"],
+                     decided_by=outcome["case"], cities=outcome["cities"], turn=outcome["turn"])
             return
         self._next_stage(state)
 
     # -- views -------------------------------------------------------------------------------------------
+
+    def result(self, state: RsrState) -> dict[str, Any] | None:
+        """How the game ended (RSR 19.4): {winner, level, case, cities, turn}, or None while it goes on."""
+        return None if state.result is None else dict(state.result)
 
     def report_tables(self, events: list[Event]) -> list[tuple[str, list[str]]]:
         from rsr.rulesets.red_sun_rising.report import tables
