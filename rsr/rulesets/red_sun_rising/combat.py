@@ -11,7 +11,7 @@ from typing import Any
 
 from rsr.engine import Context
 from rsr.errors import RulesError
-from rsr.rulesets.red_sun_rising import activation
+from rsr.rulesets.red_sun_rising import activation, supply
 from rsr.rulesets.red_sun_rising.crt import Cell, odds_column
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
 
@@ -93,8 +93,8 @@ def may_attack(state: RsrState, unit: Unit) -> str | None:
         return "it is not assigned to a command unit (RSR 14.0)"
     if not unit.activated:
         return "it is not activated (RSR 11.0)"
-    if not unit.in_supply:
-        return "it is out of supply (RSR 10.36)"
+    if not supply.currently_supplied(state, unit):  # RSR 10.36, 11.2: traced at the attack, as the defender's
+        return "it is out of supply (RSR 10.36); its line is traced when it attacks (11.2)"
     if unit.id in state.round.attacked:
         return "it has already attacked this assault round (RSR 11.22)"
     return None
@@ -372,6 +372,9 @@ def retreat_before_combat(state: RsrState, ctx: Context, side: str, orders: list
         state.moved.append(unit.id)
         ctx.emit("retreat", f"{unit.id} retreats {' -> '.join([start, *taken])} before combat (die {die} <= {value})",
                  "RSR 11.11", unit=unit.id, frm=start, path=taken, success=True, die=die)
+        for hex_id in taken:  # RSR 19.4: every city the retreating combat unit passes through, not only the last
+            if not is_command(state, unit):
+                take_control(state, ctx, hex_id, unit.side)
         if off_rail is not None:  # RSR 18.9: every hex of the path counts, not only the last
             eliminate(state, ctx, unit, f"siege artillery retreated into {off_rail}, not a rail hex", "RSR 18.9")
             if not state.units_in(start, side):
@@ -411,8 +414,12 @@ def advance_after_combat(state: RsrState, ctx: Context, hex_id: str, unit_ids: l
         start, unit.hex = unit.hex, hex_id
         state.moved.append(unit.id)
         ctx.emit("advance", f"{unit.id} advances {start} -> {hex_id}", "RSR 11.3", unit=unit.id, frm=start, to=hex_id)
-        place = state.static.places.get(hex_id)
-        if place and place.city and state.control.get(hex_id) != unit.side:
-            state.control[hex_id] = unit.side
-            ctx.emit("control", f"{unit.side} now controls {place.name} ({hex_id})", "RSR 19.4", hex=hex_id,
-                     side=unit.side)
+        take_control(state, ctx, hex_id, unit.side)
+
+
+def take_control(state: RsrState, ctx: Context, hex_id: str, side: str) -> None:
+    """RSR 19.4: a city is controlled by the side whose combat unit was last in it or passed through it."""
+    place = state.static.places.get(hex_id)
+    if place and place.city and state.control.get(hex_id) != side:
+        state.control[hex_id] = side
+        ctx.emit("control", f"{side} now controls {place.name} ({hex_id})", "RSR 19.4", hex=hex_id, side=side)

@@ -183,9 +183,11 @@ class RedSunRising:
                     if u.side == side and u.hex and u.steps > 0 and activation.kind(state, u) != "combat"]
         return Request(
             id=f"{base}/assign", side=side, kind="assignments",
-            prompt=f"{name}: assign or re-assign combat units to command units (reinforcements and "
-                   "replacements are not implemented yet)",
-            case="RSR 14.0", options={"units": units, "command_units": commands},
+            prompt=f"{name}: assign or re-assign combat units to command units; builds, rebuilds, resupply "
+                   "and where arriving command units are placed",
+            case="RSR 14.0", options={"units": units, "command_units": commands,
+                                      "arrivals": {u: list(reinforcements.RAILHEADS)
+                                                   for u in reinforcements.arrivals_this_stage(state, side)}},
             template={"assign": {}}, policy="assignments")
 
     def _movement_request(self, state: RsrState, side: str, base: str, name: str) -> Request:
@@ -494,9 +496,11 @@ class RedSunRising:
         if not defenders:
             self._command_unit_alone(state, ctx, hex_id, enemy)
             return
-        # RSR 10.13: an attack on units supplied from Port Arthur or Vladivostok costs that fortress supply
-        state.attacked_sources += [state.supply_source[d.id] for d in defenders
-                                   if state.supply_source.get(d.id) in supply.FORTRESS_SOURCES]
+        # RSR 10.13: an attack on units supplied from Port Arthur or Vladivostok costs that fortress supply;
+        # the source is the one the defender traces to now, at the attack (11.2)
+        sources = {d.id: supply.source_now(state, d) if supply.plays_supply_stage(state, d.side) else
+                   state.supply_source.get(d.id) for d in defenders}
+        state.attacked_sources += [sources[d.id] for d in defenders if sources[d.id] in supply.FORTRESS_SOURCES]
         # RSR 10.37 with 11.2: the defender traces supply now; a unit out of supply is eliminated, no die
         for unit in [d for d in defenders if not self._defender_in_supply(state, d)]:
             combat.eliminate(state, ctx, unit, "out of supply when attacked", "RSR 10.37")

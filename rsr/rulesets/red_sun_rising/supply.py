@@ -224,14 +224,28 @@ def attrition(state: RsrState, ctx: Context, side: str) -> None:
 
 
 def currently_supplied(state: RsrState, unit: Unit) -> bool:
-    """Supply now, for a defender (10.37) or a command unit caught alone (11.53); scenarios without Supply
-    Stages keep what they state."""
-    if not any(key.endswith("supply") for key in state.sequence):
+    """Supply now, for an attacker (10.36, 11.2), a defender (10.37) or a command unit caught alone (11.53);
+    a side whose Supply Stage the scenario does not play keeps what the scenario states."""
+    if not plays_supply_stage(state, unit.side):
         return unit.in_supply
     if activation.kind(state, unit) != "combat":
         sources = russian_sources(state) if unit.side == "russia" else set(japanese_fleets(state).values())
         return unit.hex is not None and any(h in sources for h in trace_costs(state, unit.side, unit.hex))
     return defender_supplied(state, unit)
+
+
+def plays_supply_stage(state: RsrState, side: str) -> bool:
+    return f"{side}.supply" in state.sequence
+
+
+def source_now(state: RsrState, unit: Unit) -> str | None:
+    """The source a combat unit traces to at this moment of a Land Combat Stage (11.2 with 10.13, 10.37)."""
+    if unit.side == "russia":
+        return _trace(state, unit, russian_sources(state))
+    hex_id = japanese_fleets(state).get(state.fed_by.get(unit.id) or "")
+    if not unit.in_supply or hex_id is None:
+        return None
+    return _trace(state, unit, {hex_id})
 
 
 def defender_supplied(state: RsrState, unit: Unit) -> bool:
@@ -242,11 +256,7 @@ def defender_supplied(state: RsrState, unit: Unit) -> bool:
     after the Supply Stage still feeds the units given to it (its command points were shared out then,
     10.32), so the line runs to its new hex, not its old one (interpretations.md, 10.25).
     """
-    if unit.side == "russia":
-        return _trace(state, unit, russian_sources(state)) is not None
-    fleet = state.fed_by.get(unit.id)
-    hex_id = japanese_fleets(state).get(fleet or "")
-    return unit.in_supply and hex_id is not None and _trace(state, unit, {hex_id}) is not None
+    return source_now(state, unit) is not None
 
 
 def expend_fortress_supply(state: RsrState, ctx: Context) -> None:
