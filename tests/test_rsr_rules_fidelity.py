@@ -18,6 +18,7 @@ ROUGH = {f"{line:02d}{pos:02d}": "rough" for line in range(20, 28) for pos in ra
 
 
 def test_unknown_option_in_an_invite_is_refused_naming_it() -> None:
+    """RSR 9.46: rail-stacking-4 is the one rules option; any other name is refused at set-up."""
     ruleset = get_ruleset("red-sun-rising")
     scenario = load_scenario("red-sun-rising", "korea-1904")
     with pytest.raises(BadInput, match="unknown Red Sun Rising option 'hq-column-st163'"):
@@ -62,6 +63,7 @@ def _brute_force_best(state: RsrState) -> tuple[int, int]:
     (["jp-4", "jp-k2", "jp-k4"], ["jp-2", "jp-6", "jp-cav1"]),
 ])
 def test_feeding_default_is_a_maximum_matching(layout: tuple[list[str], list[str]]) -> None:
+    """RSR 10.32, RSR 10.42: the default feeds as many command points (then units) as any sharing could."""
     west, east = layout
     setup = [{"unit": "jp-1a", "hex": "2026"}]
     setup += [{"unit": u, "hex": "2026", "assigned_to": "jp-1a"} for u in west]
@@ -74,6 +76,7 @@ def test_feeding_default_is_a_maximum_matching(layout: tuple[list[str], list[str
 
 
 def test_result_is_none_until_the_game_ends() -> None:
+    """RSR 19.4: no result before the game is over."""
     ruleset = get_ruleset("red-sun-rising")
     state = ruleset.initial_state(load_scenario("red-sun-rising", "korea-1904"), {})
     assert ruleset.result(state) is None

@@ -54,6 +54,7 @@ def text(state: RsrState, unit: Unit) -> str:
 
 
 def test_11_51_division_8_2_5_reduces_to_4_1_5_then_is_eliminated() -> None:
+    """RSR 11.51, RSR 11.54: the division example."""
     data = static()
     examples = [c for c in data.counters.values() if "11.51 example division 8-2-5" in c.provenance]
     assert examples, "the counter data takes its standard division from the 11.51 example"
@@ -69,6 +70,7 @@ def test_11_51_division_8_2_5_reduces_to_4_1_5_then_is_eliminated() -> None:
 
 
 def test_11_52_brigade_3_1_7_is_eliminated_by_one_step_loss() -> None:
+    """RSR 11.52: the brigade example."""
     data = static()
     examples = [c for c in data.counters.values() if "11.52 example brigade 3-1-7" in c.provenance]
     assert examples, "the counter data takes its cavalry brigade from the 11.52 example"
@@ -84,6 +86,7 @@ def test_11_52_brigade_3_1_7_is_eliminated_by_one_step_loss() -> None:
 
 
 def test_13_2_port_arthur_with_a_level_2_trench_reduces_the_die_by_four() -> None:
+    """RSR 13.2, RSR 11.42, RSR 13.0: the Port Arthur example."""
     state = fresh_state([], trenches={"0801": 2})
     assert state.static.is_fortress("0801")
     mods = combat.defensive_position_modifiers(state, "0801")
@@ -94,7 +97,7 @@ def test_13_2_port_arthur_with_a_level_2_trench_reduces_the_die_by_four() -> Non
 
 
 def test_13_2_whole_attack_on_port_arthur_adds_every_modifier() -> None:
-    """The 13.2 example says other modifiers may apply on top: a defending command unit adds its -1."""
+    """RSR 13.2 with RSR 11.43: other modifiers add to the -4; here a defending command unit's -1."""
     units = [Unit("jp-3a", "japan", "0802", 1), Unit("jp-2", "japan", "0802", 2, True, True, "jp-3a"),
              Unit("ru-pa-stoessel", "russia", "0801", 1),
              Unit("ru-es3", "russia", "0801", 1, assigned_to="ru-pa-stoessel")]
@@ -111,6 +114,7 @@ def test_13_2_whole_attack_on_port_arthur_adds_every_modifier() -> None:
 
 
 def test_11_57_printed_cells_are_the_data_and_say_rulebook() -> None:
+    """RSR 11.57: the printed cells."""
     crt = static().crt
     for row, results in PRINTED_CRT.items():
         for column, result in zip(COLUMNS, results, strict=False):
@@ -120,6 +124,7 @@ def test_11_57_printed_cells_are_the_data_and_say_rulebook() -> None:
 
 
 def test_11_57_reading_rules() -> None:
+    """RSR 11.57, RSR 11.2: die range, ratio limits, automatic 1/-."""
     crt = static().crt
     assert crt.lookup(-3, "1-1") == crt.cells[(0, "1-1")]  # below 0 reads as 0
     assert crt.lookup(9, "2-1") == crt.cells[(6, "2-1")]   # above 6 reads as 6
@@ -144,6 +149,7 @@ def _origin(row: int, col: int) -> tuple[str, int, int]:
 
 @pytest.mark.parametrize("row", [3, 4, 5, 6])
 def test_11_57_missing_cells_follow_the_pattern_and_say_what_they_copy(row: int) -> None:
+    """RSR 11.57: provenance of the cells the text lacks."""
     crt = static().crt
     for col, column in enumerate(COLUMNS):
         cell = crt.cells[(row, column)]
@@ -165,6 +171,7 @@ def test_11_57_missing_cells_follow_the_pattern_and_say_what_they_copy(row: int)
 
 
 def test_9_46_terrain_effects_chart() -> None:
+    """RSR 9.46: the chart's figures."""
     data = static()
     chart = {t: (e.move, e.stacking, e.die) for t, e in data.terrain_effects.items() if t != "sea"}
     assert chart == {"clear": (Fraction(1, 2), 12, 0), "rough": (Fraction(1), 6, -1),
@@ -177,6 +184,7 @@ def test_9_46_terrain_effects_chart() -> None:
 
 
 def test_10_12_starting_supply_and_10_21_fleet_capacity() -> None:
+    """RSR 10.12, RSR 10.15, RSR 10.21."""
     scenario = load_scenario("red-sun-rising", "korea-1904")
     state = get_ruleset("red-sun-rising").initial_state(scenario, {})
     assert state.supply_levels["0801"] == 6 and state.supply_levels["2937"] == 3
@@ -184,6 +192,7 @@ def test_10_12_starting_supply_and_10_21_fleet_capacity() -> None:
 
 
 def test_17_22_replacement_months_and_the_calendar() -> None:
+    """RSR 17.22, RSR 18.8, RSR 19.4: months of the track."""
     turns = static().turns
     assert len(turns) == 23 and turns[0].month == "1904-02" and turns[-1].month == "1905-12"  # 18.8, 19.4
     months = {t.month[-2:] for t in turns if t.japanese_replacement_step}
@@ -196,4 +205,5 @@ def test_17_22_replacement_months_and_the_calendar() -> None:
     (6, "japan", "decisive"), (7, "japan", "decisive"),
 ])
 def test_19_4_victory_schedule(cities: int, winner: str, level: str) -> None:
+    """RSR 19.4: the schedule of victory levels."""
     assert victory.level_for(cities) == (winner, level)

@@ -8,8 +8,16 @@ from typing import Any
 from rsr.engine import Context, Event, Request, register
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
-from rsr.rulesets.red_sun_rising import (activation, combat, defences, movement, reinforcements, stacking, supply,
-                                         victory)
+from rsr.rulesets.red_sun_rising import (
+    activation,
+    combat,
+    defences,
+    movement,
+    reinforcements,
+    stacking,
+    supply,
+    victory,
+)
 from rsr.rulesets.red_sun_rising.data import load_static
 from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
@@ -36,7 +44,8 @@ def check_options(options: dict[str, Any], where: str) -> None:
     """Refuse an option the ruleset does not know: an option that does nothing is a silent rules change."""
     for name in sorted(options):
         if name not in KNOWN_OPTIONS:
-            raise BadInput(f"{where}: unknown Red Sun Rising option {name!r} (known: {', '.join(sorted(KNOWN_OPTIONS))})")
+            known = ", ".join(sorted(KNOWN_OPTIONS))
+            raise BadInput(f"{where}: unknown Red Sun Rising option {name!r} (known: {known})")
 
 
 class RedSunRising:
@@ -500,7 +509,8 @@ class RedSunRising:
         # the source is the one the defender traces to now, at the attack (11.2)
         sources = {d.id: supply.source_now(state, d) if supply.plays_supply_stage(state, d.side) else
                    state.supply_source.get(d.id) for d in defenders}
-        state.attacked_sources += [sources[d.id] for d in defenders if sources[d.id] in supply.FORTRESS_SOURCES]
+        state.attacked_sources += [src for d in defenders if (src := sources[d.id]) in supply.FORTRESS_SOURCES
+                                   and src is not None]
         # RSR 10.37 with 11.2: the defender traces supply now; a unit out of supply is eliminated, no die
         for unit in [d for d in defenders if not self._defender_in_supply(state, d)]:
             combat.eliminate(state, ctx, unit, "out of supply when attacked", "RSR 10.37")

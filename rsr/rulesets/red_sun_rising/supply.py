@@ -9,6 +9,7 @@ points of units (10.21-10.26, 10.32, 10.42).
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from rsr.engine import Context
 from rsr.hexgrid import reachable
@@ -208,8 +209,8 @@ def _set(state: RsrState, ctx: Context, unit: Unit, source: str | None, why: str
         text = f"{unit.id} in {unit.hex} is in supply from {origin}" if source else \
             f"{unit.id} in {unit.hex} is out of supply: {why}"
         case = "RSR 10.41" if source is None else "RSR 10.31" if unit.side == "russia" else "RSR 10.32"
-        ctx.emit("supply", text, case, unit=unit.id, in_supply=unit.in_supply, source=source,
-                 **({"fleet": fleet} if fleet else {}))
+        extra: dict[str, Any] = {"fleet": fleet} if fleet else {}
+        ctx.emit("supply", text, case, unit=unit.id, in_supply=unit.in_supply, source=source, **extra)
 
 
 def attrition(state: RsrState, ctx: Context, side: str) -> None:
