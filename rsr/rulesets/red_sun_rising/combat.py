@@ -328,6 +328,8 @@ def retreat_by_rule(state: RsrState, side: str, rule: Any) -> list[dict[str, Any
             continue
         enemies = sorted({u.hex for u in state.units.values() if u.side != side and u.hex and u.steps > 0})
         singles = [p for p in paths if len(p) == 1]
+        if is_siege_artillery(state, unit):  # RSR 18.9: a policy never sends it off the rail to its loss
+            singles = [p for p in singles if off_rail_hex(state, p) is None]
         if not singles:
             continue
         best = max(singles, key=lambda p: (min(grid.distance(p[0], e) for e in enemies), [-ord(c) for c in p[0]]))
