@@ -80,3 +80,23 @@ def test_result_is_none_until_the_game_ends() -> None:
     ruleset = get_ruleset("red-sun-rising")
     state = ruleset.initial_state(load_scenario("red-sun-rising", "korea-1904"), {})
     assert ruleset.result(state) is None
+
+
+@pytest.mark.parametrize("terrain", ["mountain", "rough"])
+def test_overstack_default_choice_is_always_a_legal_minimal_answer(terrain: str) -> None:
+    """RSR 12.2: the default policy's units are exactly enough to bring the hex within its limit."""
+    from rsr.rulesets.red_sun_rising import stacking
+
+    pool = ["jp-2", "jp-4", "jp-k2", "jp-cav1", "jp-art1"]
+    checked = 0
+    for size in range(2, 6):
+        for combo in itertools.combinations(pool, size):
+            setup = [{"unit": "jp-1a", "hex": "2322"}]
+            setup += [{"unit": u, "hex": "2322", "assigned_to": "jp-1a"} for u in combo]
+            spec = {"id": "x", "ruleset": "red-sun-rising", "scenario": "korea-1904", "terrain": {"2322": terrain},
+                    "changes": {"first_turn": 7, "sequence": ["japan.movement", "end"], "setup": setup, "control": {}}}
+            state = get_ruleset("red-sun-rising").initial_state(case_scenario(spec), {})
+            if "2322" in stacking.overstacked(state, "japan"):
+                stacking.check_choice(state, "2322", "japan", stacking.excess_by_policy(state, "2322", "japan"))
+                checked += 1
+    assert checked

@@ -47,6 +47,10 @@ def excess_by_policy(state: RsrState, hex_id: str, side: str) -> list[str]:
             break
         chosen.append(unit.id)
         total -= stacking_points(state, unit)
+    for unit in [u for u in units if u.id in chosen]:  # RSR 12.2: keep any unit the limit no longer needs gone
+        if total + stacking_points(state, unit) <= stacking_limit(state, hex_id):
+            chosen.remove(unit.id)
+            total += stacking_points(state, unit)
     return chosen
 
 
