@@ -100,6 +100,11 @@ class RedSunRising:
         state.replacement_steps = int(spec.get("replacement_steps", 0))
         state.destroyed_fortresses = sorted(spec.get("destroyed_fortresses", []))
         reinforcements.check_foreign_aid(state, Context(NoDice()))  # achievements made before the start
+        if supply.plays_supply_stage(state, "japan"):
+            # RSR 10.32 with 4.21: the Japanese units a scenario states in supply were fed in the Supply Stage
+            # before the start; that unplayed sharing-out is taken to be the default one (interpretations.md)
+            stated = {u for u, unit in state.units.items() if unit.side == "japan" and unit.in_supply}
+            state.fed_by = {u: f for u, f in supply.feeding_by_policy(state).items() if u in stated}
         # the first stage's automatic start needs no die (supply, reinforcement points, arrivals); its events
         # are reported with the first resolution
         opening = Context(NoDice())
