@@ -103,6 +103,9 @@ def parse_order(state: RsrState, side: str, answer: Any) -> list[Step]:
     steps: list[Step] = []
     seen: dict[str, int] = {}
     surprise = side == "japan" and activation.february_1904(state)  # RSR 18.81: no activation rolls
+    listed = [str(raw.get("unit")) for raw in answer["steps"] if isinstance(raw, dict)]
+    shq = activation.supreme_hq(state, side)
+    shq_at = listed.index(shq.id) if shq is not None and shq.id in listed else None
     for number, raw in enumerate(answer["steps"], start=1):
         if not isinstance(raw, dict) or "unit" not in raw or set(raw) - {"unit", "path"}:
             raise RulesError(f"step {number}: give unit and optionally path")
@@ -115,6 +118,10 @@ def parse_order(state: RsrState, side: str, answer: Any) -> list[Step]:
         if unit.side != side:
             raise RulesError(f"step {number}: {unit.id} is not a {side} unit")
         command = activation.kind(state, unit) != "combat"
+        if shq_at is not None and not surprise and activation.kind(state, unit) == "army" \
+                and number - 1 < shq_at:
+            raise RulesError(f"step {number}: {unit.id} comes before the supreme HQ {listed[shq_at]}, which rolls "
+                             "first when it tries to activate (RSR 4.23, 9.14)")
         if unit.id in seen:  # RSR 4.23, 9.12: a unit moves as soon as it activates, so it is listed once
             raise RulesError(f"step {number}: {unit.id} is listed twice; an activated unit, headquarters included, "
                              "moves at once, before the next unit tries to activate (RSR 4.23, 9.12)")
