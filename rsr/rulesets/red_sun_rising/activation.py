@@ -52,6 +52,21 @@ def february_1904(state: RsrState) -> bool:
     return month(state) == "1904-02"
 
 
+def february_surprise(state: RsrState, ctx: Context) -> None:
+    """RSR 18.81: in February 1904 every Japanese combat and command unit on the land map is activated,
+    whether or not the player lists it in his movement order; nobody rolls."""
+    if not february_1904(state):
+        return
+    for _, unit in sorted(state.units.items()):
+        if unit.side != "japan" or not unit.hex or unit.steps <= 0 or unit.activated:
+            continue
+        unit.activated = True
+        if unit.id not in state.attempted:
+            state.attempted.append(unit.id)
+        ctx.emit("activation", f"{unit.id} is activated without a roll in February 1904", "RSR 18.81",
+                 unit=unit.id, activated=True)
+
+
 @dataclass
 class Response:
     """A response value and how it was made up, for the report (RSR 9.11)."""

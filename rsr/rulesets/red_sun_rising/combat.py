@@ -11,7 +11,7 @@ from typing import Any
 
 from rsr.engine import Context
 from rsr.errors import RulesError
-from rsr.rulesets.red_sun_rising import activation
+from rsr.rulesets.red_sun_rising import activation, supply
 from rsr.rulesets.red_sun_rising.crt import Cell, odds_column
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
 
@@ -56,6 +56,28 @@ def command_value(state: RsrState, unit: Unit) -> int:
     return activation.command_value(state, unit)
 
 
+def is_garrison(state: RsrState, unit: Unit) -> bool:
+    return state.static.counter(unit.id).type == "garrison"
+
+
+def is_siege_artillery(state: RsrState, unit: Unit) -> bool:
+    return state.static.counter(unit.id).type == "siege-artillery"
+
+
+def off_rail_hex(state: RsrState, path: list[str]) -> str | None:
+    """RSR 18.9: the first hex of ``path`` that is not a rail hex (siege artillery may be in no such hex)."""
+    return next((h for h in path if h not in state.static.rail_hexes), None)
+
+
+def check_may_advance(state: RsrState, unit: Unit, hex_id: str) -> str | None:
+    """Why ``unit`` may not advance into ``hex_id`` (RSR 18.6, 18.9), or None."""
+    if is_garrison(state, unit):
+        return "a garrison never leaves its hex (RSR 18.6)"
+    if is_siege_artillery(state, unit) and off_rail_hex(state, [hex_id]):
+        return f"siege artillery moves only on rail hexes and {hex_id} is not one (RSR 18.9)"
+    return None
+
+
 def enemy_of(side: str) -> str:
     return "japan" if side == "russia" else "russia"
 
@@ -71,8 +93,8 @@ def may_attack(state: RsrState, unit: Unit) -> str | None:
         return "it is not assigned to a command unit (RSR 14.0)"
     if not unit.activated:
         return "it is not activated (RSR 11.0)"
-    if not unit.in_supply:
-        return "it is out of supply (RSR 10.36)"
+    if not supply.currently_supplied(state, unit):  # RSR 10.36, 11.2: traced at the attack, as the defender's
+        return "it is out of supply (RSR 10.36); its line is traced when it attacks (11.2)"
     if unit.id in state.round.attacked:
         return "it has already attacked this assault round (RSR 11.22)"
     return None
@@ -273,8 +295,8 @@ def retreat_candidates(state: RsrState, side: str) -> dict[str, list[list[str]]]
 
     options: dict[str, list[list[str]]] = {}
     for unit_id, unit in sorted(state.units.items()):
-        if unit.side != side or not unit.hex or unit.steps <= 0:
-            continue
+        if unit.side != side or not unit.hex or unit.steps <= 0 or is_garrison(state, unit):
+            continue  # RSR 18.6: a garrison never leaves its hex, not even by retreat before combat
         if not any(h in enemies for h in static.grid.neighbours(unit.hex)):
             continue
         paths: list[list[str]] = []
@@ -306,6 +328,8 @@ def retreat_by_rule(state: RsrState, side: str, rule: Any) -> list[dict[str, Any
             continue
         enemies = sorted({u.hex for u in state.units.values() if u.side != side and u.hex and u.steps > 0})
         singles = [p for p in paths if len(p) == 1]
+        if is_siege_artillery(state, unit):  # RSR 18.9: a policy never sends it off the rail to its loss
+            singles = [p for p in singles if off_rail_hex(state, p) is None]
         if not singles:
             continue
         best = max(singles, key=lambda p: (min(grid.distance(p[0], e) for e in enemies), [-ord(c) for c in p[0]]))
@@ -324,6 +348,9 @@ def retreat_before_combat(state: RsrState, ctx: Context, side: str, orders: list
         if unit_id in seen:
             raise RulesError(f"retreat {number}: {unit_id} may attempt once per assault round (RSR 11.12)")
         seen.add(unit_id)
+        unit = state.units.get(unit_id)
+        if unit is not None and unit.side == side and is_garrison(state, unit):
+            raise RulesError(f"retreat {number}: {unit_id} is a garrison and never leaves its hex (RSR 18.6)")
         if unit_id not in candidates:
             raise RulesError(f"retreat {number}: {unit_id} is not a {side} unit next to an enemy unit (RSR 11.11)")
         if path not in candidates[unit_id]:
@@ -341,12 +368,20 @@ def retreat_before_combat(state: RsrState, ctx: Context, side: str, orders: list
                      "RSR 11.11", unit=unit.id, frm=unit.hex, success=False, die=die)
             continue
         start = unit.hex
-        unit.hex = path[-1]
+        off_rail = off_rail_hex(state, path) if is_siege_artillery(state, unit) else None
+        taken = path if off_rail is None else path[: path.index(off_rail) + 1]
+        unit.hex = taken[-1]
         state.moved.append(unit.id)
-        ctx.emit("retreat", f"{unit.id} retreats {' -> '.join([start, *path])} before combat (die {die} <= {value})",
-                 "RSR 11.11", unit=unit.id, frm=start, path=path, success=True, die=die)
-        if state.static.counter(unit.id).type == "siege-artillery" and unit.hex not in state.static.rail_hexes:
-            eliminate(state, ctx, unit, "siege artillery retreated off the rail", "RSR 18.9")
+        ctx.emit("retreat", f"{unit.id} retreats {' -> '.join([start, *taken])} before combat (die {die} <= {value})",
+                 "RSR 11.11", unit=unit.id, frm=start, path=taken, success=True, die=die)
+        for hex_id in taken:  # RSR 19.4: every city the retreating combat unit passes through, not only the last
+            if not is_command(state, unit):
+                take_control(state, ctx, hex_id, unit.side)
+        if off_rail is not None:  # RSR 18.9: every hex of the path counts, not only the last
+            eliminate(state, ctx, unit, f"siege artillery retreated into {off_rail}, not a rail hex", "RSR 18.9")
+            if not state.units_in(start, side):
+                vacate(state, ctx, start)
+                state.retreat_results.append(start)
             continue
         if len(path) == 2:
             risk = ctx.roll(6, f"two-hex retreat of {unit.id}, RSR 11.14")
@@ -376,11 +411,17 @@ def advance_after_combat(state: RsrState, ctx: Context, hex_id: str, unit_ids: l
         unit = state.units[unit_id]
         if unit.steps <= 0 or unit.hex is None or not state.static.grid.adjacent(unit.hex, hex_id):
             continue
+        if check_may_advance(state, unit, hex_id):
+            continue  # RSR 18.6, 18.9: already refused when the order was given
         start, unit.hex = unit.hex, hex_id
         state.moved.append(unit.id)
         ctx.emit("advance", f"{unit.id} advances {start} -> {hex_id}", "RSR 11.3", unit=unit.id, frm=start, to=hex_id)
-        place = state.static.places.get(hex_id)
-        if place and place.city and state.control.get(hex_id) != unit.side:
-            state.control[hex_id] = unit.side
-            ctx.emit("control", f"{unit.side} now controls {place.name} ({hex_id})", "RSR 19.4", hex=hex_id,
-                     side=unit.side)
+        take_control(state, ctx, hex_id, unit.side)
+
+
+def take_control(state: RsrState, ctx: Context, hex_id: str, side: str) -> None:
+    """RSR 19.4: a city is controlled by the side whose combat unit was last in it or passed through it."""
+    place = state.static.places.get(hex_id)
+    if place and place.city and state.control.get(hex_id) != side:
+        state.control[hex_id] = side
+        ctx.emit("control", f"{side} now controls {place.name} ({hex_id})", "RSR 19.4", hex=hex_id, side=side)

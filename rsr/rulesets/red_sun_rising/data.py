@@ -63,6 +63,7 @@ class Turn:
     japanese_replacement_step: bool = False  # RSR 17.22
     arrive: tuple[str, ...] = ()             # RSR 17.11
     withdraw: tuple[str, ...] = ()           # RSR 17.3
+    cities_required: int | None = None       # RSR 19.4: at the end of a season, the cities Japan must hold
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ class Static(SharedStatic):
     road_links: frozenset[str] = frozenset()     # hexsides along which a road runs (9.46)
     rail_hexes: frozenset[str] = frozenset()
     turns: tuple[Turn, ...] = ()
+    victory_cities: tuple[str, ...] = ()        # RSR 19.4: the hexes of the cities the track counts
     code_areas: dict[str, str] = field(default_factory=dict)  # coastal hex -> naval code area (7.5)
     provenance_of_hex: dict[str, str] = field(default_factory=dict)
 
@@ -153,8 +155,15 @@ def load_static(data: dict[str, Any]) -> Static:
     rail_hexes = frozenset(h for line in game_map.get("rail", []) for h in line["hexes"])
     turns = tuple(Turn(int(t["turn"]), str(t["month"]), str(t["season"]), int(t.get("russian_command_points", 0)),
                        bool(t.get("japanese_replacement_step", False)), tuple(t.get("arrive", [])),
-                       tuple(t.get("withdraw", [])))
+                       tuple(t.get("withdraw", [])),
+                       None if t.get("cities_required") is None else int(t["cities_required"]))
                   for t in data.get("track", {}).get("turns", []))
+    by_name = {p.name: h for h, p in places.items()}
+    victory_cities = tuple(sorted(
+        str(c["hex"]) if c.get("hex") else by_name.get(str(c["name"]), "")
+        for c in data.get("track", {}).get("cities", [])))
+    if "" in victory_cities:
+        raise BadInput("track cities: a city of 19.4 has no hex and no place of that name on the map")
     counters: dict[str, Counter] = {}
     counter_data = data["counters"]
     cdefault = counter_data.get("default_provenance", "provisional")
@@ -192,6 +201,7 @@ def load_static(data: dict[str, Any]) -> Static:
         road_links=road_links,
         rail_hexes=rail_hexes,
         turns=turns,
+        victory_cities=victory_cities,
         code_areas={h: str(area["area"]) for area in game_map.get("code_areas", []) for h in area["hexes"]},
     )
 

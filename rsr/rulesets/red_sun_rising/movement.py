@@ -102,6 +102,10 @@ def parse_order(state: RsrState, side: str, answer: Any) -> list[Step]:
         raise RulesError("a movement order is {steps: [{unit, path}]} in activation order")
     steps: list[Step] = []
     seen: dict[str, int] = {}
+    surprise = side == "japan" and activation.february_1904(state)  # RSR 18.81: no activation rolls
+    listed = [str(raw.get("unit")) for raw in answer["steps"] if isinstance(raw, dict)]
+    shq = activation.supreme_hq(state, side)
+    shq_at = listed.index(shq.id) if shq is not None and shq.id in listed else None
     for number, raw in enumerate(answer["steps"], start=1):
         if not isinstance(raw, dict) or "unit" not in raw or set(raw) - {"unit", "path"}:
             raise RulesError(f"step {number}: give unit and optionally path")
@@ -114,28 +118,25 @@ def parse_order(state: RsrState, side: str, answer: Any) -> list[Step]:
         if unit.side != side:
             raise RulesError(f"step {number}: {unit.id} is not a {side} unit")
         command = activation.kind(state, unit) != "combat"
-        count = seen.get(unit.id, 0)
-        if count >= (2 if command else 1):
-            raise RulesError(f"step {number}: {unit.id} is listed {'twice already' if command else 'already'} "
-                             "(a command unit may appear once to activate and once more to move)")
-        if command and count == 1 and not path:
-            raise RulesError(f"step {number}: a command unit's second step must give its path")
+        if shq_at is not None and not surprise and activation.kind(state, unit) == "army" \
+                and number - 1 < shq_at:
+            raise RulesError(f"step {number}: {unit.id} comes before the supreme HQ {listed[shq_at]}, which rolls "
+                             "first when it tries to activate (RSR 4.23, 9.14)")
+        if unit.id in seen:  # RSR 4.23, 9.12: a unit moves as soon as it activates, so it is listed once
+            raise RulesError(f"step {number}: {unit.id} is listed twice; an activated unit, headquarters included, "
+                             "moves at once, before the next unit tries to activate (RSR 4.23, 9.12)")
         if not command and unit.assigned_to is not None:
             superior = unit.assigned_to
-            if superior not in seen:
+            if superior not in seen and not surprise:
                 raise RulesError(f"step {number}: {unit.id} comes before its command unit {superior} attempts to "
                                  "activate (RSR 9.12, 9.13, 9.16)")
         elif not command:
             raise RulesError(f"step {number}: {unit.id} is not assigned to a command unit and may not move (RSR 14.0)")
-        seen[unit.id] = count + 1
+        seen[unit.id] = 1
         checked = check_path(state, unit, tuple(path))
         if checked.problem:
             raise RulesError(f"step {number}: {unit.id} cannot take its path: {checked.problem}")
         steps.append(Step(unit.id, tuple(path)))
-    moving_twice = [s.unit for s in steps if s.path]
-    duplicates = sorted({u for u in moving_twice if moving_twice.count(u) > 1})
-    if duplicates:
-        raise RulesError(f"{duplicates[0]} is given two paths; a unit moves once per stage (RSR 9.2)")
     return steps
 
 
@@ -163,7 +164,9 @@ def move(state: RsrState, ctx: Context, unit: Unit, path: tuple[str, ...]) -> No
 
 
 def execute(state: RsrState, ctx: Context, steps: list[Step]) -> None:
-    """RSR 4.23, 9.1, 9.12: activate down the chain, each unit moving as soon as it activates."""
+    """RSR 4.23, 9.1, 9.12: activate down the chain, each unit (headquarters included) finishing its move as
+    soon as it activates, before the next unit rolls. In February 1904 every Japanese unit is already
+    activated (18.81) and simply moves."""
     for step in steps:
         unit = state.units[step.unit]
         if unit.steps <= 0 or unit.hex is None:

@@ -40,13 +40,40 @@ def start_of_stage(state: RsrState, ctx: Context, side: str) -> None:
         if counter is None or counter.side != side or unit_id in state.units:
             continue
         if side == "russia":
-            state.units[unit_id] = Unit(unit_id, side, RAILHEADS[0], 1)
-            ctx.emit("arrived", f"{unit_id} arrives at {RAILHEADS[0]}", "RSR 17.11", unit=unit_id, hex=RAILHEADS[0])
+            free = [h for h in RAILHEADS if not state.units_in(h, "japan")] or [RAILHEADS[0]]
+            state.units[unit_id] = Unit(unit_id, side, free[0], 1)
+            ctx.emit("arrived", f"{unit_id} arrives at {free[0]} (the Reinforcement Stage order may place it at "
+                     f"the other railhead instead)", "RSR 17.11", unit=unit_id, hex=free[0])
         else:
             state.units[unit_id] = Unit(unit_id, side, None, 1)
             state.off_map.append(unit_id)
             ctx.emit("arrived", f"{unit_id} arrives in a Japanese home port, awaiting naval transport (7.4x, "
                      "not implemented yet)", "RSR 17.11", unit=unit_id, hex=None)
+
+
+def arrivals_this_stage(state: RsrState, side: str) -> list[str]:
+    """Russian command units the Turn Record Track brought in this Reinforcement Stage (RSR 17.11)."""
+    turn = state.static.turn_info(state.turn)
+    if turn is None or side != "russia":
+        return []
+    return [u for u in turn.arrive if u in state.units and state.units[u].hex in RAILHEADS
+            and state.units[u].side == side and u not in state.moved]
+
+
+def place_arrivals(state: RsrState, ctx: Context, side: str, places: dict[str, Any]) -> None:
+    """RSR 17.11: the Russian player puts each arriving command unit in 3316 or 3337, as he chooses."""
+    arrived = arrivals_this_stage(state, side)
+    for unit_id, hex_id in sorted(places.items()):
+        if unit_id not in arrived:
+            raise RulesError(f"{unit_id} is not a command unit arriving this Reinforcement Stage (RSR 17.11)")
+        if hex_id not in RAILHEADS:
+            raise RulesError(f"{unit_id} arrives in 3316 or 3337 (RSR 17.11), not {hex_id}")
+        if state.units_in(str(hex_id), "japan"):
+            raise RulesError(f"{hex_id} is held by the enemy")
+        unit = state.units[unit_id]
+        if unit.hex != hex_id:
+            ctx.emit("arrived", f"{unit_id} is placed at {hex_id} instead", "RSR 17.11", unit=unit_id, hex=hex_id)
+            unit.hex = str(hex_id)
 
 
 def build(state: RsrState, ctx: Context, orders: list[Any]) -> None:
@@ -100,12 +127,17 @@ def rebuild(state: RsrState, ctx: Context, side: str, unit_ids: list[Any]) -> No
 
 def reinforcement_answer(state: RsrState, ctx: Context, side: str, answer: Any,
                          assign: Any) -> None:
-    """The Reinforcement Stage order: resupply (10.14, Russia), builds (17.0), rebuilds (17.2), assignments
-    (14.0) last, so new units can be assigned at once."""
-    if not isinstance(answer, dict) or set(answer) - {"assign", "build", "rebuild", "resupply"}:
-        raise RulesError("a reinforcement order is {assign: {...}, build: [...], rebuild: [...], resupply: hex}")
-    if side != "russia" and (answer.get("build") or answer.get("resupply")):
-        raise RulesError("only Russia builds units and resupplies fortresses (RSR 17.0, 10.14)")
+    """The Reinforcement Stage order: where arriving command units go (17.11, Russia), resupply (10.14,
+    Russia), builds (17.0), rebuilds (17.2), assignments (14.0) last, so new units can be assigned at once."""
+    if not isinstance(answer, dict) or set(answer) - {"assign", "build", "rebuild", "resupply", "arrive"}:
+        raise RulesError("a reinforcement order is {assign: {...}, build: [...], rebuild: [...], resupply: hex, "
+                         "arrive: {command unit: 3316 or 3337}}")
+    if side != "russia" and (answer.get("build") or answer.get("resupply") or answer.get("arrive")):
+        raise RulesError("only Russia builds units, resupplies fortresses and places arriving command units "
+                         "(RSR 17.0, 10.14, 17.11)")
+    if not isinstance(answer.get("arrive") or {}, dict):
+        raise RulesError("arrive is {command unit: 3316 or 3337}")
+    place_arrivals(state, ctx, side, answer.get("arrive") or {})
     if answer.get("resupply"):
         supply.resupply(state, ctx, str(answer["resupply"]))
     build(state, ctx, list(answer.get("build") or []))

@@ -93,7 +93,19 @@ def moves_table(events: list[Event]) -> list[str]:
     return lines
 
 
+def result_table(events: list[Event]) -> list[str]:
+    """RSR 19.4: how the game ended: winner, level, the cities Japan held and the rule that decided."""
+    rows = [e for e in events if e.kind == "game-over" and "winner" in e.data]
+    lines = ["| winner | level | cities Japan controls | decided by |", "|---|---|---|---|"]
+    for e in rows:
+        d = e.data
+        lines.append(f"| {d['winner']} | {d['level']} | {len(d['cities'])} ({' '.join(d['cities']) or '-'}) | "
+                     f"{d['decided_by']} |")
+    return lines if rows else []
+
+
 def tables(events: list[Event]) -> list[tuple[str, list[str]]]:
-    return [("Supply", supply_table(events)), ("Activation", activation_table(events)),
+    return [("Result", result_table(events)), ("Supply", supply_table(events)),
+            ("Activation", activation_table(events)),
             ("Movement", moves_table(events)), ("Combats", combat_table(events)),
             ("Retreats and advances", retreat_table(events))]

@@ -8,7 +8,16 @@ from typing import Any
 from rsr.engine import Context, Event, Request, register
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
-from rsr.rulesets.red_sun_rising import activation, combat, defences, movement, reinforcements, stacking, supply
+from rsr.rulesets.red_sun_rising import (
+    activation,
+    combat,
+    defences,
+    movement,
+    reinforcements,
+    stacking,
+    supply,
+    victory,
+)
 from rsr.rulesets.red_sun_rising.data import load_static
 from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
@@ -21,7 +30,22 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "retreat": ("never", "ask"),                 # RSR 11.1 (or {adjacent-to-cp: N})
     "trenches": ("build", "never", "ask"),       # RSR 13.1
     "fleets": ("stay", "ask"),                   # RSR 10.25
+    "feeding": ("most-points", "ask"),           # RSR 10.32, 10.42
 }
+
+
+# Rules options a scenario or an invite may switch on, each read by the engine and tested by a case.
+KNOWN_OPTIONS: dict[str, str] = {
+    "rail-stacking-4": "RSR 9.46: a rail hex holds at most 4 command points (the lower of rail and terrain limits)",
+}
+
+
+def check_options(options: dict[str, Any], where: str) -> None:
+    """Refuse an option the ruleset does not know: an option that does nothing is a silent rules change."""
+    for name in sorted(options):
+        if name not in KNOWN_OPTIONS:
+            known = ", ".join(sorted(KNOWN_OPTIONS))
+            raise BadInput(f"{where}: unknown Red Sun Rising option {name!r} (known: {known})")
 
 
 class RedSunRising:
@@ -30,9 +54,10 @@ class RedSunRising:
     id = "red-sun-rising"
     version = "0.1"
     sides = ("russia", "japan")
+    known_options = KNOWN_OPTIONS
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
                                        "assignments": "ask", "retreat": "never", "trenches": "build",
-                                       "fleets": "stay"}
+                                       "fleets": "stay", "feeding": "most-points"}
 
     # -- set-up ---------------------------------------------------------------------------------------
 
@@ -45,6 +70,8 @@ class RedSunRising:
                 raise BadInput(f"scenario {scenario.name}: unknown stage {key!r}")
             if key not in IMPLEMENTED:
                 raise BadInput(f"scenario {scenario.name}: stage {key!r} is not implemented yet")
+        check_options(dict(spec.get("options", {})), f"scenario {scenario.name}")
+        check_options(dict(options), "rules options")
         first = int(spec.get("first_turn", 1))
         state = RsrState(static=static, sequence=list(spec["sequence"]), turns=int(spec["turns"]), turn=first,
                          last_turn=first + int(spec["turns"]) - 1, options=dict(spec.get("options", {})))
@@ -73,6 +100,11 @@ class RedSunRising:
         state.replacement_steps = int(spec.get("replacement_steps", 0))
         state.destroyed_fortresses = sorted(spec.get("destroyed_fortresses", []))
         reinforcements.check_foreign_aid(state, Context(NoDice()))  # achievements made before the start
+        if supply.plays_supply_stage(state, "japan"):
+            # RSR 10.32 with 4.21: the Japanese units a scenario states in supply were fed in the Supply Stage
+            # before the start; that unplayed sharing-out is taken to be the default one (interpretations.md)
+            stated = {u for u, unit in state.units.items() if unit.side == "japan" and unit.in_supply}
+            state.fed_by = {u: f for u, f in supply.feeding_by_policy(state).items() if u in stated}
         # the first stage's automatic start needs no die (supply, reinforcement points, arrivals); its events
         # are reported with the first resolution
         opening = Context(NoDice())
@@ -95,6 +127,16 @@ class RedSunRising:
                 options={"hexes": defences.trench_sites(state, side)},
                 template={"build": defences.trench_sites(state, side)}, policy="trenches")
         assert stage.side is not None
+        if stage.key == "japan.supply" and state.feeding_due:
+            options = supply.feeding_options(state)
+            return Request(
+                id=f"{base}/feeding", side="japan", kind="fleet-feeding",
+                prompt="Supply Stage: which units each merchant fleet feeds (four command points a fleet)",
+                case="RSR 10.32",
+                options={"units": {u: f for u, f in options.items() if f},
+                         "fleets": supply.japanese_fleets(state),
+                         "points": {u: activation.command_value(state, state.units[u]) for u in options if options[u]}},
+                template={"feed": supply.feeding_by_policy(state)}, policy="feeding")
         if stage.key == "japan.supply":
             fleets = {f: supply.fleet_destinations(state, f) for f in sorted(state.merchant_fleets)}
             return Request(
@@ -155,9 +197,11 @@ class RedSunRising:
                     if u.side == side and u.hex and u.steps > 0 and activation.kind(state, u) != "combat"]
         return Request(
             id=f"{base}/assign", side=side, kind="assignments",
-            prompt=f"{name}: assign or re-assign combat units to command units (reinforcements and "
-                   "replacements are not implemented yet)",
-            case="RSR 14.0", options={"units": units, "command_units": commands},
+            prompt=f"{name}: assign or re-assign combat units to command units; builds, rebuilds, resupply "
+                   "and where arriving command units are placed",
+            case="RSR 14.0", options={"units": units, "command_units": commands,
+                                      "arrivals": {u: list(reinforcements.RAILHEADS)
+                                                   for u in reinforcements.arrivals_this_stage(state, side)}},
             template={"assign": {}}, policy="assignments")
 
     def _movement_request(self, state: RsrState, side: str, base: str, name: str) -> Request:
@@ -203,6 +247,14 @@ class RedSunRising:
         elif request.kind == "assignments":
             reinforcements.reinforcement_answer(state, ctx, request.side, answer, self._assign)
             self._next_stage(state)
+        elif request.kind == "fleet-feeding":
+            if not isinstance(answer, dict) or set(answer) != {"feed"} or not isinstance(answer["feed"], dict):
+                raise RulesError("a feeding answer is {feed: {unit: merchant fleet}}")
+            feed = {str(k): str(v) for k, v in answer["feed"].items()}
+            supply.check_feeding(state, feed)
+            supply.judge_japanese_supply(state, ctx, feed)
+            supply.attrition(state, ctx, "japan")
+            state.feeding_due = False
         elif request.kind == "fleet-moves":
             if not isinstance(answer, dict) or not isinstance(answer.get("moves", {}), dict):
                 raise RulesError("a fleet answer is {moves: {fleet: hex}}")
@@ -261,6 +313,10 @@ class RedSunRising:
             if set(attack.advance) - set(attack.attackers):
                 raise RulesError(f"attack {number}: only its attackers may advance into {attack.defender_hex} "
                                  "(RSR 11.3)")
+            for unit_id in attack.advance:
+                why = combat.check_may_advance(state, state.units[unit_id], attack.defender_hex)
+                if why:
+                    raise RulesError(f"attack {number}: {unit_id} may not advance into {attack.defender_hex}: {why}")
             scratch.round.attacked += attack.attackers
             scratch.round.defended += [u.id for u in scratch.units_in(attack.defender_hex, combat.enemy_of(side))]
             if attack.command:
@@ -277,6 +333,9 @@ class RedSunRising:
                 if unit is None or unit.side != side or not unit.hex or unit.steps <= 0 \
                         or not state.static.grid.adjacent(unit.hex, hex_id) or not unit.activated:
                     raise RulesError(f"{unit_id} is not an activated {side} unit next to {hex_id} (RSR 11.13)")
+                why = combat.check_may_advance(state, unit, hex_id)
+                if why:
+                    raise RulesError(f"{unit_id} may not advance into {hex_id}: {why}")
         state.advance_into = {h: [str(u) for u in units] for h, units in sorted(into.items())}
         state.attacks = attacks
         state.next_attack = 0
@@ -312,6 +371,8 @@ class RedSunRising:
             return {"assign": {}}
         if request.kind == "retreats" and rule != "ask":
             return {"retreats": [] if rule == "never" else combat.retreat_by_rule(state, request.side, rule)}
+        if request.kind == "fleet-feeding" and rule == "most-points":
+            return {"feed": supply.feeding_by_policy(state)}
         if request.kind == "fleet-moves" and rule == "stay":
             return {"moves": {}}
         if request.kind == "trenches" and rule in ("build", "never"):
@@ -369,6 +430,8 @@ class RedSunRising:
                 self._start_stage(state, ctx, key)
                 continue
             if key.endswith("supply"):
+                if key == "japan.supply" and state.feeding_due:
+                    return  # RSR 10.32: which units the fleets feed (policy "feeding" answers by default)
                 if key == "japan.supply" and state.merchant_fleets and not state.fleets_moved:
                     return  # RSR 10.25: the fleets may shift (policy "fleets" answers by default)
                 self._next_stage(state)
@@ -395,12 +458,19 @@ class RedSunRising:
         if key.endswith("supply"):
             assert stage.side is not None
             state.fleets_moved = False
-            supply.judge_supply(state, ctx, stage.side)
-            supply.attrition(state, ctx, stage.side)
+            if stage.side == "japan" and any(supply.feeding_options(state).values()):
+                state.feeding_due = True  # RSR 10.32: the player shares out the fleets' points, then attrition
+            else:
+                supply.judge_supply(state, ctx, stage.side)
+                supply.attrition(state, ctx, stage.side)
         elif key.endswith("reinforcement"):
             assert stage.side is not None
             reinforcements.start_of_stage(state, ctx, stage.side)
-        elif key.endswith("combat"):
+        elif key == "japan.movement":
+            activation.february_surprise(state, ctx)  # RSR 18.81
+        if key.endswith("combat"):
+            if key == "japan.combat":
+                activation.february_surprise(state, ctx)  # RSR 18.81, where the scenario has no movement stage
             state.retreat_done = False
             state.retreat_results = []
             state.attacked_sources = []
@@ -440,9 +510,12 @@ class RedSunRising:
         if not defenders:
             self._command_unit_alone(state, ctx, hex_id, enemy)
             return
-        # RSR 10.13: an attack on units supplied from Port Arthur or Vladivostok costs that fortress supply
-        state.attacked_sources += [state.supply_source[d.id] for d in defenders
-                                   if state.supply_source.get(d.id) in supply.FORTRESS_SOURCES]
+        # RSR 10.13: an attack on units supplied from Port Arthur or Vladivostok costs that fortress supply;
+        # the source is the one the defender traces to now, at the attack (11.2)
+        sources = {d.id: supply.source_now(state, d) if supply.plays_supply_stage(state, d.side) else
+                   state.supply_source.get(d.id) for d in defenders}
+        state.attacked_sources += [src for d in defenders if (src := sources[d.id]) in supply.FORTRESS_SOURCES
+                                   and src is not None]
         # RSR 10.37 with 11.2: the defender traces supply now; a unit out of supply is eliminated, no die
         for unit in [d for d in defenders if not self._defender_in_supply(state, d)]:
             combat.eliminate(state, ctx, unit, "out of supply when attacked", "RSR 10.37")
@@ -586,13 +659,24 @@ class RedSunRising:
         state.moved = []
         state.acting_commander = {}
         ctx.emit("stage", f"end of game turn {state.turn} ({activation.month(state)})", "RSR 4.35")
-        if state.turn >= state.last_turn:
+        outcome = victory.end_of_turn_check(state)
+        if outcome is not None:
             state.finished = True
-            ctx.emit("game-over", f"the scenario ends after game turn {state.turn}", None)
+            state.result = outcome
+            names = ", ".join(state.static.places[h].name if h in state.static.places else h
+                              for h in outcome["cities"]) or "none"
+            ctx.emit("game-over", f"the game ends after game turn {state.turn}: {outcome['winner'].capitalize()} "
+                     f"{outcome['level']} victory; Japan controls {len(outcome['cities'])} cities ({names}); "
+                     f"{outcome['case']}", "RSR 19.4", winner=outcome["winner"], level=outcome["level"],
+                     decided_by=outcome["case"], cities=outcome["cities"], turn=outcome["turn"])
             return
         self._next_stage(state)
 
     # -- views -------------------------------------------------------------------------------------------
+
+    def result(self, state: RsrState) -> dict[str, Any] | None:
+        """How the game ended (RSR 19.4): {winner, level, case, cities, turn}, or None while it goes on."""
+        return None if state.result is None else dict(state.result)
 
     def report_tables(self, events: list[Event]) -> list[tuple[str, list[str]]]:
         from rsr.rulesets.red_sun_rising.report import tables

@@ -47,18 +47,27 @@ def excess_by_policy(state: RsrState, hex_id: str, side: str) -> list[str]:
             break
         chosen.append(unit.id)
         total -= stacking_points(state, unit)
+    for unit in [u for u in units if u.id in chosen]:  # RSR 12.2: keep any unit the limit no longer needs gone
+        if total + stacking_points(state, unit) <= stacking_limit(state, hex_id):
+            chosen.remove(unit.id)
+            total += stacking_points(state, unit)
     return chosen
 
 
 def check_choice(state: RsrState, hex_id: str, side: str, chosen: list[str]) -> None:
     """RSR 12.2: the owner eliminates units of the hex until it is within its limit."""
-    units = {u.id: u for u in state.units_in(hex_id, side)}
+    units = {u.id: u for u in state.units_in(hex_id, side) if stacking_points(state, u) > 0}
     if len(set(chosen)) != len(chosen) or any(c not in units for c in chosen):
-        raise RulesError(f"name units of {side} in {hex_id}, each once (RSR 12.2)")
+        raise RulesError(f"name combat units of {side} in {hex_id}, each once; command units do not count "
+                         "toward stacking (RSR 12.2, 12.12)")
+    limit = stacking_limit(state, hex_id)
     left = sum(stacking_points(state, u) for i, u in units.items() if i not in chosen)
-    if left > stacking_limit(state, hex_id):
-        raise RulesError(f"{hex_id} would still hold {left} stacking points, over its limit "
-                         f"{stacking_limit(state, hex_id)} (RSR 12.0)")
+    if left > limit:
+        raise RulesError(f"{hex_id} would still hold {left} stacking points, over its limit {limit} (RSR 12.0)")
+    spare = [c for c in chosen if left + stacking_points(state, units[c]) <= limit]
+    if spare:  # RSR 12.2: units go only until the hex is within its limit, not beyond
+        raise RulesError(f"{spare[0]} need not be eliminated: {hex_id} is within its limit of {limit} without "
+                         "removing it (RSR 12.2)")
 
 
 def eliminate_excess(state: RsrState, ctx: Context, hex_id: str, side: str, chosen: list[str]) -> None:

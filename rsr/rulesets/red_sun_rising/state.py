@@ -84,6 +84,8 @@ class RsrState:
     supply_source: dict[str, str] = field(default_factory=dict)   # unit -> source hex it traced to (10.13)
     attacked_sources: list[str] = field(default_factory=list)     # PA/Vladivostok whose units were attacked
     merchant_fleets: dict[str, str] = field(default_factory=dict) # fleet id -> land-map hex (10.21)
+    fed_by: dict[str, str] = field(default_factory=dict)          # Japanese unit -> fleet feeding it (10.32)
+    feeding_due: bool = False                                      # the 10.32 choice of this Supply Stage waits
     blockade_fleets: list[str] = field(default_factory=list)      # fleets supporting a blockade (10.26)
     fleets_moved: bool = False                                     # this Supply Stage's 10.25 step is over
     command_points: int = 0                                        # RSR 17.13, accumulated
@@ -97,6 +99,7 @@ class RsrState:
     retreat_done: bool = False                                     # this round's 11.1 step is over
     retreat_results: list[str] = field(default_factory=list)      # hexes vacated by 11.1 this round
     advance_pending: list[str] = field(default_factory=list)      # vacated hexes awaiting an advance (11.3)
+    result: dict[str, Any] | None = None                           # RSR 19.4: winner, level, case once over
 
     def stage_key(self) -> str:
         return self.sequence[self.stage_index]

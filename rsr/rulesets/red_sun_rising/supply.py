@@ -9,6 +9,7 @@ points of units (10.21-10.26, 10.32, 10.42).
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from rsr.engine import Context
 from rsr.hexgrid import reachable
@@ -94,32 +95,122 @@ def judge_supply(state: RsrState, ctx: Context, side: str) -> None:
             source = _trace(state, unit, sources)
             _set(state, ctx, unit, source, "no supply line to a railhead, connected rail or supplied fortress")
         return
+    judge_japanese_supply(state, ctx, feeding_by_policy(state))
+
+
+def feeding_options(state: RsrState) -> dict[str, list[str]]:
+    """RSR 10.24, 10.32: every Japanese combat unit on the map with the merchant fleets it can trace to."""
     fleets = japanese_fleets(state)
-    left = dict.fromkeys(fleets, FLEET_CAPACITY)
-    # RSR 10.32, 10.42: a fleet feeds four command points; the strongest units are fed first (our reading)
-    for unit in sorted(units, key=lambda u: (-state.static.counter(u.id).values(u.steps).strength, u.id)):
-        need = activation.command_value(state, unit)
-        reach = {f: h for f, h in fleets.items() if _trace(state, unit, {h})}
-        able = sorted((f for f in reach if left[f] >= need), key=lambda f: (-left[f], f))
-        if able:
-            left[able[0]] -= need
-            _set(state, ctx, unit, fleets[able[0]], "")
-        else:
-            why = ("its merchant fleets have no command points left (RSR 10.42)" if reach
-                   else "no supply line to a merchant fleet on the land map")
-            _set(state, ctx, unit, None, why)
+    options: dict[str, list[str]] = {}
+    for _, unit in sorted(state.units.items()):
+        if unit.side == "japan" and unit.hex and unit.steps > 0 and activation.kind(state, unit) == "combat":
+            options[unit.id] = [f for f, h in fleets.items() if _trace(state, unit, {h})]
+    return options
 
 
-def _set(state: RsrState, ctx: Context, unit: Unit, source: str | None, why: str) -> None:
+def feeding_by_policy(state: RsrState) -> dict[str, str]:
+    """Policy ``feeding: most-points`` (RSR 10.32, 10.42): a maximum matching of units to fleets.
+
+    Among all ways of sharing the fleets' four command points each, the one that feeds the most command
+    points; among those, the one that feeds the most units (each unit left out loses a step to attrition,
+    10.42), then the most combat strength; remaining ties go to the first found in unit-id order. An exact
+    search over the fleets' remaining points, per group of units that share fleets, not a greedy order.
+    """
+    options = {u: fleets for u, fleets in feeding_options(state).items() if fleets}
+    feed: dict[str, str] = {}
+    for group in _groups(options):
+        feed.update(_best_feeding(state, group, options))
+    return dict(sorted(feed.items()))
+
+
+def _groups(options: dict[str, list[str]]) -> list[list[str]]:
+    """Units that can reach a common fleet, directly or through others, form one group (sorted ids)."""
+    groups: list[tuple[set[str], list[str]]] = []
+    for unit_id, fleets in sorted(options.items()):
+        joined = [g for g in groups if g[0] & set(fleets)]
+        fleet_set, members = set(fleets), [unit_id]
+        for g in joined:
+            fleet_set |= g[0]
+            members += g[1]
+            groups.remove(g)
+        groups.append((fleet_set, sorted(members)))
+    return sorted((g[1] for g in groups), key=lambda m: m[0])
+
+
+def _best_feeding(state: RsrState, units: list[str], options: dict[str, list[str]]) -> dict[str, str]:
+    fleets = sorted({f for u in units for f in options[u]})
+    index = {f: i for i, f in enumerate(fleets)}
+    need = {u: activation.command_value(state, state.units[u]) for u in units}
+    power = {u: state.static.counter(u).values(state.units[u].steps).strength for u in units}
+    Score = tuple[int, int, int]
+    best: dict[tuple[int, ...], tuple[Score, tuple[tuple[str, str], ...]]] = {
+        tuple(FLEET_CAPACITY for _ in fleets): ((0, 0, 0), ())}
+    for unit_id in units:
+        after: dict[tuple[int, ...], tuple[Score, tuple[tuple[str, str], ...]]] = {}
+        for left, (score, chosen) in best.items():
+            moves: list[tuple[tuple[int, ...], Score, tuple[tuple[str, str], ...]]] = []
+            for fleet in options[unit_id]:
+                i = index[fleet]
+                if left[i] >= need[unit_id]:
+                    new_left = left[:i] + (left[i] - need[unit_id],) + left[i + 1:]
+                    moves.append((new_left, (score[0] + need[unit_id], score[1] + 1, score[2] + power[unit_id]),
+                                  chosen + ((unit_id, fleet),)))
+            moves.append((left, score, chosen))
+            for new_left, new_score, new_chosen in moves:
+                if new_left not in after or new_score > after[new_left][0]:
+                    after[new_left] = (new_score, new_chosen)
+        best = after
+    top = max(score for score, _ in best.values())
+    chosen = next(c for score, c in best.values() if score == top)
+    return dict(chosen)
+
+
+def check_feeding(state: RsrState, feed: dict[str, str]) -> None:
+    """RSR 10.21, 10.24, 10.32: each fed unit traces to its fleet; no fleet feeds more than four points."""
+    from rsr.errors import RulesError
+
+    options = feeding_options(state)
+    load: dict[str, int] = {}
+    for unit_id, fleet in sorted(feed.items()):
+        if unit_id not in options:
+            raise RulesError(f"{unit_id} is not a Japanese combat unit on the map (RSR 10.32)")
+        if fleet not in options[unit_id]:
+            raise RulesError(f"{unit_id} cannot trace a supply line to merchant fleet {fleet} (RSR 10.24, 10.33)")
+        load[fleet] = load.get(fleet, 0) + activation.command_value(state, state.units[unit_id])
+        if load[fleet] > FLEET_CAPACITY:
+            raise RulesError(f"merchant fleet {fleet} would feed {load[fleet]} command points, more than "
+                             f"{FLEET_CAPACITY} (RSR 10.21, 10.42)")
+
+
+def judge_japanese_supply(state: RsrState, ctx: Context, feed: dict[str, str]) -> None:
+    """RSR 10.32, 10.41-10.42: the units the Japanese player feeds are in supply; the rest are not."""
+    fleets = japanese_fleets(state)
+    state.supply_source = {k: v for k, v in state.supply_source.items() if state.units[k].side != "japan"}
+    state.fed_by = {}
+    for unit_id, reach in feeding_options(state).items():
+        unit = state.units[unit_id]
+        fleet = feed.get(unit_id)
+        if fleet is not None:
+            state.fed_by[unit_id] = fleet
+            _set(state, ctx, unit, fleets[fleet], "", fleet=fleet)
+            continue
+        why = ("its merchant fleets' command points went to other units (RSR 10.42)" if reach
+               else "no supply line to a merchant fleet on the land map")
+        _set(state, ctx, unit, None, why)
+
+
+def _set(state: RsrState, ctx: Context, unit: Unit, source: str | None, why: str, fleet: str | None = None) -> None:
     was = unit.in_supply
     unit.in_supply = source is not None
     if source is not None:
         state.supply_source[unit.id] = source
     if unit.in_supply != was or not unit.in_supply:
-        text = f"{unit.id} in {unit.hex} is in supply from {source}" if source else \
+        origin = f"merchant fleet {fleet} in {source}" if fleet else source
+        text = f"{unit.id} in {unit.hex} is in supply from {origin}" if source else \
             f"{unit.id} in {unit.hex} is out of supply: {why}"
         case = "RSR 10.41" if source is None else "RSR 10.31" if unit.side == "russia" else "RSR 10.32"
-        ctx.emit("supply", text, case, unit=unit.id, in_supply=unit.in_supply, source=source)
+        extra: dict[str, Any] = {"fleet": fleet} if fleet else {}
+        ctx.emit("supply", text, case, unit=unit.id, in_supply=unit.in_supply, source=source, **extra)
 
 
 def attrition(state: RsrState, ctx: Context, side: str) -> None:
@@ -134,9 +225,9 @@ def attrition(state: RsrState, ctx: Context, side: str) -> None:
 
 
 def currently_supplied(state: RsrState, unit: Unit) -> bool:
-    """Supply now, for a defender (10.37) or a command unit caught alone (11.53); scenarios without Supply
-    Stages keep what they state."""
-    if not any(key.endswith("supply") for key in state.sequence):
+    """Supply now, for an attacker (10.36, 11.2), a defender (10.37) or a command unit caught alone (11.53);
+    a side whose Supply Stage the scenario does not play keeps what the scenario states."""
+    if not plays_supply_stage(state, unit.side):
         return unit.in_supply
     if activation.kind(state, unit) != "combat":
         sources = russian_sources(state) if unit.side == "russia" else set(japanese_fleets(state).values())
@@ -144,16 +235,29 @@ def currently_supplied(state: RsrState, unit: Unit) -> bool:
     return defender_supplied(state, unit)
 
 
-def defender_supplied(state: RsrState, unit: Unit) -> bool:
-    """RSR 11.2 with 10.37: at the attack the defender traces a supply line again.
+def plays_supply_stage(state: RsrState, side: str) -> bool:
+    return f"{side}.supply" in state.sequence
 
-    A Russian unit needs a line to a general source now; a Japanese unit also needs to have been fed by a
-    merchant fleet in its last Supply Stage (capacity is shared out only then; interpretations.md).
-    """
+
+def source_now(state: RsrState, unit: Unit) -> str | None:
+    """The source a combat unit traces to at this moment of a Land Combat Stage (11.2 with 10.13, 10.37)."""
     if unit.side == "russia":
-        return _trace(state, unit, russian_sources(state)) is not None
-    source = state.supply_source.get(unit.id)
-    return unit.in_supply and source is not None and _trace(state, unit, {source}) is not None
+        return _trace(state, unit, russian_sources(state))
+    hex_id = japanese_fleets(state).get(state.fed_by.get(unit.id) or "")
+    if not unit.in_supply or hex_id is None:
+        return None
+    return _trace(state, unit, {hex_id})
+
+
+def defender_supplied(state: RsrState, unit: Unit) -> bool:
+    """RSR 11.2 with 10.37, 4.21 and 10.25: at the attack the defender traces a supply line again.
+
+    A Russian unit needs a line to a general source now. A Japanese unit needs a line to the merchant fleet
+    that fed it in its last Supply Stage, wherever that fleet now lies: a fleet that shifted under 10.25
+    after the Supply Stage still feeds the units given to it (its command points were shared out then,
+    10.32), so the line runs to its new hex, not its old one (interpretations.md, 10.25).
+    """
+    return source_now(state, unit) is not None
 
 
 def expend_fortress_supply(state: RsrState, ctx: Context) -> None:
