@@ -10,6 +10,8 @@ from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
 from rsr.rulesets.red_sun_rising import activation, combat, defences, movement, reinforcements, stacking, supply
 from rsr.rulesets.red_sun_rising.data import load_static
+from rsr.rulesets.red_sun_rising.naval import flow as naval_flow  # issue 12
+from rsr.rulesets.red_sun_rising.naval.data import load_naval  # issue 12
 from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
 
@@ -21,6 +23,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "retreat": ("never", "ask"),                 # RSR 11.1 (or {adjacent-to-cp: N})
     "trenches": ("build", "never", "ask"),       # RSR 13.1
     "fleets": ("stay", "ask"),                   # RSR 10.25
+    "disband": ("never", "ask"),                 # RSR 18.5 (naval game, issue 12)
 }
 
 
@@ -32,7 +35,7 @@ class RedSunRising:
     sides = ("russia", "japan")
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
                                        "assignments": "ask", "retreat": "never", "trenches": "build",
-                                       "fleets": "stay"}
+                                       "fleets": "stay", "disband": "never"}
 
     # -- set-up ---------------------------------------------------------------------------------------
 
@@ -72,6 +75,13 @@ class RedSunRising:
         state.command_points = int(spec.get("command_points", 0))
         state.replacement_steps = int(spec.get("replacement_steps", 0))
         state.destroyed_fortresses = sorted(spec.get("destroyed_fortresses", []))
+        # -- naval game (issue 12): ships, fleets and merchant fleets with their cargo (19.1-19.2)
+        state.naval_static = load_naval(data)
+        if state.naval_static is not None:
+            state.naval = naval_flow.setup(state, state.naval_static, spec.get("naval") or {}, _embarked_unit)
+        elif "naval" in spec["sequence"]:
+            raise BadInput(f"scenario {scenario.name}: the naval stage needs include naval and naval_map")
+        # -- end naval game
         reinforcements.check_foreign_aid(state, Context(NoDice()))  # achievements made before the start
         # the first stage's automatic start needs no die (supply, reinforcement points, arrivals); its events
         # are reported with the first resolution
@@ -87,6 +97,18 @@ class RedSunRising:
             return None
         stage = STAGES[state.stage_key()]
         base = f"t{state.turn}/{stage.key.replace('.', '/')}"
+        # -- naval game (issue 12)
+        if stage.key == "naval":
+            return naval_flow.next_request(state, base)
+        if stage.key == "japan.reinforcement" and state.naval is not None:
+            landing = naval_flow.landing_request(state, base)
+            if landing is not None:
+                return landing
+        if stage.key == "russia.reinforcement" and state.naval is not None:
+            disband = naval_flow.disband_request(state, base)
+            if disband is not None:
+                return disband
+        # -- end naval game
         if stage.key == "end":
             side = self.sides[state.end_phase]
             return Request(
@@ -227,6 +249,14 @@ class RedSunRising:
                 self._end_movement(state, ctx)
         elif request.kind == "overstack":
             self._overstack(state, ctx, request.side, answer)
+        # -- naval game (issue 12)
+        elif request.kind in ("sailing-orders", "naval-round"):
+            naval_flow.apply(state, ctx, request, answer)
+        elif request.kind == "naval-landings":
+            naval_flow.apply_landings(state, ctx, answer)
+        elif request.kind == "naval-disband":
+            naval_flow.apply_disband(state, ctx, answer, _embarked_unit)
+        # -- end naval game
         else:
             raise RulesError(f"Red Sun Rising has no request of kind {request.kind!r}")
         self._continue(state, ctx)
@@ -312,6 +342,8 @@ class RedSunRising:
             return {"assign": {}}
         if request.kind == "retreats" and rule != "ask":
             return {"retreats": [] if rule == "never" else combat.retreat_by_rule(state, request.side, rule)}
+        if request.kind == "naval-disband" and rule == "never":  # naval game (issue 12)
+            return {"disband": {}}
         if request.kind == "fleet-moves" and rule == "stay":
             return {"moves": {}}
         if request.kind == "trenches" and rule in ("build", "never"):
@@ -368,6 +400,11 @@ class RedSunRising:
                 state.stage_started = True
                 self._start_stage(state, ctx, key)
                 continue
+            if key == "naval":  # naval game (issue 12)
+                if naval_flow.advance(state, ctx):
+                    self._next_stage(state)
+                    continue
+                return
             if key.endswith("supply"):
                 if key == "japan.supply" and state.merchant_fleets and not state.fleets_moved:
                     return  # RSR 10.25: the fleets may shift (policy "fleets" answers by default)
@@ -392,7 +429,9 @@ class RedSunRising:
     def _start_stage(self, state: RsrState, ctx: Context, key: str) -> None:
         """What each stage does on its own before anyone decides (RSR 4.21, 4.22, 10.4, 17.x)."""
         stage = STAGES[key]
-        if key.endswith("supply"):
+        if key == "naval":  # naval game (issue 12)
+            naval_flow.start(state, ctx)
+        elif key.endswith("supply"):
             assert stage.side is not None
             state.fleets_moved = False
             supply.judge_supply(state, ctx, stage.side)
@@ -583,6 +622,7 @@ class RedSunRising:
         """
         for unit in state.units.values():
             unit.activated = False
+        naval_flow.end_stage(state, ctx)  # naval game (issue 12): 18.1, 18.2, 8.78
         state.moved = []
         state.acting_commander = {}
         ctx.emit("stage", f"end of game turn {state.turn} ({activation.month(state)})", "RSR 4.35")
@@ -624,6 +664,11 @@ class RedSunRising:
             lines.append(f"  {hex_id} [{terrain}{', ' + ', '.join(extra) if extra else ''}]: "
                          + ", ".join(by_hex[hex_id]))
         return lines
+
+
+def _embarked_unit(unit_id: str, counter: Any) -> Unit:
+    """Naval game (issue 12): a land unit off the land map, on a merchant fleet or just formed (7.4, 18.5)."""
+    return Unit(id=unit_id, side=counter.side, hex=None, steps=counter.steps)
 
 
 register(RedSunRising.id)(RedSunRising)

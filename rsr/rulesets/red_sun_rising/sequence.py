@@ -29,10 +29,16 @@ LAND_SEQUENCE: tuple[Stage, ...] = (
     Stage("end", None, "End Stage", "4.35"),
 )
 
-STAGES = {stage.key: stage for stage in LAND_SEQUENCE}
+# -- naval game (issue 12): the Strategic Naval Sequence of Play (4.11-4.15) as one stage before the land
+# sequences; a scenario that plays it lists "naval" first.
+NAVAL_SEQUENCE: tuple[Stage, ...] = (
+    Stage("naval", None, "Strategic Naval Sequence", "4.1"),
+)
+
+STAGES = {stage.key: stage for stage in NAVAL_SEQUENCE + LAND_SEQUENCE}
 
 # Stages whose rules are implemented: the whole land sequence. The naval sequence (4.1, 4.4) is not yet;
 # Japanese units arriving by sea and merchant fleets moving on the land map wait for it.
-IMPLEMENTED = frozenset(stage.key for stage in LAND_SEQUENCE)
+IMPLEMENTED = frozenset(stage.key for stage in LAND_SEQUENCE + NAVAL_SEQUENCE)
 
 ASSAULT_ROUNDS = 3  # RSR 4.24, 11.0: at most three assault rounds per combat stage
