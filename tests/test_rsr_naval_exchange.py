@@ -30,5 +30,7 @@ def test_naval_sequence_through_packets_verifies(played: tuple[Path, str]) -> No
         assert result.exit_code == 0, result.output
     reports = "\n".join(p.read_text() for p in sorted(out.glob("players/alice/games/game-*/reports/*.md")))
     for text in ("enters the map in naval hex", "raids naval hex", "is on blockade in naval hex",
-                 "lays mines", "transfers from naval hex", "with jp-4a", "Attrition Stage ends"):
+                 "lays mines", "embarks", "transfers from naval hex", "Attrition Stage ends", "Naval routes"):
         assert text in reports, text
+    landing = next(line for line in reports.splitlines() if "transfers from naval hex" in line)
+    assert "jp-4a" in landing and "jp-10" in landing  # the 4th Army lands on the land map (RSR 7.5)

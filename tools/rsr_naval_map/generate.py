@@ -71,8 +71,9 @@ PORTS: list[tuple[str, float, float, str, bool, str | None]] = [
     ("Yokosuka", 35.28, 139.67, "japan", True, None),
     ("Nagasaki", 32.75, 129.87, "japan", False, None),
     ("Fusan", 35.10, 129.04, "japan", False, None),
-    ("Chemulpo", 37.47, 126.62, "japan", False, "0220"),
-    ("Wonsan", 39.15, 127.45, "neutral", False, None),
+    ("Chemulpo", 37.47, 126.62, "japan", False, "0120"),
+    ("Chinnampo", 38.73, 125.40, "japan", False, "0815"),
+    ("Wonsan", 39.15, 127.45, "japan", False, "1022"),
     ("Chefoo", 37.54, 121.39, "neutral", False, None),
     ("Weihaiwei", 37.50, 122.12, "neutral", False, None),
 ]
@@ -121,8 +122,10 @@ def land_centre(hex_id: str) -> tuple[float, float]:
 
 def build() -> dict[str, Any]:
     every = [f"{a:02d}{b:02d}" for a in range(LINES[0], LINES[1] + 1) for b in range(POSITIONS[0], POSITIONS[1] + 1)]
-    port_cells = {name: cell_of(lat, lon, every) for name, lat, lon, *_ in PORTS}
-    sea = [c for c in every if sea_fraction(c) >= 0.35 or c in port_cells.values()]
+    # a port lies in its own hex if that hex has some sea, else in the nearest sea hex
+    own = {name: cell_of(lat, lon, every) for name, lat, lon, *_ in PORTS}
+    sea = [c for c in every if sea_fraction(c) >= 0.35 or (c in own.values() and sea_fraction(c) >= 0.15)]
+    port_cells = {name: cell_of(lat, lon, sea) for name, lat, lon, *_ in PORTS}
     sea_set = set(sea)
 
     def crosses_land(a: str, b: str) -> bool:
@@ -182,22 +185,25 @@ def build() -> dict[str, Any]:
             prov = "rulebook: 19.2 (Baltic fleet entry hexes 12-19); placed on the southern edge " + PROVISIONAL[13:]
         item["provenance"] = prov
         hexes.append(item)
-    # code hexes: the naval hex nearest the middle of each land-map code area (7.5)
+    # code hexes (7.5): the naval hex holding the land-map port(s) of the code area; the 7.5 example (a
+    # winter landing from A goes to 0801 or 0803) with 15.21 (in winter a merchant fleet survives only in
+    # port or on blockade) means hex A holds Port Arthur and Dalny; every other area has one port
     land = yaml.safe_load(LAND_MAP.read_text())
-    coastal_cells = [c for c in sea if c in port_cells.values() or sea_fraction(c) < 1.0]
+    land_ports = {p["hex"] for p in land["places"] if p.get("port")}
     codes = []
     taken: set[str] = set()
     for area in land["code_areas"]:
-        points = [land_centre(h) for h in area["hexes"]]
-        middle = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
-        choices = [c for c in coastal_cells if c not in taken]
-        cell = cell_of(middle[0], middle[1], choices)
+        cells = sorted({port_cells[name] for name, *_r, land_hex in PORTS
+                        if land_hex in land_ports and land_hex in area["hexes"]})
+        if len(cells) != 1 or cells[0] in taken:
+            raise SystemExit(f"code area {area['area']}: its land ports fall in naval hexes {cells}")
+        cell = cells[0]
         taken.add(cell)
         codes.append({"code": area["area"], "hex": numbers[cell],
                       "land_coast": [area["hexes"][0], area["hexes"][-1]],
-                      "provenance": ("rulebook: 7.5 (code A covers land coast 1701 to 1210); the naval hex is "
-                                     if area["area"] == "A" else "provisional: ")
-                      + "the naval hex nearest the middle of the land-map code area (tools/rsr_naval_map)"})
+                      "provenance": ("derived: 7.5 example (code A covers 1701-1210 and its winter ports 0801, 0803) "
+                                     "with 15.21; the hex holding them" if area["area"] == "A" else
+                                     "provisional: the naval hex holding the area's land-map port, as for A")})
     ports_out = []
     for name, _lat, _lon, side, home, land_hex in PORTS:
         cell = port_cells[name]
@@ -212,7 +218,7 @@ def build() -> dict[str, Any]:
             entry["provenance"] = ("derived: 17.11 and 19.1 (the Japanese set-up hexes are home ports); "
                                    "which real port: provisional")
         else:
-            entry["provenance"] = "provisional: friendly side is our reading of 1904 (interpretations.md 7.5)"
+            entry["provenance"] = "provisional: friendly side is our reading of 1904 (interpretations.md, 7.5)"
         ports_out.append(entry)
     return {
         "id": "rsr-naval-provisional-1",

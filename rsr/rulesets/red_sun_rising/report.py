@@ -94,6 +94,8 @@ def moves_table(events: list[Event]) -> list[str]:
 
 
 def tables(events: list[Event]) -> list[tuple[str, list[str]]]:
-    return [("Supply", supply_table(events)), ("Activation", activation_table(events)),
+    from rsr.rulesets.red_sun_rising.naval.report import tables as naval_tables  # naval game (issue 12)
+
+    return naval_tables(events) + [("Supply", supply_table(events)), ("Activation", activation_table(events)),
             ("Movement", moves_table(events)), ("Combats", combat_table(events)),
             ("Retreats and advances", retreat_table(events))]

@@ -8,6 +8,7 @@ from typing import Any
 
 from rsr.engine import Request
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
+from rsr.rulesets.red_sun_rising.naval.transport import CAPACITY, transport_cost
 
 
 def _path(static: NavalStatic, start: int, goal: int) -> list[int]:
@@ -38,13 +39,23 @@ def answer(state: Any, request: Request, round_by_round: bool = False) -> dict[s
                                                                       for e in static.baltic_entry), m.id))
             entry = min(static.baltic_entry, key=lambda e: (static.distances(e).get(target.hex, 99), e))
             route = [entry] + _path(static, entry, target.hex) + _path(static, target.hex, vlad)
-            orders["fleets"][fleet_id] = {"sortie": True, "route": route[:10], "search": "never"}
+            orders["fleets"][fleet_id] = {"sortie": True, "route": route[:10], "search": "never",
+                                          "flip_in_port": True}
         else:
             orders["fleets"][fleet_id] = {"sortie": False, "route": [], "search": "never"}
     if request.side == "japan":
-        orders["merchants"] = {}
+        orders["merchants"], orders["load"] = {}, {}
+        waiting = sorted(u for u, h in naval.ashore.items())
         for merchant_id, info in sorted(request.options["merchants"].items()):
-            if info["cargo"]:
+            points, load = sum(transport_cost(state, u) for u in info["cargo"]), []
+            for unit_id in [u for u in waiting if naval.ashore[u] == info["hex"]]:
+                if points + transport_cost(state, unit_id) <= CAPACITY:
+                    points += transport_cost(state, unit_id)
+                    load.append(unit_id)
+                    waiting.remove(unit_id)
+            if load:
+                orders["load"][merchant_id] = load
+            if info["cargo"] or load:
                 goal = min(static.code_hexes.values(), key=lambda h: (static.distances(info["hex"]).get(h, 99), h))
                 orders["merchants"][merchant_id] = {"route": _path(static, info["hex"], goal)[:10]}
     return orders

@@ -48,6 +48,13 @@ def setup(state: Any, static: NavalStatic, spec: dict[str, Any], unit_factory: A
             state.units[unit_id] = unit_factory(unit_id, counter)
         naval.merchants[merchant_id] = Merchant(merchant_id, int(raw["hex"]), cargo)
         transport.check_cargo(state, merchant_id, cargo)
+    for unit_id, hex_number in sorted((spec.get("units") or {}).items()):
+        counter = state.static.counter(unit_id)
+        if counter.side != "japan" or unit_id in state.units or int(hex_number) not in static.hexes:
+            raise BadInput(f"naval set-up: {unit_id} is not a Japanese unit free to wait in a naval hex")
+        state.units[unit_id] = unit_factory(unit_id, counter)
+        naval.ashore[unit_id] = int(hex_number)
+    naval.in_port = {k: int(v) for k, v in sorted((spec.get("in_port") or {}).items())}
     naval.disabled = sorted(spec.get("disabled", []))
     naval.sunk = sorted(spec.get("sunk", []))
     naval.repairs = {k: int(v) for k, v in sorted((spec.get("repairs") or {}).items())}
@@ -65,7 +72,7 @@ def start(state: Any, ctx: Context) -> None:
     naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
     for fleet in naval.fleets.values():
-        fleet.moved, fleet.returning, fleet.route_index = False, False, 0
+        fleet.moved, fleet.returning, fleet.route_index, fleet.flip_in_port = False, False, 0, False
         fleet.at_sea = False
     for merchant in naval.merchants.values():
         merchant.moved, merchant.route_index = False, 0
@@ -138,7 +145,9 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
         signed = orders.check_orders(answer, side)
         _compose(state, ctx, side, signed)
         naval.orders[side] = signed
+        _load(state, ctx, signed.get("load") or {})
         _initiative(state, ctx, side, signed)
+        _leave_behind(state, ctx, side, signed)
         naval.orders_side += 1
         if naval.orders_side == len(SIDES):
             naval.phase = "search"
@@ -180,6 +189,52 @@ def _compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> Non
             del naval.fleets[fleet.id]
     ctx.emit("composition", f"{side} re-arranges {', '.join(sorted(compose))}", "RSR 7.7",
              fleets={f: list(s) for f, s in sorted(compose.items())})
+
+
+def _load(state: Any, ctx: Context, load: dict[str, list[str]]) -> None:
+    """RSR 7.4, 7.41, 7.43, 17.11: a merchant fleet embarks land units that start the stage in its hex (or, in a
+    home port, command units that arrived by the Turn Record Track), at most four command points a stage."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    for merchant_id, units in sorted(load.items()):
+        merchant = naval.merchants.get(merchant_id)
+        if merchant is None:
+            raise RulesError(f"{merchant_id} is not a merchant fleet on the naval map (RSR 7.4)")
+        for unit_id in units:
+            here = naval.ashore.get(str(unit_id)) == merchant.hex
+            arrived = str(unit_id) in state.off_map and merchant.hex in static.home_ports
+            if not (here or arrived):
+                raise RulesError(f"{unit_id} does not start the Naval Movement Stage stacked with {merchant_id} "
+                                 f"in naval hex {merchant.hex} (RSR 7.4, 17.11)")
+        transport.check_cargo(state, merchant_id, merchant.cargo + [str(u) for u in units])
+        for unit_id in units:
+            naval.ashore.pop(str(unit_id), None)
+            if str(unit_id) in state.off_map:
+                state.off_map.remove(str(unit_id))
+            merchant.cargo.append(str(unit_id))
+        ctx.emit("embark", f"merchant fleet {merchant_id} embarks {', '.join(units)} in naval hex {merchant.hex}",
+                 "RSR 7.4", merchant=merchant_id, units=list(units), hex=merchant.hex)
+
+
+def _leave_behind(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
+    """RSR 7.71-7.73 errata: a sortie takes every ship, except disabled ships under repair left in port."""
+    naval: NavalState = state.naval
+    for fleet_id, raw in sorted((signed.get("fleets") or {}).items()):
+        left = [str(s) for s in raw.get("leave_behind") or []]
+        fleet = naval.fleets.get(fleet_id)
+        if not left or fleet is None:
+            continue
+        if set(left) - set(fleet.ships) or set(left) - set(naval.disabled):
+            raise RulesError(f"{fleet_id} may leave behind only its own disabled ships (RSR 7.72, 7.73)")
+        if not fleet.at_sea:
+            continue  # it does not sortie: nothing is left behind
+        if not set(fleet.ships) - set(left):
+            raise RulesError(f"{fleet_id} would sail with no ship (RSR 7.71)")
+        fleet.ships = [s for s in fleet.ships if s not in left]
+        for ship_id in left:
+            naval.in_port[ship_id] = fleet.hex
+        ctx.emit("composition", f"{fleet_id} sorties leaving {', '.join(left)} in port", "RSR 7.73",
+                 fleet=fleet_id, ships=left)
 
 
 def _initiative(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
@@ -320,6 +375,12 @@ def _moves_from_orders(state: Any, side: str) -> dict[str, Any]:
                 ctx_note = f"{fleet.id}: enemy fleet {near[0].id} within {within} hexes: returns to port"
                 naval.orders[side].setdefault("_notes", []).append(ctx_note)
         route = mine.get("route", [])
+        done = fleet.route_index >= len(route) and not fleet.arrives
+        if mine.get("flip_in_port") and done and attrition.friendly_port(static, state.control, fleet.hex, side):
+            fleet.at_sea, fleet.flip_in_port = False, True  # RSR 7.0 note
+            naval.orders[side].setdefault("_notes", []).append(
+                f"{fleet.id} turns to its in-Port side in naval hex {fleet.hex}")
+            continue
         if fleet.returning and not fleet.arrives:
             moves["fleets"][fleet.id] = _nearest_port_step(state, fleet)
         elif fleet.route_index < len(route):
@@ -423,6 +484,11 @@ def _end_of_movement(state: Any, ctx: Context) -> None:
     attrition.lost_at_sea(ctx, static, naval, state.control, season, state.units)
     for fleet in on_map_fleets(naval):
         fleet.at_sea = False  # RSR 4.14: every fleet ends on its in-Port side
+        back = sorted(s for s, h in naval.in_port.items() if h == fleet.hex and s not in naval.sunk)
+        if back:  # RSR 7.71: ships in port rejoin the fleet that comes back to them
+            fleet.ships += back
+            for ship_id in back:
+                del naval.in_port[ship_id]
     ctx.emit("stage", "Naval Movement Stage ends", "RSR 4.14")
     order = naval.orders.get("japan", {}).get("attrition_order") or []
     for fleet in on_map_fleets(naval, "japan"):
@@ -464,8 +530,7 @@ def apply_landings(state: Any, ctx: Context, answer: Any) -> None:
     naval: NavalState = state.naval
     if not isinstance(answer, dict) or not isinstance(answer.get("landings", {}), dict) or set(answer) - {"landings"}:
         raise RulesError("a landing answer is {landings: {merchant fleet: land hex}}")
-    options = _landing_options(state)
-    season = _season(state)
+    options = _landing_options(state)  # in winter only friendly ports (RSR 7.5; interpretations.md, 7.5)
     for merchant_id, hex_id in sorted(answer.get("landings", {}).items()):
         if merchant_id not in options:
             raise RulesError(f"{merchant_id} is not a merchant fleet in a coded hex (RSR 7.4, 7.5)")
@@ -482,11 +547,6 @@ def apply_landings(state: Any, ctx: Context, answer: Any) -> None:
                  merchant=merchant_id, hex=str(hex_id), cargo=list(merchant.cargo))
         merchant.cargo = []
         naval.landed.append(merchant_id)
-    if season == "winter":  # RSR 7.5: no friendly port in the area: fleet and cargo are lost
-        for merchant_id, info in sorted(options.items()):
-            if not info["hexes"] and info["cargo"] and merchant_id not in naval.landed:
-                ctx.emit("landing", f"{merchant_id} finds no friendly port in code area {info['code']} in winter",
-                         "RSR 7.5", merchant=merchant_id, hex=None, cargo=info["cargo"])
     naval.transfer_done = True
 
 

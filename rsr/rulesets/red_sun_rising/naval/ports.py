@@ -16,17 +16,23 @@ MAX_BRIGADES = 2      # RSR 18.5
 
 def repair(ctx: Context, static: NavalStatic, naval: NavalState, control: dict[str, str]) -> None:
     """RSR 18.1: a disabled ship repairs after as many turns in a friendly port as its defense strength."""
+    resting: list[str] = []
     for fleet in [naval.fleets[f] for f in sorted(naval.fleets)]:
-        if fleet.moved or not friendly_port(static, control, fleet.hex, fleet.side):
-            continue
-        for ship_id in [s for s in fleet.ships if s in naval.disabled and s not in naval.unrepairable]:
-            naval.repairs[ship_id] = naval.repairs.get(ship_id, 0) + 1
-            ship = static.ship(ship_id)
-            if naval.repairs[ship_id] >= ship.defense:
-                naval.disabled.remove(ship_id)
-                del naval.repairs[ship_id]
-                ctx.emit("repair", f"{ship.name} is repaired after {ship.defense} turns in port", "RSR 18.1",
-                         ship=ship_id)
+        if not fleet.moved and friendly_port(static, control, fleet.hex, fleet.side):
+            resting += fleet.ships
+    resting += [s for s, h in sorted(naval.in_port.items())
+                if friendly_port(static, control, h, static.ship(s).side)]  # RSR 7.73: left in port to repair
+    for ship_id in [s for s in resting if s in naval.disabled and s not in naval.unrepairable]:
+        naval.repairs[ship_id] = naval.repairs.get(ship_id, 0) + 1
+        ship = static.ship(ship_id)
+        if naval.repairs[ship_id] >= ship.defense:
+            naval.disabled.remove(ship_id)
+            del naval.repairs[ship_id]
+            ctx.emit("repair", f"{ship.name} is repaired after {ship.defense} turns in port", "RSR 18.1",
+                     ship=ship_id)
+        else:
+            ctx.emit("repair", f"{ship.name}: {naval.repairs[ship_id]} of {ship.defense} turns of repair", "RSR 18.1",
+                     ship=ship_id, turns=naval.repairs[ship_id])
 
 
 def capture(ctx: Context, static: NavalStatic, naval: NavalState, control: dict[str, str]) -> None:

@@ -21,6 +21,7 @@ class Fleet:
     moved: bool = False             # RSR 16.0: moved during this Naval Movement Stage
     arrives: int = 0                # RSR 19.2: the turn the Baltic fleet enters (0: on the map)
     returning: bool = False         # a sailing-order condition sent it home
+    flip_in_port: bool = False      # RSR 7.0 note: flipped to its in-Port side in a friendly port this stage
     route_index: int = 0
 
 
@@ -53,5 +54,7 @@ class NavalState:
     round: int = 0
     impulse: str = "movement"
     landed: list[str] = field(default_factory=list)             # merchant fleets that transferred (7.5)
+    ashore: dict[str, int] = field(default_factory=dict)        # RSR 19.1: land unit -> naval hex, not embarked
+    in_port: dict[str, int] = field(default_factory=dict)       # RSR 7.73 errata: ship left in port -> hex
     transfer_done: bool = False
     disband_done: bool = False

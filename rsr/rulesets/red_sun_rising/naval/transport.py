@@ -33,9 +33,19 @@ def landing_hexes(state: Any, code: str, season: str) -> list[str]:
     static = state.static
     coast = sorted(h for h, area in static.code_areas.items() if area == code)
     if season == "winter":
-        coast = [h for h in coast if static.places.get(h) is not None and static.places[h].port
-                 and state.control.get(h, "russia" if static.places[h].port else None) == "japan"]
+        coast = [h for h in coast if friendly_land_port(state, h)]
     return [h for h in coast if not state.units_in(h, "russia")]
+
+
+def friendly_land_port(state: Any, hex_id: str) -> bool:
+    """A land-map port the Japanese may use: a city he controls (19.4), or a port friendly to him by the
+    naval map when no one has taken it (Korean ports, provisional)."""
+    place = state.static.places.get(hex_id)
+    if place is None or not place.port:
+        return False
+    if hex_id in state.control:
+        return bool(state.control[hex_id] == "japan")
+    return any(p.land_hex == hex_id and p.friendly == "japan" for p in state.naval_static.ports)
 
 
 def cargo_list(raw: Any, where: str) -> list[str]:
