@@ -18,10 +18,13 @@ def friendly_port(static: NavalStatic, control: dict[str, str], hex_number: int,
     return False
 
 
-def on_blockade(static: NavalStatic, naval: NavalState, fleet: Fleet) -> bool:
-    """RSR 15.0: a Japanese fleet in a coastal (or port) hex with a merchant fleet at the end of movement."""
-    return fleet.side == "japan" and static.kind(fleet.hex) in ("coastal", "port") and any(
-        m.hex == fleet.hex for m in naval.merchants.values())
+def on_blockade(static: NavalStatic, naval: NavalState, fleet: Fleet, control: dict[str, str]) -> bool:
+    """RSR 15.0: a Japanese fleet with a merchant fleet, at the end of movement, in a coastal hex or a port hex
+    not friendly to him (the Port Arthur hex is where mines are laid, 16.0); in his own port he is simply in
+    port (interpretations.md, 15.0)."""
+    return fleet.side == "japan" and static.kind(fleet.hex) in ("coastal", "port") \
+        and not friendly_port(static, control, fleet.hex, "japan") \
+        and any(m.hex == fleet.hex for m in naval.merchants.values())
 
 
 def attrition_row(static: NavalStatic, total: int) -> dict[str, object]:

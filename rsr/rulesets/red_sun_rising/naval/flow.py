@@ -474,7 +474,7 @@ def _end_of_movement(state: Any, ctx: Context) -> None:
     static: NavalStatic = state.naval_static
     season = _season(state)
     for fleet in on_map_fleets(naval, "japan"):
-        fleet.blockade = attrition.on_blockade(static, naval, fleet)
+        fleet.blockade = attrition.on_blockade(static, naval, fleet, state.control)
         if fleet.blockade:
             ctx.emit("blockade", f"{fleet.id} is on blockade in naval hex {fleet.hex}", "RSR 15.0",
                      fleet=fleet.id, hex=fleet.hex)
