@@ -419,6 +419,9 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
                      fleet=fleet_id, frm=None, to=target, round=naval.round)
             continue
         fleet.route_index += 1
+        if fleet.returning and fleet.morale == 0 and target != _nearest_port_step(state, fleet):
+            raise RulesError(f"{fleet_id} broke off with morale zero: it must sail to the nearest friendly port by "
+                             f"the shortest path, next {_nearest_port_step(state, fleet)} (RSR 8.76 errata)")
         if target == fleet.hex:
             continue
         if target not in static.neighbours(fleet.hex):
