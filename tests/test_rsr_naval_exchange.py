@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from rsr.cli import main
+from rsr.rulesets.red_sun_rising.naval import bot
 
 
 @pytest.fixture(scope="module")
@@ -19,6 +20,36 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     result = CliRunner().invoke(main, ["demo", "--out", str(out), "--scenario", "naval-1905"])
     assert result.exit_code == 0, result.output
     return out, result.output
+
+
+@pytest.fixture(scope="module")
+def played_round_by_round(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The same Naval Sequence with both sides asking to be asked every round (the bot's choice only)."""
+    out = tmp_path_factory.mktemp("naval-rounds") / "demo"
+    original = bot.answer
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bot, "answer", lambda state, request: original(state, request, round_by_round=True))
+        result = CliRunner().invoke(main, ["demo", "--out", str(out), "--scenario", "naval-1905"])
+    assert result.exit_code == 0, result.output
+    return out, result.output
+
+
+def _packets(output: str) -> int:
+    return int(re.search(r"(\d+) packets were mailed", output).group(1))  # type: ignore[union-attr]
+
+
+def test_packets_with_sailing_orders_and_round_by_round(played: tuple[Path, str],
+                                                        played_round_by_round: tuple[Path, str]) -> None:
+    """Issue 12 item 4 (RSR 4.14, 7.0): sailing orders need one packet a side for the Naval Sequence; asked
+    round by round, each of the ten rounds costs a packet a side. Both games verify."""
+    orders, rounds = _packets(played[1]), _packets(played_round_by_round[1])
+    assert rounds - orders >= 18
+    out = played_round_by_round[0]
+    for game_dir in sorted(out.glob("audit/game-*")):
+        result = CliRunner().invoke(main, ["verify", str(game_dir)])
+        assert result.exit_code == 0, result.output
+    reports = "\n".join(p.read_text() for p in sorted(out.glob("players/alice/games/game-*/reports/*.md")))
+    assert "raids naval hex" in reports and "transfers from naval hex" in reports
 
 
 def test_naval_sequence_through_packets_verifies(played: tuple[Path, str]) -> None:

@@ -26,8 +26,15 @@ def answer(state: Any, request: Request, round_by_round: bool = False) -> dict[s
     if request.kind == "naval-landings":
         return {"landings": {m: info["hexes"][0] for m, info in sorted(request.options["merchants"].items())
                              if info["hexes"] and info["cargo"]}}
-    if request.kind == "naval-round":
-        return request.template
+    if request.kind == "naval-round":  # follow the routes of its own sailing orders, one step a round
+        signed = naval.orders.get(request.side, {})
+        moves: dict[str, Any] = {"fleets": {}, "merchants": {}, "search": []}
+        for kind, things in (("fleets", naval.fleets), ("merchants", naval.merchants)):
+            for thing_id in sorted(request.options[kind]):
+                route = (signed.get(kind) or {}).get(thing_id, {}).get("route", [])
+                thing = things[thing_id]
+                moves[kind][thing_id] = route[thing.route_index] if thing.route_index < len(route) else thing.hex
+        return moves
     if request.kind != "sailing-orders":
         return None
     orders: dict[str, Any] = {"fleets": {}, "round_by_round": round_by_round}

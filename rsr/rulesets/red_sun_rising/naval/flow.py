@@ -116,13 +116,15 @@ def next_request(state: Any, base: str) -> Request | None:
         side = naval.impulse
         moves: dict[str, list[int]] = {f.id: [f.hex] + static.neighbours(f.hex)
                                        for f in on_map_fleets(naval, side) if f.at_sea}
+        moves.update({f.id: list(static.baltic_entry) for f in naval.fleets.values()  # RSR 19.2
+                      if f.side == side and f.arrives == state.turn and f.at_sea and naval.round == 1})
         shipping: dict[str, list[int]] = {m.id: [m.hex] + static.neighbours(m.hex) for m in naval.merchants.values()
                                           if side == "japan" and (naval.round > 1 or m.home_start)}
         return Request(id=f"{base}/round{naval.round}/{side}", side=side, kind="naval-round",
                        prompt=f"naval movement round {naval.round} of {ROUNDS}: {side} moves", case="RSR 7.1",
                        options={"fleets": moves, "merchants": shipping, "enemy": _positions(naval, _enemy(side))},
                        template={"fleets": {f: m[0] for f, m in moves.items()},
-                                 "merchants": {m: h[0] for m, h in shipping.items()}, "search": []})
+                                 "merchants": {m: h[0] for m, h in shipping.items()}, "search": [], "in_port": []})
     return None
 
 
@@ -401,6 +403,16 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
     static: NavalStatic = state.naval_static
     for note in naval.orders.get(side, {}).pop("_notes", []):
         ctx.emit("sailing-orders", note, "RSR 7.1", side=side)
+    for fleet_id in moves.get("in_port") or []:  # RSR 7.0 note, asked round by round
+        fleet = naval.fleets.get(str(fleet_id))
+        if fleet is None or fleet.side != side or not fleet.at_sea or fleet.arrives \
+                or not attrition.friendly_port(static, state.control, fleet.hex, side):
+            raise RulesError(f"{fleet_id} is not an at-sea {side} fleet in a friendly port (RSR 7.0)")
+        if str(fleet_id) in (moves.get("fleets") or {}):
+            raise RulesError(f"{fleet_id} either moves or turns to its in-Port side (RSR 7.0)")
+        fleet.at_sea, fleet.flip_in_port = False, True
+        ctx.emit("sailing-orders", f"{fleet.id} turns to its in-Port side in naval hex {fleet.hex}", "RSR 7.0",
+                 side=side)
     for fleet_id, target in sorted((moves.get("fleets") or {}).items()):
         fleet = naval.fleets.get(fleet_id)
         if fleet is None or fleet.side != side:

@@ -52,9 +52,11 @@ def check_orders(answer: Any, side: str) -> dict[str, Any]:
 
 
 def check_round(answer: Any) -> dict[str, Any]:
-    """A round-by-round answer: {fleets: {fleet: hex}, merchants: {merchant: hex}, search: [fleet ids]}."""
-    if not isinstance(answer, dict) or set(answer) - {"fleets", "merchants", "search"}:
-        raise RulesError("a naval round answer is {fleets: {fleet: hex}, merchants: {merchant: hex}, search: [fleets]}")
+    """A round-by-round answer: {fleets: {fleet: hex}, merchants: {merchant: hex}, search: [fleet ids],
+    in_port: [fleet ids that turn to their in-Port side instead of moving, 7.0 note]}."""
+    if not isinstance(answer, dict) or set(answer) - {"fleets", "merchants", "search", "in_port"}:
+        raise RulesError("a naval round answer is {fleets: {fleet: hex}, merchants: {merchant: hex}, search: [fleets], "
+                         "in_port: [fleets]}")
     for key in ("fleets", "merchants"):
         moves = answer.get(key) or {}
         if not isinstance(moves, dict) or not all(isinstance(h, int) for h in moves.values()):
