@@ -49,7 +49,7 @@ def test_every_map_item_has_provenance(scenario: Scenario) -> None:
 
 
 def test_named_hexes_play_their_printed_roles(static: NavalStatic) -> None:
-    """RSR 19.1, 19.2, 17.11: 42 holds Port Arthur, 54 Vladivostok; the Japanese set-up hexes are the home
+    """RSR 19.1, RSR 19.2, RSR 17.11: 42 holds Port Arthur, 54 Vladivostok; the Japanese set-up hexes are the home
     ports; the Baltic fleet enters on 12-19, which lie on the southern edge."""
     by_name = {p.name: p for p in static.ports}
     assert by_name["Port Arthur"].hex == 42 and by_name["Vladivostok"].hex == 54
@@ -121,20 +121,20 @@ def test_weather_die(die: int, expected: str) -> None:
 
 
 def test_search_limits_by_hex_kind(static: NavalStatic) -> None:
-    """RSR 6.1, 6.11, 6.12, 6.13: high seas 1, coastal 2, port 3."""
+    """RSR 6.1, RSR 6.11, RSR 6.12, RSR 6.13: high seas 1, coastal 2, port 3."""
     kinds = {static.kind(n): search_limit(static, n) for n in sorted(static.hexes)}
     assert kinds == {"high-seas": 1, "coastal": 2, "port": 3}
 
 
 def test_search_modifiers_are_cumulative() -> None:
-    """RSR 6.2, 6.22, 6.23, 6.24: +1 fog, +2 storm, -1 a destroyer flotilla, all added together."""
+    """RSR 6.2, RSR 6.22, RSR 6.23, RSR 6.24: +1 fog, +2 storm, -1 a destroyer flotilla, all added together."""
     assert search_modifier("clear", 0) == 0
     assert search_modifier("fog", 0) == 1
     assert search_modifier("storm", 3) == -1
 
 
 def test_search_counts_destroyers_not_torpedo_boats(static: NavalStatic) -> None:
-    """RSR 6.0, 6.23: in a port hex (limit 3) in fog, a die of 4 with two destroyer flotillas sights
+    """RSR 6.0, RSR 6.23: in a port hex (limit 3) in fog, a die of 4 with two destroyer flotillas sights
     (4 + 1 - 2 = 3); torpedo flotillas do not help."""
     ctx = Context(ScriptedDice([5, 4]))
     found, weather_now = search(ctx, static, 42, "russia", ["ru-retvizan", "ru-df1", "ru-df2", "ru-tf1"])
@@ -188,7 +188,7 @@ SEARCH_SETUP = {"first_turn": 6, "sequence": ["naval", "end"], "naval": {
 
 
 def test_search_refused_without_a_battle_engine() -> None:
-    """RSR 7.3, 8.0: until the tactical battle exists a search that could start one is refused, before any die."""
+    """RSR 7.3, RSR 8.0: until the tactical battle exists a search that could start one is refused, before any die."""
     game, state = _naval_state(SEARCH_SETUP)
     answers = {"t6/naval/russia/sailing-orders": {"fleets": {"ru-fleet-2": {"sortie": True, "route": [82],
                                                                              "search": "always"}}},
@@ -198,7 +198,7 @@ def test_search_refused_without_a_battle_engine() -> None:
 
 
 def test_a_successful_search_calls_the_battle_and_applies_its_result(registered: list[Any]) -> None:
-    """RSR 7.3, 6.0, 8.0, 8.76 errata: the interface gets both groups of fleets in the hex and the search weather;
+    """RSR 7.3, RSR 6.0, RSR 8.0, RSR 8.76 errata: the interface gets both groups of fleets in the hex and the search weather;
     its losses, morale and withdrawal come back into the naval game, and movement resumes (7.0)."""
     game, state = _naval_state(SEARCH_SETUP)
     answers = {"t6/naval/russia/sailing-orders": {"fleets": {"ru-fleet-2": {"sortie": True, "route": [82],
