@@ -38,6 +38,7 @@ def _packets(output: str) -> int:
     return int(re.search(r"(\d+) packets were mailed", output).group(1))  # type: ignore[union-attr]
 
 
+@pytest.mark.soak  # a second whole demo game; the cheap engine-level count is in test_rsr_naval.py
 def test_packets_with_sailing_orders_and_round_by_round(played: tuple[Path, str],
                                                         played_round_by_round: tuple[Path, str]) -> None:
     """Issue 12 item 4 (RSR 4.14, 7.0): sailing orders need one packet a side for the Naval Sequence; asked
