@@ -198,8 +198,8 @@ def test_search_refused_without_a_battle_engine() -> None:
 
 
 def test_a_successful_search_calls_the_battle_and_applies_its_result(registered: list[Any]) -> None:
-    """RSR 7.3, RSR 6.0, RSR 8.0, RSR 8.76 errata: the interface gets both groups of fleets in the hex and the search weather;
-    its losses, morale and withdrawal come back into the naval game, and movement resumes (7.0)."""
+    """RSR 7.3, RSR 6.0, RSR 8.0, RSR 8.76 errata: the interface gets both groups of fleets in the hex and the
+    search weather; its losses, morale and withdrawal come back into the naval game, and movement resumes (7.0)."""
     game, state = _naval_state(SEARCH_SETUP)
     answers = {"t6/naval/russia/sailing-orders": {"fleets": {"ru-fleet-2": {"sortie": True, "route": [82],
                                                                              "search": "always"}}},

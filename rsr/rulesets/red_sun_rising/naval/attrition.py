@@ -20,10 +20,11 @@ def friendly_port(static: NavalStatic, control: dict[str, str], hex_number: int,
 
 def on_blockade(static: NavalStatic, naval: NavalState, fleet: Fleet, control: dict[str, str]) -> bool:
     """RSR 15.0: a Japanese fleet with a merchant fleet, at the end of movement, in a coastal hex or a port hex
-    not friendly to him (the Port Arthur hex is where mines are laid, 16.0); in his own port he is simply in
-    port (interpretations.md, 15.0)."""
-    return fleet.side == "japan" and static.kind(fleet.hex) in ("coastal", "port") \
-        and not friendly_port(static, control, fleet.hex, "japan") \
+    that is not simply his own port: one holding a Russian port is blockading it (the Port Arthur hex is where
+    mines are laid, 16.0); in his own port he is in port (interpretations.md, 15.0)."""
+    own_port = friendly_port(static, control, fleet.hex, "japan") and not friendly_port(static, control, fleet.hex,
+                                                                                          "russia")
+    return fleet.side == "japan" and static.kind(fleet.hex) in ("coastal", "port") and not own_port \
         and any(m.hex == fleet.hex for m in naval.merchants.values())
 
 

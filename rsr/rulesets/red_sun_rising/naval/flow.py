@@ -147,6 +147,7 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
         signed = orders.check_orders(answer, side)
         _compose(state, ctx, side, signed)
         naval.orders[side] = signed
+        _check_arrivals(state, side, signed)
         _load(state, ctx, signed.get("load") or {})
         _initiative(state, ctx, side, signed)
         _leave_behind(state, ctx, side, signed)
@@ -191,6 +192,19 @@ def _compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> Non
             del naval.fleets[fleet.id]
     ctx.emit("composition", f"{side} re-arranges {', '.join(sorted(compose))}", "RSR 7.7",
              fleets={f: list(s) for f, s in sorted(compose.items())})
+
+
+def _check_arrivals(state: Any, side: str, signed: dict[str, Any]) -> None:
+    """RSR 19.2: the Baltic fleet enters in round 1 on a hex 12-19; sailing orders must say which."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    for fleet in [naval.fleets[f] for f in sorted(naval.fleets)]:
+        if fleet.side != side or fleet.arrives != state.turn or signed.get("round_by_round"):
+            continue
+        route = ((signed.get("fleets") or {}).get(fleet.id) or {}).get("route") or []
+        if not route or route[0] not in static.baltic_entry:
+            raise RulesError(f"{fleet.id} enters in round 1 on one of hexes {static.baltic_entry[0]}-"
+                             f"{static.baltic_entry[-1]}: start its route there (RSR 19.2)")
 
 
 def _load(state: Any, ctx: Context, load: dict[str, list[str]]) -> None:
@@ -463,6 +477,10 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
         ctx.emit("naval-move", f"round {naval.round}: merchant fleet {merchant_id} sails {frm} -> {target}",
                  "RSR 7.1", merchant=merchant_id, frm=frm, to=target, round=naval.round)
     naval.orders.setdefault(side, {})["_round_search"] = list(moves.get("search") or [])
+    late = [f.id for f in naval.fleets.values() if f.side == side and f.arrives and f.arrives == state.turn]
+    if late and naval.round == 1:
+        raise RulesError(f"{', '.join(sorted(late))} must enter in round 1 on one of hexes "
+                         f"{static.baltic_entry[0]}-{static.baltic_entry[-1]} (RSR 19.2)")
 
 
 def _raid(state: Any, ctx: Context) -> None:
@@ -493,6 +511,9 @@ def _end_of_movement(state: Any, ctx: Context) -> None:
         if fleet.blockade:
             ctx.emit("blockade", f"{fleet.id} is on blockade in naval hex {fleet.hex}", "RSR 15.0",
                      fleet=fleet.id, hex=fleet.hex)
+    blockaded = {f.hex for f in on_map_fleets(naval, "japan") if f.blockade}
+    state.blockade_fleets = sorted(m for m, merchant in naval.merchants.items()  # RSR 10.26
+                                   if merchant.hex in blockaded and m in state.merchant_fleets)
     for fleet in on_map_fleets(naval, "japan"):
         wanted = (naval.orders.get("japan", {}).get("fleets") or {}).get(fleet.id, {}).get("lay_mines", True)
         mines.lay_mines(ctx, static, naval, fleet, bool(wanted))
