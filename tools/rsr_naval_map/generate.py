@@ -28,6 +28,7 @@ from tools.rsr_map.build import Polygon  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "scenarios" / "red-sun-rising" / "naval-map.yaml"
+SVG = ROOT / "docs" / "red-sun-rising" / "naval-map-provisional.svg"
 LAND_MAP = ROOT / "scenarios" / "red-sun-rising" / "map.yaml"
 
 LAT0, DLAT = 31.4, 1.40     # centre latitude of line 1, spacing of lines
@@ -247,18 +248,62 @@ def render() -> str:
     return HEADER + yaml.safe_dump(build(), sort_keys=False, width=110, default_flow_style=None, allow_unicode=True)
 
 
+KIND_FILL = {"high-seas": "#9cc3e6", "coastal": "#c7dff2", "port": "#f2e2a0"}
+LAND_POLYS = (geo.MAINLAND, geo.SHANDONG, SOUTH_KOREA, CHINA, KYUSHU, SHIKOKU, HONSHU, HOKKAIDO)
+
+
+def render_svg(data: dict[str, Any]) -> str:
+    """A preview to check the map by eye: hexes by kind, numbers, code letters, impassable sides, coasts."""
+    scale = 60.0
+    west, north = LON0 - DLON, LAT0 + (LINES[1]) * DLAT
+
+    def xy(lat: float, lon: float) -> tuple[float, float]:
+        return round((lon - west) * scale * DLAT / DLON * 1.25, 1), round((north - lat) * scale, 1)
+
+    width, height = xy(LAT0 - DLAT, LON0 + (POSITIONS[1] + 0.5) * DLON)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif">',
+           f'<rect width="{width}" height="{height}" fill="#e8e4d8"/>']
+    codes = {c["hex"]: c["code"] for c in data["code_hexes"]}
+    for item in data["hexes"]:
+        lat, lon = centre(item["cell"])
+        corners = []
+        for k in range(6):
+            angle = math.pi / 3 * k + math.pi / 6
+            corners.append(xy(lat + 0.5 * DLAT * 1.15 * math.sin(angle), lon + 0.5 * DLON * 1.15 * math.cos(angle)))
+        points = " ".join(f"{x},{y}" for x, y in corners)
+        out.append(f'<polygon points="{points}" fill="{KIND_FILL[item["kind"]]}" stroke="#5a7a99" stroke-width="0.8"/>')
+        x, y = xy(lat, lon)
+        label = f'{item["number"]}' + (f' {codes[item["number"]]}' if item["number"] in codes else "")
+        out.append(f'<text x="{x}" y="{y + 4}" font-size="11" text-anchor="middle">{label}</text>')
+    for poly in LAND_POLYS:
+        points = " ".join(f"{x},{y}" for x, y in (xy(a, b) for a, b in poly))
+        out.append(f'<polygon points="{points}" fill="none" stroke="#7a5c2e" stroke-width="1"/>')
+    cells = {h["number"]: h["cell"] for h in data["hexes"]}
+    for side in data["impassable"]:
+        a, b = (int(n) for n in side["side"].split("-"))
+        (x1, y1), (x2, y2) = xy(*centre(cells[a])), xy(*centre(cells[b]))
+        mx, my, dx, dy = (x1 + x2) / 2, (y1 + y2) / 2, (y2 - y1) / 4, (x1 - x2) / 4
+        out.append(f'<line x1="{round(mx - dx, 1)}" y1="{round(my - dy, 1)}" x2="{round(mx + dx, 1)}" '
+                   f'y2="{round(my + dy, 1)}" stroke="#a02020" stroke-width="3"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     text = render()
+    svg = render_svg(yaml.safe_load(text))
     if args.check:
-        if not OUT.exists() or OUT.read_text() != text:
-            print(f"{OUT} differs from what tools/rsr_naval_map makes", file=sys.stderr)
-            return 1
+        for path, wanted in ((OUT, text), (SVG, svg)):
+            if not path.exists() or path.read_text() != wanted:
+                print(f"{path} differs from what tools/rsr_naval_map makes", file=sys.stderr)
+                return 1
         return 0
     OUT.write_text(text)
-    print(f"wrote {OUT}")
+    SVG.write_text(svg)
+    print(f"wrote {OUT} and {SVG}")
     return 0
 
 
