@@ -251,3 +251,27 @@ def test_sailing_orders_take_two_packets_round_by_round_twenty_two() -> None:
             state, _ = game.apply(state, request, bot.answer(state, request, round_by_round), scripted)
         exchanges = 1 + sum(1 for a, b in zip(sides, sides[1:], strict=False) if a != b)
         assert exchanges == expected
+
+
+def test_the_opening_set_up_of_19_1_and_19_2() -> None:
+    """RSR 19.1, RSR 19.2: naval-1904 puts every Japanese land unit and a merchant fleet in each printed naval
+    hex, both Japanese fleets in 24 with every Japanese ship, the Russian fleets in 42 and 54 with the printed
+    ships, and the Baltic fleet due in May 1905 (turn 16)."""
+    game = get_ruleset("red-sun-rising")
+    state = initial_position(game, load_scenario("red-sun-rising", "naval-1904"), {}).state
+    naval, static = state.naval, state.naval_static
+    by_hex: dict[int, list[str]] = {}
+    for unit_id, hex_number in naval.ashore.items():
+        by_hex.setdefault(hex_number, []).append(unit_id)
+    assert sorted(by_hex) == [14, 24, 25, 26, 27, 35, 47]
+    assert sorted(by_hex[27]) == ["jp-1", "jp-9", "jp-g", "jp-k1", "jp-k9", "jp-kg", "jp-sa5"]
+    assert sorted(m.hex for m in naval.merchants.values()) == [14, 24, 25, 26, 27, 35, 47]
+    japanese = sorted(s for f in ("jp-fleet-1", "jp-fleet-2") for s in naval.fleets[f].ships)
+    assert japanese == sorted(s.id for s in static.ships.values() if s.side == "japan")
+    assert {naval.fleets[f].hex for f in ("jp-fleet-1", "jp-fleet-2")} == {24}
+    stark, essen = naval.fleets["ru-fleet-1"], naval.fleets["ru-fleet-2"]
+    assert (stark.hex, stark.admiral, len(stark.ships)) == (42, "ru-adm-stark", 20)
+    assert (essen.hex, essen.admiral, sorted(essen.ships)) == (
+        54, "ru-adm-essen", ["ru-bogatuir", "ru-df6", "ru-gromoboi", "ru-rossiya", "ru-rurik"])
+    assert naval.fleets["ru-fleet-baltic"].arrives == 16 and len(naval.fleets["ru-fleet-baltic"].ships) == 21
+    assert all(f.morale == static.admiral(f.admiral).initiative for f in naval.fleets.values())  # RSR 8.71

@@ -66,3 +66,17 @@ def test_naval_sequence_through_packets_verifies(played: tuple[Path, str]) -> No
         assert text in reports, text
     landing = next(line for line in reports.splitlines() if "transfers from naval hex" in line)
     assert "jp-4a" in landing and "jp-10" in landing  # the 4th Army lands on the land map (RSR 7.5)
+
+
+@pytest.mark.soak  # a whole first Game-Turn from the printed set-up
+def test_february_1904_first_turn_through_packets(tmp_path: Path) -> None:
+    """RSR 19.1, RSR 19.2, RSR 7.4, RSR 7.5: the armies embark in the home ports and land in Korea by the naval
+    game, then both land sequences run; every copy verifies."""
+    out = tmp_path / "demo"
+    result = CliRunner().invoke(main, ["demo", "--out", str(out), "--scenario", "naval-1904"])
+    assert result.exit_code == 0, result.output
+    reports = "\n".join(p.read_text() for p in sorted(out.glob("players/alice/games/game-*/reports/*.md")))
+    assert "transfers from naval hex" in reports and "embarks" in reports
+    assert "lost at sea" not in reports
+    for game_dir in sorted(out.glob("audit/game-*")):
+        assert CliRunner().invoke(main, ["verify", str(game_dir)]).exit_code == 0

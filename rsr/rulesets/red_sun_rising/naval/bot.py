@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rsr.engine import Request
+from rsr.rulesets.red_sun_rising.naval.attrition import friendly_port
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.transport import CAPACITY, transport_cost
 
@@ -53,6 +54,11 @@ def answer(state: Any, request: Request, round_by_round: bool = False) -> dict[s
     if request.side == "japan":
         orders["merchants"], orders["load"] = {}, {}
         waiting = sorted(u for u, h in naval.ashore.items())
+        headquarters = sorted(u for u in state.off_map if state.units[u].side == "japan")  # RSR 17.11
+        turn = state.static.turn_info(state.turn)
+        winter = turn is not None and turn.season == "winter"
+        goals = [h for h in sorted(static.code_hexes.values())
+                 if friendly_port(static, state.control, h, "japan") or not winter]
         for merchant_id, info in sorted(request.options["merchants"].items()):
             points, load = sum(transport_cost(state, u) for u in info["cargo"]), []
             for unit_id in [u for u in waiting if naval.ashore[u] == info["hex"]]:
@@ -60,9 +66,17 @@ def answer(state: Any, request: Request, round_by_round: bool = False) -> dict[s
                     points += transport_cost(state, unit_id)
                     load.append(unit_id)
                     waiting.remove(unit_id)
+            distance = static.distances(info["hex"])
+            rounds = 10 if info["hex"] in static.home_ports else 9  # RSR 7.0 errata
+            reachable = [h for h in goals if distance.get(h, 99) <= rounds]
+            if not reachable:
+                continue  # it would be lost at sea: it stays, loaded with nobody
+            if load and info["hex"] in static.home_ports:
+                load += headquarters  # command units ride free (RSR 7.41)
+                headquarters = []
             if load:
                 orders["load"][merchant_id] = load
             if info["cargo"] or load:
-                goal = min(static.code_hexes.values(), key=lambda h: (static.distances(info["hex"]).get(h, 99), h))
-                orders["merchants"][merchant_id] = {"route": _path(static, info["hex"], goal)[:10]}
+                goal = min(reachable, key=lambda h: (distance[h], h))
+                orders["merchants"][merchant_id] = {"route": _path(static, info["hex"], goal)}
     return orders
