@@ -67,7 +67,7 @@ def blockade_attrition(ctx: Context, static: NavalStatic, naval: NavalState, fle
 
 
 def lost_at_sea(ctx: Context, static: NavalStatic, naval: NavalState, control: dict[str, str], season: str,
-                units: dict[str, object]) -> None:
+                units: dict[str, object], land_merchants: dict[str, str]) -> None:
     """RSR 15.2-15.23: at the end of the Naval Movement Stage, who is not safe is eliminated."""
     for fleet in [naval.fleets[f] for f in sorted(naval.fleets)]:
         if fleet.arrives:
@@ -89,6 +89,7 @@ def lost_at_sea(ctx: Context, static: NavalStatic, naval: NavalState, control: d
             case = "RSR 15.22"
         if not safe:
             del naval.merchants[merchant.id]
+            land_merchants.pop(merchant.id, None)  # both of its counters go (7.5)
             ctx.emit("lost-at-sea", f"merchant fleet {merchant.id} in naval hex {merchant.hex} is lost at sea"
                      + (f" with {', '.join(merchant.cargo)}" if merchant.cargo else ""), case,
                      merchant=merchant.id, hex=merchant.hex, cargo=list(merchant.cargo))

@@ -517,7 +517,7 @@ def _end_of_movement(state: Any, ctx: Context) -> None:
     for fleet in on_map_fleets(naval, "japan"):
         wanted = (naval.orders.get("japan", {}).get("fleets") or {}).get(fleet.id, {}).get("lay_mines", True)
         mines.lay_mines(ctx, static, naval, fleet, bool(wanted))
-    attrition.lost_at_sea(ctx, static, naval, state.control, season, state.units)
+    attrition.lost_at_sea(ctx, static, naval, state.control, season, state.units, state.merchant_fleets)
     for fleet in on_map_fleets(naval):
         fleet.at_sea = False  # RSR 4.14: every fleet ends on its in-Port side
         back = sorted(s for s, h in naval.in_port.items() if h == fleet.hex and s not in naval.sunk)
