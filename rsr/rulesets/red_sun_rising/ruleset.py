@@ -618,7 +618,7 @@ class RedSunRising:
     def _end_stage(self, state: RsrState, ctx: Context) -> None:
         """RSR 4.35: after the trenches (13.16), every unit flips to its unactivated side and the turn ends.
 
-        Fleet morale in port (8.78) belongs to the naval game, not implemented yet.
+        Naval upkeep (18.1 repairs, 18.2 captures, 8.78 morale in port) runs here for the naval game (issue 12).
         """
         for unit in state.units.values():
             unit.activated = False
@@ -663,6 +663,7 @@ class RedSunRising:
             terrain = state.static.terrain.get(hex_id, "?")
             lines.append(f"  {hex_id} [{terrain}{', ' + ', '.join(extra) if extra else ''}]: "
                          + ", ".join(by_hex[hex_id]))
+        lines += naval_flow.describe(state)  # naval game (issue 12)
         return lines
 
 

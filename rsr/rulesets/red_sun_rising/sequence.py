@@ -37,8 +37,9 @@ NAVAL_SEQUENCE: tuple[Stage, ...] = (
 
 STAGES = {stage.key: stage for stage in NAVAL_SEQUENCE + LAND_SEQUENCE}
 
-# Stages whose rules are implemented: the whole land sequence. The naval sequence (4.1, 4.4) is not yet;
-# Japanese units arriving by sea and merchant fleets moving on the land map wait for it.
+# Stages whose rules are implemented: the whole land sequence and the Strategic Naval Sequence (4.1, issue 12;
+# a search that could start a tactical battle, 4.4, is refused until issue 13). Japanese units now arrive
+# by sea through the naval stage (7.4-7.5).
 IMPLEMENTED = frozenset(stage.key for stage in LAND_SEQUENCE + NAVAL_SEQUENCE)
 
 ASSAULT_ROUNDS = 3  # RSR 4.24, 11.0: at most three assault rounds per combat stage

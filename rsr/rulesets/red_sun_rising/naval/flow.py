@@ -103,6 +103,8 @@ def next_request(state: Any, base: str) -> Request | None:
             if side == "japan" else {}
         template: dict[str, Any] = {"fleets": {f: {"sortie": False, "route": [], "search": "never"}
                                                for f in sorted(fleets)}, "round_by_round": False}
+        for fleet_id in sorted(arriving):  # RSR 19.2: it must enter; the player picks the hex and the route
+            template["fleets"][fleet_id] = {"sortie": True, "route": [static.baltic_entry[0]], "search": "never"}
         if side == "japan":
             template["merchants"] = {m: {"route": []} for m in sorted(merchants)}
         return Request(id=f"{base}/{side}/sailing-orders", side=side, kind="sailing-orders",
@@ -631,3 +633,30 @@ def end_stage(state: Any, ctx: Context) -> None:
             fleet.morale += 1
             ctx.emit("morale", f"{fleet.id} spends the turn in port: morale {fleet.morale}", "RSR 8.78",
                      fleet=fleet.id, morale=fleet.morale)
+
+
+def describe(state: Any) -> list[str]:
+    """The Strategic Naval Map in a few lines: fleets, merchant fleets and their cargo, mines."""
+    naval: NavalState | None = state.naval
+    if naval is None:
+        return []
+    static: NavalStatic = state.naval_static
+    lines = ["  Strategic Naval Map:"]
+    for fleet in [naval.fleets[f] for f in sorted(naval.fleets)]:
+        afloat = [s for s in fleet.ships if s not in naval.sunk]
+        disabled = [s for s in afloat if s in naval.disabled]
+        where = f"arrives turn {fleet.arrives}" if fleet.arrives else f"hex {fleet.hex}"
+        lines.append(f"    {fleet.id} ({static.admiral(fleet.admiral).name}, morale {fleet.morale}) {where}, "
+                     f"{'at sea' if fleet.at_sea else 'in port'}{', on blockade' if fleet.blockade else ''}: "
+                     f"{len(afloat)} ships" + (f", {len(disabled)} disabled" if disabled else ""))
+    for merchant in [naval.merchants[m] for m in sorted(naval.merchants)]:
+        cargo = f": {', '.join(merchant.cargo)}" if merchant.cargo else ""
+        lines.append(f"    {merchant.id} hex {merchant.hex}{cargo}")
+    waiting: dict[int, list[str]] = {}
+    for unit_id, hex_number in sorted(naval.ashore.items()):
+        waiting.setdefault(hex_number, []).append(unit_id)
+    for hex_number in sorted(waiting):
+        lines.append(f"    waiting in hex {hex_number}: {', '.join(waiting[hex_number])}")
+    if naval.mines:
+        lines.append("    mines: " + ", ".join(f"hex {h} level {v}" for h, v in sorted(naval.mines.items())))
+    return lines
