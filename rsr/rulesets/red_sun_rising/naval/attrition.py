@@ -61,8 +61,12 @@ def blockade_attrition(ctx: Context, static: NavalStatic, naval: NavalState, fle
             apply_hit(naval, ship_id, static.ship(ship_id).defense, static.ship(ship_id).defense)
             points -= static.ship(ship_id).defense
             hit.append(ship_id)
+    shaky = [static.ship(s).name for s in hit
+             if row["result"] == "disable" and "provisional" in static.ship(s).provenance]
     ctx.emit("blockade-attrition", f"{fleet.id} on blockade: die {die} + {modifier} -> {row['result']}"
-             + (f": {', '.join(hit)}" if hit else ""), "RSR 15.1", fleet=fleet.id, die=die, modifier=modifier,
+             + (f": {', '.join(hit)}" if hit else ""), "RSR 15.1",
+             provisional=[f"defense strengths of {', '.join(shaky)}: provisional"] if shaky else [],
+             fleet=fleet.id, die=die, modifier=modifier,
              result=row["result"], ships=hit)
 
 

@@ -579,9 +579,11 @@ def apply_landings(state: Any, ctx: Context, answer: Any) -> None:
         state.merchant_fleets[merchant_id] = str(hex_id)
         for unit_id in merchant.cargo:
             state.units[unit_id].hex = str(hex_id)  # RSR 7.44: no activation needed
+        code = options[merchant_id]["code"]
         ctx.emit("landing", f"merchant fleet {merchant_id} transfers from naval hex {merchant.hex} "
-                 f"(code {options[merchant_id]['code']}) to {hex_id}"
+                 f"(code {code}) to {hex_id}"
                  + (f" with {', '.join(merchant.cargo)}" if merchant.cargo else ""), "RSR 7.5",
+                 provisional=[] if code == "A" else [f"coded hex {code} of the naval map: provisional"],
                  merchant=merchant_id, hex=str(hex_id), cargo=list(merchant.cargo))
         merchant.cargo = []
         naval.landed.append(merchant_id)

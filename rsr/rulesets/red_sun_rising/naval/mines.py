@@ -50,7 +50,8 @@ def strike(ctx: Context, static: NavalStatic, naval: NavalState, fleet: Fleet, h
     outcome = apply_hit(naval, ship.id, ship.defense, result)
     ctx.emit("mines", f"{fleet.id} {how} mined hex {hex_number}: mine level {level} attacks {ship.name} "
              f"(position {pick}), die {die} -> {result} against defense {ship.defense}: {outcome}", "RSR 16.0",
-             provisional=[f"Naval CRT column {level} die {die}: provisional"] if provisional else [],
+             provisional=([f"Naval CRT column {level} die {die}: provisional"] if provisional else [])
+             + ([f"defense strength of {ship.name}: provisional"] if "provisional" in ship.provenance else []),
              fleet=fleet.id, hex=hex_number, position=pick, ship=ship.id, die=die, result=result, outcome=outcome)
 
 

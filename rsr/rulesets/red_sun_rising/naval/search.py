@@ -34,5 +34,7 @@ def search(ctx: Context, static: NavalStatic, hex_number: int, side: str, ships:
     found = die + modifier <= limit
     ctx.emit("search", f"{side} searches naval hex {hex_number} ({static.kind(hex_number)}, limit {limit}): "
              f"{weather_now}, die {die} {modifier:+d} -> {'sighted' if found else 'nothing'}", "RSR 6.0",
+             provisional=[f"kind of naval hex {hex_number}: {static.hexes[hex_number].provenance}"]
+             if static.hexes[hex_number].provenance.startswith("provisional") else [],
              side=side, hex=hex_number, weather=weather_now, die=die, modifier=modifier, limit=limit, found=found)
     return found, weather_now
