@@ -47,8 +47,8 @@ def start_of_stage(state: RsrState, ctx: Context, side: str) -> None:
         else:
             state.units[unit_id] = Unit(unit_id, side, None, 1)
             state.off_map.append(unit_id)
-            ctx.emit("arrived", f"{unit_id} arrives in a Japanese home port, awaiting naval transport (7.4x, "
-                     "not implemented yet)", "RSR 17.11", unit=unit_id, hex=None)
+            ctx.emit("arrived", f"{unit_id} arrives in a Japanese home port, awaiting naval transport (7.4)",
+                     "RSR 17.11", unit=unit_id, hex=None)
 
 
 def arrivals_this_stage(state: RsrState, side: str) -> list[str]:

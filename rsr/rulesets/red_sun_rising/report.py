@@ -105,7 +105,9 @@ def result_table(events: list[Event]) -> list[str]:
 
 
 def tables(events: list[Event]) -> list[tuple[str, list[str]]]:
-    return [("Result", result_table(events)), ("Supply", supply_table(events)),
-            ("Activation", activation_table(events)),
+    from rsr.rulesets.red_sun_rising.naval.report import tables as naval_tables  # naval game (issue 12)
+
+    return [("Result", result_table(events))] + naval_tables(events) + [
+        ("Supply", supply_table(events)), ("Activation", activation_table(events)),
             ("Movement", moves_table(events)), ("Combats", combat_table(events)),
             ("Retreats and advances", retreat_table(events))]

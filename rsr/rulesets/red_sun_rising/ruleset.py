@@ -19,6 +19,8 @@ from rsr.rulesets.red_sun_rising import (
     victory,
 )
 from rsr.rulesets.red_sun_rising.data import load_static
+from rsr.rulesets.red_sun_rising.naval import flow as naval_flow  # issue 12
+from rsr.rulesets.red_sun_rising.naval.data import load_naval  # issue 12
 from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
 
@@ -31,6 +33,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "trenches": ("build", "never", "ask"),       # RSR 13.1
     "fleets": ("stay", "ask"),                   # RSR 10.25
     "feeding": ("most-points", "ask"),           # RSR 10.32, 10.42
+    "disband": ("never", "ask"),                 # RSR 18.5 (naval game, issue 12)
 }
 
 
@@ -57,7 +60,7 @@ class RedSunRising:
     known_options = KNOWN_OPTIONS
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
                                        "assignments": "ask", "retreat": "never", "trenches": "build",
-                                       "fleets": "stay", "feeding": "most-points"}
+                                       "fleets": "stay", "feeding": "most-points", "disband": "never"}
 
     # -- set-up ---------------------------------------------------------------------------------------
 
@@ -99,6 +102,13 @@ class RedSunRising:
         state.command_points = int(spec.get("command_points", 0))
         state.replacement_steps = int(spec.get("replacement_steps", 0))
         state.destroyed_fortresses = sorted(spec.get("destroyed_fortresses", []))
+        # -- naval game (issue 12): ships, fleets and merchant fleets with their cargo (19.1-19.2)
+        state.naval_static = load_naval(data)
+        if state.naval_static is not None:
+            state.naval = naval_flow.setup(state, state.naval_static, spec.get("naval") or {}, _embarked_unit)
+        elif "naval" in spec["sequence"]:
+            raise BadInput(f"scenario {scenario.name}: the naval stage needs include naval and naval_map")
+        # -- end naval game
         reinforcements.check_foreign_aid(state, Context(NoDice()))  # achievements made before the start
         if supply.plays_supply_stage(state, "japan"):
             # RSR 10.32 with 4.21: the Japanese units a scenario states in supply were fed in the Supply Stage
@@ -119,6 +129,18 @@ class RedSunRising:
             return None
         stage = STAGES[state.stage_key()]
         base = f"t{state.turn}/{stage.key.replace('.', '/')}"
+        # -- naval game (issue 12)
+        if stage.key == "naval":
+            return naval_flow.next_request(state, base)
+        if stage.key == "japan.reinforcement" and state.naval is not None:
+            landing = naval_flow.landing_request(state, base)
+            if landing is not None:
+                return landing
+        if stage.key == "russia.reinforcement" and state.naval is not None:
+            disband = naval_flow.disband_request(state, base)
+            if disband is not None:
+                return disband
+        # -- end naval game
         if stage.key == "end":
             side = self.sides[state.end_phase]
             return Request(
@@ -279,6 +301,14 @@ class RedSunRising:
                 self._end_movement(state, ctx)
         elif request.kind == "overstack":
             self._overstack(state, ctx, request.side, answer)
+        # -- naval game (issue 12)
+        elif request.kind in ("sailing-orders", "naval-round"):
+            naval_flow.apply(state, ctx, request, answer)
+        elif request.kind == "naval-landings":
+            naval_flow.apply_landings(state, ctx, answer)
+        elif request.kind == "naval-disband":
+            naval_flow.apply_disband(state, ctx, answer, _embarked_unit)
+        # -- end naval game
         else:
             raise RulesError(f"Red Sun Rising has no request of kind {request.kind!r}")
         self._continue(state, ctx)
@@ -373,6 +403,8 @@ class RedSunRising:
             return {"retreats": [] if rule == "never" else combat.retreat_by_rule(state, request.side, rule)}
         if request.kind == "fleet-feeding" and rule == "most-points":
             return {"feed": supply.feeding_by_policy(state)}
+        if request.kind == "naval-disband" and rule == "never":  # naval game (issue 12)
+            return {"disband": {}}
         if request.kind == "fleet-moves" and rule == "stay":
             return {"moves": {}}
         if request.kind == "trenches" and rule in ("build", "never"):
@@ -429,6 +461,11 @@ class RedSunRising:
                 state.stage_started = True
                 self._start_stage(state, ctx, key)
                 continue
+            if key == "naval":  # naval game (issue 12)
+                if naval_flow.advance(state, ctx):
+                    self._next_stage(state)
+                    continue
+                return
             if key.endswith("supply"):
                 if key == "japan.supply" and state.feeding_due:
                     return  # RSR 10.32: which units the fleets feed (policy "feeding" answers by default)
@@ -455,7 +492,9 @@ class RedSunRising:
     def _start_stage(self, state: RsrState, ctx: Context, key: str) -> None:
         """What each stage does on its own before anyone decides (RSR 4.21, 4.22, 10.4, 17.x)."""
         stage = STAGES[key]
-        if key.endswith("supply"):
+        if key == "naval":  # naval game (issue 12)
+            naval_flow.start(state, ctx)
+        elif key.endswith("supply"):
             assert stage.side is not None
             state.fleets_moved = False
             if stage.side == "japan" and any(supply.feeding_options(state).values()):
@@ -652,10 +691,11 @@ class RedSunRising:
     def _end_stage(self, state: RsrState, ctx: Context) -> None:
         """RSR 4.35: after the trenches (13.16), every unit flips to its unactivated side and the turn ends.
 
-        Fleet morale in port (8.78) belongs to the naval game, not implemented yet.
+        Naval upkeep (18.1 repairs, 18.2 captures, 8.78 morale in port) runs here for the naval game (issue 12).
         """
         for unit in state.units.values():
             unit.activated = False
+        naval_flow.end_stage(state, ctx)  # naval game (issue 12): 18.1, 18.2, 8.78
         state.moved = []
         state.acting_commander = {}
         ctx.emit("stage", f"end of game turn {state.turn} ({activation.month(state)})", "RSR 4.35")
@@ -707,7 +747,13 @@ class RedSunRising:
             terrain = state.static.terrain.get(hex_id, "?")
             lines.append(f"  {hex_id} [{terrain}{', ' + ', '.join(extra) if extra else ''}]: "
                          + ", ".join(by_hex[hex_id]))
+        lines += naval_flow.describe(state)  # naval game (issue 12)
         return lines
+
+
+def _embarked_unit(unit_id: str, counter: Any) -> Unit:
+    """Naval game (issue 12): a land unit off the land map, on a merchant fleet or just formed (7.4, 18.5)."""
+    return Unit(id=unit_id, side=counter.side, hex=None, steps=counter.steps)
 
 
 register(RedSunRising.id)(RedSunRising)

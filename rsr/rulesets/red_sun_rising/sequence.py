@@ -29,10 +29,17 @@ LAND_SEQUENCE: tuple[Stage, ...] = (
     Stage("end", None, "End Stage", "4.35"),
 )
 
-STAGES = {stage.key: stage for stage in LAND_SEQUENCE}
+# -- naval game (issue 12): the Strategic Naval Sequence of Play (4.11-4.15) as one stage before the land
+# sequences; a scenario that plays it lists "naval" first.
+NAVAL_SEQUENCE: tuple[Stage, ...] = (
+    Stage("naval", None, "Strategic Naval Sequence", "4.1"),
+)
 
-# Stages whose rules are implemented: the whole land sequence. The naval sequence (4.1, 4.4) is not yet;
-# Japanese units arriving by sea and merchant fleets moving on the land map wait for it.
-IMPLEMENTED = frozenset(stage.key for stage in LAND_SEQUENCE)
+STAGES = {stage.key: stage for stage in NAVAL_SEQUENCE + LAND_SEQUENCE}
+
+# Stages whose rules are implemented: the whole land sequence and the Strategic Naval Sequence (4.1, issue 12;
+# a search that could start a tactical battle, 4.4, is refused until issue 13). Japanese units now arrive
+# by sea through the naval stage (7.4-7.5).
+IMPLEMENTED = frozenset(stage.key for stage in LAND_SEQUENCE + NAVAL_SEQUENCE)
 
 ASSAULT_ROUNDS = 3  # RSR 4.24, 11.0: at most three assault rounds per combat stage

@@ -100,6 +100,9 @@ class RsrState:
     retreat_results: list[str] = field(default_factory=list)      # hexes vacated by 11.1 this round
     advance_pending: list[str] = field(default_factory=list)      # vacated hexes awaiting an advance (11.3)
     result: dict[str, Any] | None = None                           # RSR 19.4: winner, level, case once over
+    # -- naval game (issue 12): None in scenarios without it; naval_static is fixed data, never hashed
+    naval: Any = None
+    naval_static: Any = None
 
     def stage_key(self) -> str:
         return self.sequence[self.stage_index]
@@ -111,5 +114,6 @@ class RsrState:
     def to_json(self) -> dict[str, Any]:
         from rsr.engine import to_jsonable
 
-        data = {k: v for k, v in self.__dict__.items() if k != "static"}
+        data = {k: v for k, v in self.__dict__.items()
+                if k not in ("static", "naval_static") and not (k == "naval" and v is None)}
         return to_jsonable(data)

@@ -1,0 +1,664 @@
+"""The Strategic Naval Sequence of Play as one stage of the game turn (RSR 4.1: 4.11-4.15).
+
+Decisions: each side's sailing orders (Russia first, 4.11, then Japan, 4.12), or, for a side that asks
+for it, its moves every round; everything else runs on its own from the orders and the dice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rsr.engine import Context, Request
+from rsr.errors import BadInput, RulesError
+from rsr.rulesets.red_sun_rising.naval import attrition, battle, initiative, mines, orders, ports, transport
+from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
+from rsr.rulesets.red_sun_rising.naval.search import search
+from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalState
+
+ROUNDS = 10  # RSR 4.14, 7.0
+SIDES = ("russia", "japan")
+KINDS = ("sailing-orders", "naval-round", "naval-landings", "naval-disband")
+
+
+def setup(state: Any, static: NavalStatic, spec: dict[str, Any], unit_factory: Any) -> NavalState:
+    """RSR 19.1-19.2: fleets, admirals, ships and merchant fleets (with their cargo) from the scenario."""
+    naval = NavalState()
+    seen: set[str] = set()
+    for fleet_id, raw in sorted((spec.get("fleets") or {}).items()):
+        static.admiral(raw["admiral"])
+        for ship_id in raw["ships"]:
+            if static.ship(ship_id).side != raw["side"] or ship_id in seen:
+                raise BadInput(f"naval set-up: {ship_id} is not a {raw['side']} ship, or is in two fleets")
+            seen.add(ship_id)
+        hex_number = int(raw["hex"])
+        if hex_number not in static.hexes and not raw.get("arrives"):
+            raise BadInput(f"naval set-up: {fleet_id} is in {hex_number}, not a naval hex")
+        naval.fleets[fleet_id] = Fleet(fleet_id, raw["side"], raw["admiral"], hex_number, list(raw["ships"]),
+                                       at_sea=bool(raw.get("at_sea", False)),
+                                       morale=int(raw.get("morale", static.admiral(raw["admiral"]).initiative)),
+                                       blockade=bool(raw.get("blockade", False)), arrives=int(raw.get("arrives", 0)))
+    for merchant_id, raw in sorted((spec.get("merchant_fleets") or {}).items()):
+        if merchant_id not in static.merchant_ids or int(raw["hex"]) not in static.hexes:
+            raise BadInput(f"naval set-up: {merchant_id} is not a merchant fleet in a naval hex")
+        cargo = list(raw.get("cargo", []))
+        for unit_id in cargo:
+            counter = state.static.counter(unit_id)
+            if counter.side != "japan" or unit_id in state.units:
+                raise BadInput(f"naval set-up: {unit_id} is not a Japanese unit free to embark")
+            state.units[unit_id] = unit_factory(unit_id, counter)
+        naval.merchants[merchant_id] = Merchant(merchant_id, int(raw["hex"]), cargo)
+        transport.check_cargo(state, merchant_id, cargo)
+    for unit_id, hex_number in sorted((spec.get("units") or {}).items()):
+        counter = state.static.counter(unit_id)
+        if counter.side != "japan" or unit_id in state.units or int(hex_number) not in static.hexes:
+            raise BadInput(f"naval set-up: {unit_id} is not a Japanese unit free to wait in a naval hex")
+        state.units[unit_id] = unit_factory(unit_id, counter)
+        naval.ashore[unit_id] = int(hex_number)
+    naval.in_port = {k: int(v) for k, v in sorted((spec.get("in_port") or {}).items())}
+    naval.disabled = sorted(spec.get("disabled", []))
+    naval.sunk = sorted(spec.get("sunk", []))
+    naval.repairs = {k: int(v) for k, v in sorted((spec.get("repairs") or {}).items())}
+    naval.mines = {str(k): int(v) for k, v in sorted((spec.get("mines") or {}).items())}
+    naval.attrition_sinking_used = bool(spec.get("attrition_sinking_used", False))
+    naval.naval_brigades = int(spec.get("naval_brigades", 0))
+    return naval
+
+
+def start(state: Any, ctx: Context) -> None:
+    """Start of the Naval Sequence: captures (18.2), home-port starts (7.0 errata), reset of the stage."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    ports.capture(ctx, static, naval, state.control)
+    naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
+    naval.landed, naval.transfer_done, naval.disband_done = [], False, False
+    for fleet in naval.fleets.values():
+        fleet.moved, fleet.returning, fleet.route_index, fleet.flip_in_port = False, False, 0, False
+        fleet.at_sea = False
+    for merchant in naval.merchants.values():
+        merchant.moved, merchant.route_index = False, 0
+        merchant.home_start = merchant.hex in static.home_ports  # RSR 7.0 errata
+
+
+def _season(state: Any) -> str:
+    info = state.static.turn_info(state.turn)
+    return info.season if info else "summer"
+
+
+def on_map_fleets(naval: NavalState, side: str | None = None) -> list[Fleet]:
+    return [naval.fleets[f] for f in sorted(naval.fleets)
+            if (side is None or naval.fleets[f].side == side) and not naval.fleets[f].arrives]
+
+
+def next_request(state: Any, base: str) -> Request | None:
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    if naval.phase == "orders":
+        side = SIDES[naval.orders_side]
+        fleets = {f.id: {"hex": f.hex, "admiral": f.admiral, "ships": list(f.ships), "blockade": f.blockade,
+                         "arrives": f.arrives}
+                  for f in state.naval.fleets.values() if f.side == side}
+        arriving = {f.id: {"enters_on": list(static.baltic_entry)} for f in naval.fleets.values()
+                    if f.side == side and f.arrives == state.turn}
+        merchants = {m.id: {"hex": m.hex, "cargo": list(m.cargo)} for m in naval.merchants.values()} \
+            if side == "japan" else {}
+        template: dict[str, Any] = {"fleets": {f: {"sortie": False, "route": [], "search": "never"}
+                                               for f in sorted(fleets)}, "round_by_round": False}
+        for fleet_id in sorted(arriving):  # RSR 19.2: it must enter; the player picks the hex and the route
+            template["fleets"][fleet_id] = {"sortie": True, "route": [static.baltic_entry[0]], "search": "never"}
+        if side == "japan":
+            template["merchants"] = {m: {"route": []} for m in sorted(merchants)}
+        return Request(id=f"{base}/{side}/sailing-orders", side=side, kind="sailing-orders",
+                       prompt=f"{'Russian' if side == 'russia' else 'Japanese'} Naval Initiative Stage: sailing "
+                              "orders for the whole Naval Sequence (or round_by_round: true)",
+                       case="RSR 4.11" if side == "russia" else "RSR 4.12",
+                       options={"fleets": fleets, "arriving": arriving, "merchants": merchants,
+                                "mines": dict(naval.mines)},
+                       template=template)
+    if naval.phase == "rounds" and naval.impulse in SIDES and _asks(naval, naval.impulse):
+        side = naval.impulse
+        moves: dict[str, list[int]] = {f.id: [f.hex] + static.neighbours(f.hex)
+                                       for f in on_map_fleets(naval, side) if f.at_sea}
+        moves.update({f.id: list(static.baltic_entry) for f in naval.fleets.values()  # RSR 19.2
+                      if f.side == side and f.arrives == state.turn and f.at_sea and naval.round == 1})
+        shipping: dict[str, list[int]] = {m.id: [m.hex] + static.neighbours(m.hex) for m in naval.merchants.values()
+                                          if side == "japan" and (naval.round > 1 or m.home_start)}
+        return Request(id=f"{base}/round{naval.round}/{side}", side=side, kind="naval-round",
+                       prompt=f"naval movement round {naval.round} of {ROUNDS}: {side} moves", case="RSR 7.1",
+                       options={"fleets": moves, "merchants": shipping, "enemy": _positions(naval, _enemy(side))},
+                       template={"fleets": {f: m[0] for f, m in moves.items()},
+                                 "merchants": {m: h[0] for m, h in shipping.items()}, "search": [], "in_port": []})
+    return None
+
+
+def _asks(naval: NavalState, side: str) -> bool:
+    return bool(naval.orders.get(side, {}).get("round_by_round"))
+
+
+def _enemy(side: str) -> str:
+    return "japan" if side == "russia" else "russia"
+
+
+def _positions(naval: NavalState, side: str) -> dict[str, int]:
+    return {f.id: f.hex for f in on_map_fleets(naval, side) if f.at_sea}
+
+
+def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
+    naval: NavalState = state.naval
+    if request.kind == "sailing-orders":
+        side = request.side
+        signed = orders.check_orders(answer, side)
+        _compose(state, ctx, side, signed)
+        naval.orders[side] = signed
+        _check_arrivals(state, side, signed)
+        _load(state, ctx, signed.get("load") or {})
+        _initiative(state, ctx, side, signed)
+        _leave_behind(state, ctx, side, signed)
+        naval.orders_side += 1
+        if naval.orders_side == len(SIDES):
+            naval.phase = "search"
+        return
+    if request.kind == "naval-round":
+        moves = orders.check_round(answer)
+        _move_side(state, ctx, request.side, moves)
+        naval.impulse = "japan" if request.side == "russia" else "raid"
+        return
+    raise RulesError(f"no naval request of kind {request.kind!r}")
+
+
+def _compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
+    """RSR 7.7, 7.71: re-arrange ships among fleets that start the stage in one hex; the Japanese may
+    form a second fleet beside his only one."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    for fleet_id, admiral_id in sorted((signed.get("new_fleets") or {}).items()):
+        mine = on_map_fleets(naval, side)
+        if side != "japan" or len(mine) != 1 or fleet_id in naval.fleets:
+            raise RulesError("only the Japanese, with a single fleet on the map, may form a second fleet (RSR 7.7)")
+        static.admiral(str(admiral_id))
+        naval.fleets[fleet_id] = Fleet(fleet_id, side, str(admiral_id), mine[0].hex, [],
+                                       morale=static.admiral(str(admiral_id)).initiative)
+    compose = signed.get("compose") or {}
+    if not compose:
+        return
+    fleets = [naval.fleets.get(f) for f in sorted(compose)]
+    if any(f is None or f.side != side for f in fleets) or len({f.hex for f in fleets if f}) != 1:
+        raise RulesError("fleets re-arranged together must be friendly fleets in one hex (RSR 7.7)")
+    before = sorted(s for f in fleets if f for s in f.ships)
+    after = sorted(s for f in sorted(compose) for s in compose[f])
+    if before != after:
+        raise RulesError("a re-arrangement must keep exactly the ships of those fleets (RSR 7.7, 7.71)")
+    for fleet in fleets:
+        assert fleet is not None
+        fleet.ships = list(compose[fleet.id])
+        if not fleet.ships:  # RSR 7.7: an empty fleet leaves the map
+            del naval.fleets[fleet.id]
+    ctx.emit("composition", f"{side} re-arranges {', '.join(sorted(compose))}", "RSR 7.7",
+             fleets={f: list(s) for f, s in sorted(compose.items())})
+
+
+def _check_arrivals(state: Any, side: str, signed: dict[str, Any]) -> None:
+    """RSR 19.2: the Baltic fleet enters in round 1 on a hex 12-19; sailing orders must say which."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    for fleet in [naval.fleets[f] for f in sorted(naval.fleets)]:
+        if fleet.side != side or fleet.arrives != state.turn or signed.get("round_by_round"):
+            continue
+        route = ((signed.get("fleets") or {}).get(fleet.id) or {}).get("route") or []
+        if not route or route[0] not in static.baltic_entry:
+            raise RulesError(f"{fleet.id} enters in round 1 on one of hexes {static.baltic_entry[0]}-"
+                             f"{static.baltic_entry[-1]}: start its route there (RSR 19.2)")
+
+
+def _load(state: Any, ctx: Context, load: dict[str, list[str]]) -> None:
+    """RSR 7.4, 7.41, 7.43, 17.11: a merchant fleet embarks land units that start the stage in its hex (or, in a
+    home port, command units that arrived by the Turn Record Track), at most four command points a stage."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    for merchant_id, units in sorted(load.items()):
+        merchant = naval.merchants.get(merchant_id)
+        if merchant is None:
+            raise RulesError(f"{merchant_id} is not a merchant fleet on the naval map (RSR 7.4)")
+        for unit_id in units:
+            here = naval.ashore.get(str(unit_id)) == merchant.hex
+            arrived = str(unit_id) in state.off_map and merchant.hex in static.home_ports
+            if not (here or arrived):
+                raise RulesError(f"{unit_id} does not start the Naval Movement Stage stacked with {merchant_id} "
+                                 f"in naval hex {merchant.hex} (RSR 7.4, 17.11)")
+        transport.check_cargo(state, merchant_id, merchant.cargo + [str(u) for u in units])
+        for unit_id in units:
+            naval.ashore.pop(str(unit_id), None)
+            if str(unit_id) in state.off_map:
+                state.off_map.remove(str(unit_id))
+            merchant.cargo.append(str(unit_id))
+        ctx.emit("embark", f"merchant fleet {merchant_id} embarks {', '.join(units)} in naval hex {merchant.hex}",
+                 "RSR 7.4", merchant=merchant_id, units=list(units), hex=merchant.hex)
+
+
+def _leave_behind(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
+    """RSR 7.71-7.73 errata: a sortie takes every ship, except disabled ships under repair left in port."""
+    naval: NavalState = state.naval
+    for fleet_id, raw in sorted((signed.get("fleets") or {}).items()):
+        left = [str(s) for s in raw.get("leave_behind") or []]
+        fleet = naval.fleets.get(fleet_id)
+        if not left or fleet is None:
+            continue
+        if set(left) - set(fleet.ships) or set(left) - set(naval.disabled):
+            raise RulesError(f"{fleet_id} may leave behind only its own disabled ships (RSR 7.72, 7.73)")
+        if not fleet.at_sea:
+            continue  # it does not sortie: nothing is left behind
+        if not set(fleet.ships) - set(left):
+            raise RulesError(f"{fleet_id} would sail with no ship (RSR 7.71)")
+        fleet.ships = [s for s in fleet.ships if s not in left]
+        for ship_id in left:
+            naval.in_port[ship_id] = fleet.hex
+        ctx.emit("composition", f"{fleet_id} sorties leaving {', '.join(left)} in port", "RSR 7.73",
+                 fleet=fleet_id, ships=left)
+
+
+def _initiative(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
+    """RSR 4.11-4.12, 5.0: roll for each fleet that wishes to sortie."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    wanted = signed.get("fleets") or {}
+    for fleet_id in sorted(wanted):
+        fleet = naval.fleets.get(fleet_id)
+        if fleet is None or fleet.side != side:
+            raise RulesError(f"{fleet_id} is not a {side} fleet")
+        if wanted[fleet_id].get("sortie") or (fleet.arrives and fleet.arrives == state.turn):
+            if fleet.arrives and fleet.arrives != state.turn:
+                raise RulesError(f"{fleet_id} has not arrived yet (RSR 19.2)")
+            initiative.roll_initiative(ctx, static, fleet, _season(state), state.turn)
+
+
+def advance(state: Any, ctx: Context) -> bool:
+    """Run the Naval Sequence up to the next decision; True once it is over (4.15 done)."""
+    naval: NavalState = state.naval
+    if naval.phase == "orders":
+        return False
+    if naval.phase == "search":
+        _search_stage(state, ctx)
+        naval.phase, naval.round, naval.impulse = "rounds", 1, "russia"
+        ctx.emit("round", f"naval movement round 1 of {ROUNDS}", "RSR 4.14", round=1)
+    while naval.phase == "rounds":
+        if naval.impulse in SIDES:
+            side = naval.impulse
+            if _asks(naval, side):
+                return False
+            _move_side(state, ctx, side, _moves_from_orders(state, side))
+            naval.impulse = "japan" if side == "russia" else "raid"
+            continue
+        if naval.impulse == "raid":
+            _raid(state, ctx)
+            naval.impulse = "search"
+            continue
+        _search_impulse(state, ctx)
+        if naval.round == 1:
+            for fleet in on_map_fleets(naval, "japan"):
+                initiative.blockade_initiative(ctx, fleet)
+        if naval.round >= ROUNDS:
+            _end_of_movement(state, ctx)
+            naval.phase = "done"
+            return True
+        naval.round += 1
+        naval.impulse = "russia"
+        ctx.emit("round", f"naval movement round {naval.round} of {ROUNDS}", "RSR 4.14", round=naval.round)
+    return naval.phase == "done"
+
+
+def _searches_wanted(state: Any, side: str, fleet: Fleet) -> bool:
+    rule = (state.naval.orders.get(side, {}).get("fleets") or {}).get(fleet.id, {}).get("search", "never")
+    return bool(rule == "always" or fleet.id in state.naval.orders.get(side, {}).get("_round_search", []))
+
+
+def _search_stage(state: Any, ctx: Context) -> None:
+    """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, 6.0)."""
+    _searches(state, ctx, "RSR 4.13")
+
+
+def _search_impulse(state: Any, ctx: Context) -> None:
+    """RSR 7.3: the same after every raiding impulse."""
+    _searches(state, ctx, "RSR 7.3")
+
+
+def _searches(state: Any, ctx: Context, case: str) -> None:
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    for hex_number in sorted({f.hex for f in on_map_fleets(naval) if f.at_sea}):
+        here = [f for f in on_map_fleets(naval) if f.at_sea and f.hex == hex_number]
+        if len({f.side for f in here}) < 2:
+            continue
+        for side in ("japan", "russia"):  # RSR 6.0: the Japanese may always search first
+            searchers = [f for f in here if f.side == side and _searches_wanted(state, side, f)]
+            if not searchers:
+                continue
+            engine = battle.require_battle(hex_number, f"a {side} search ({case})")
+            ships = [s for f in searchers for s in f.ships if s not in naval.sunk]
+            found, weather_now = search(ctx, static, hex_number, side, ships)
+            if found:
+                result = engine(ctx, static, hex_number, [f for f in here if f.side == "russia"],
+                                [f for f in here if f.side == "japan"], weather_now)
+                _apply_battle(state, ctx, result)
+                break
+    naval.orders.get("russia", {}).pop("_round_search", None)
+    naval.orders.get("japan", {}).pop("_round_search", None)
+
+
+def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None:
+    naval: NavalState = state.naval
+    for ship_id in result.disabled:
+        if ship_id not in naval.disabled:
+            naval.disabled.append(ship_id)
+    naval.sunk += [s for s in result.sunk if s not in naval.sunk]
+    for fleet_id, morale in sorted(result.morale.items()):
+        if fleet_id in naval.fleets:
+            naval.fleets[fleet_id].morale = morale
+    for fleet_id in result.withdraws:
+        if fleet_id in naval.fleets:
+            naval.fleets[fleet_id].returning = True  # RSR 8.76 errata: home by the shortest path
+    ctx.emit("naval-battle", "naval battle fought", "RSR 8.0", sunk=list(result.sunk), disabled=list(result.disabled))
+
+
+def _nearest_port_step(state: Any, fleet: Fleet) -> int:
+    """One step along a shortest path to the nearest friendly port (ties by hex number)."""
+    static: NavalStatic = state.naval_static
+    targets = sorted(p.hex for p in static.ports if attrition.friendly_port(static, state.control, p.hex, fleet.side))
+    if not targets or fleet.hex in targets:
+        return fleet.hex
+    best = None
+    for step in [fleet.hex] + static.neighbours(fleet.hex):
+        dist = static.distances(step)
+        reach = min((dist[t] for t in targets if t in dist), default=None)
+        if reach is not None and (best is None or (reach, step) < best):
+            best = (reach, step)
+    return best[1] if best else fleet.hex
+
+
+def _moves_from_orders(state: Any, side: str) -> dict[str, Any]:
+    """The moves this round's impulse takes from the signed sailing orders."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    signed = naval.orders.get(side, {})
+    fleet_orders = signed.get("fleets") or {}
+    moves: dict[str, Any] = {"fleets": {}, "merchants": {}}
+    for fleet in [naval.fleets[f] for f in sorted(naval.fleets)]:
+        if fleet.side != side or not fleet.at_sea:
+            continue
+        mine = fleet_orders.get(fleet.id, {})
+        within = mine.get("return_if_enemy_within")
+        if within is not None and not fleet.returning and not fleet.arrives:
+            dist = static.distances(fleet.hex)
+            near = [e for e in on_map_fleets(naval, _enemy(side)) if e.at_sea and dist.get(e.hex, 99) <= within]
+            if near:
+                fleet.returning = True
+                ctx_note = f"{fleet.id}: enemy fleet {near[0].id} within {within} hexes: returns to port"
+                naval.orders[side].setdefault("_notes", []).append(ctx_note)
+        route = mine.get("route", [])
+        done = fleet.route_index >= len(route) and not fleet.arrives
+        if mine.get("flip_in_port") and done and attrition.friendly_port(static, state.control, fleet.hex, side):
+            fleet.at_sea, fleet.flip_in_port = False, True  # RSR 7.0 note
+            naval.orders[side].setdefault("_notes", []).append(
+                f"{fleet.id} turns to its in-Port side in naval hex {fleet.hex}")
+            continue
+        if fleet.returning and not fleet.arrives:
+            moves["fleets"][fleet.id] = _nearest_port_step(state, fleet)
+        elif fleet.route_index < len(route):
+            moves["fleets"][fleet.id] = route[fleet.route_index]
+    for merchant_id, raw in sorted((signed.get("merchants") or {}).items()):
+        merchant = naval.merchants.get(merchant_id)
+        if merchant is None:
+            continue
+        route = raw.get("route", [])
+        if merchant.route_index < len(route) and (naval.round > 1 or merchant.home_start):
+            moves["merchants"][merchant_id] = route[merchant.route_index]
+    return moves
+
+
+def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> None:
+    """RSR 7.1: every at-sea fleet (and merchant fleet) enters an adjacent hex or stays; Russians first."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    for note in naval.orders.get(side, {}).pop("_notes", []):
+        ctx.emit("sailing-orders", note, "RSR 7.1", side=side)
+    for fleet_id in moves.get("in_port") or []:  # RSR 7.0 note, asked round by round
+        fleet = naval.fleets.get(str(fleet_id))
+        if fleet is None or fleet.side != side or not fleet.at_sea or fleet.arrives \
+                or not attrition.friendly_port(static, state.control, fleet.hex, side):
+            raise RulesError(f"{fleet_id} is not an at-sea {side} fleet in a friendly port (RSR 7.0)")
+        if str(fleet_id) in (moves.get("fleets") or {}):
+            raise RulesError(f"{fleet_id} either moves or turns to its in-Port side (RSR 7.0)")
+        fleet.at_sea, fleet.flip_in_port = False, True
+        ctx.emit("sailing-orders", f"{fleet.id} turns to its in-Port side in naval hex {fleet.hex}", "RSR 7.0",
+                 side=side)
+    for fleet_id, target in sorted((moves.get("fleets") or {}).items()):
+        fleet = naval.fleets.get(fleet_id)
+        if fleet is None or fleet.side != side:
+            raise RulesError(f"round {naval.round}: {fleet_id} is not a {side} fleet")
+        if not fleet.at_sea:
+            raise RulesError(f"round {naval.round}: {fleet_id} lacks command initiative and may not move (RSR 7.0)")
+        if fleet.arrives:
+            if target not in static.baltic_entry:  # RSR 19.2
+                raise RulesError(f"{fleet_id} enters in round 1 on one of hexes "
+                                 f"{static.baltic_entry[0]}-{static.baltic_entry[-1]} (RSR 19.2)")
+            if naval.round != 1:
+                raise RulesError(f"{fleet_id} enters during the first round (RSR 19.2)")
+            fleet.arrives, fleet.hex, fleet.moved = 0, target, True
+            fleet.route_index += 1
+            ctx.emit("naval-move", f"{fleet_id} enters the map in naval hex {target}", "RSR 19.2",
+                     fleet=fleet_id, frm=None, to=target, round=naval.round)
+            continue
+        fleet.route_index += 1
+        if fleet.returning and fleet.morale == 0 and target != _nearest_port_step(state, fleet):
+            raise RulesError(f"{fleet_id} broke off with morale zero: it must sail to the nearest friendly port by "
+                             f"the shortest path, next {_nearest_port_step(state, fleet)} (RSR 8.76 errata)")
+        if target == fleet.hex:
+            continue
+        if target not in static.neighbours(fleet.hex):
+            raise RulesError(f"round {naval.round}: {fleet_id} cannot sail from {fleet.hex} to {target}: not an "
+                             "adjacent sea hex across a passable hexside (RSR 7.1)")
+        mines.strike(ctx, static, naval, fleet, fleet.hex, "leaves")
+        frm, fleet.hex, fleet.moved = fleet.hex, target, True
+        ctx.emit("naval-move", f"round {naval.round}: {fleet_id} sails {frm} -> {target}", "RSR 7.1",
+                 fleet=fleet_id, frm=frm, to=target, round=naval.round)
+        mines.strike(ctx, static, naval, fleet, target, "enters")
+    for merchant_id, target in sorted((moves.get("merchants") or {}).items()):
+        merchant = naval.merchants.get(merchant_id)
+        if side != "japan" or merchant is None:
+            raise RulesError(f"round {naval.round}: {merchant_id} is not a Japanese merchant fleet")
+        if naval.round == 1 and not merchant.home_start and target != merchant.hex:
+            raise RulesError(f"{merchant_id} did not start in a Japanese home port: it may not move in round 1 "
+                             "(RSR 7.0 errata)")
+        merchant.route_index += 1
+        if target == merchant.hex:
+            continue
+        if target not in static.neighbours(merchant.hex):
+            raise RulesError(f"round {naval.round}: {merchant_id} cannot sail from {merchant.hex} to {target} "
+                             "(RSR 7.1)")
+        if merchant_id in state.merchant_fleets:  # RSR 7.5: its land-map counter is taken off first
+            del state.merchant_fleets[merchant_id]
+        frm, merchant.hex, merchant.moved = merchant.hex, target, True
+        ctx.emit("naval-move", f"round {naval.round}: merchant fleet {merchant_id} sails {frm} -> {target}",
+                 "RSR 7.1", merchant=merchant_id, frm=frm, to=target, round=naval.round)
+    naval.orders.setdefault(side, {})["_round_search"] = list(moves.get("search") or [])
+    late = [f.id for f in naval.fleets.values() if f.side == side and f.arrives and f.arrives == state.turn]
+    if late and naval.round == 1:
+        raise RulesError(f"{', '.join(sorted(late))} must enter in round 1 on one of hexes "
+                         f"{static.baltic_entry[0]}-{static.baltic_entry[-1]} (RSR 19.2)")
+
+
+def _raid(state: Any, ctx: Context) -> None:
+    """RSR 7.2 (with errata): a Russian at-sea fleet with morale above zero sinks one merchant fleet in its
+    hex, whatever Japanese fleets are there; the cargo goes with it (7.42)."""
+    naval: NavalState = state.naval
+    for hex_number in sorted({f.hex for f in on_map_fleets(naval, "russia") if f.at_sea and f.morale > 0}):
+        victims = sorted(m for m, merchant in naval.merchants.items() if merchant.hex == hex_number)
+        if not victims:
+            continue
+        merchant = naval.merchants.pop(victims[0])
+        raider = next(f.id for f in on_map_fleets(naval, "russia") if f.at_sea and f.hex == hex_number)
+        for unit_id in merchant.cargo:
+            state.units[unit_id].steps = 0
+        state.merchant_fleets.pop(merchant.id, None)
+        ctx.emit("raid", f"round {naval.round}: {raider} raids naval hex {hex_number}: merchant fleet {merchant.id} "
+                 "is sunk" + (f" with {', '.join(merchant.cargo)}" if merchant.cargo else ""), "RSR 7.2",
+                 fleet=raider, hex=hex_number, merchant=merchant.id, cargo=list(merchant.cargo), round=naval.round)
+
+
+def _end_of_movement(state: Any, ctx: Context) -> None:
+    """After round 10: blockade (15.0), mines (16.0), lost at sea (15.2), in-port side (4.14), attrition (4.15)."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    season = _season(state)
+    for fleet in on_map_fleets(naval, "japan"):
+        fleet.blockade = attrition.on_blockade(static, naval, fleet, state.control)
+        if fleet.blockade:
+            ctx.emit("blockade", f"{fleet.id} is on blockade in naval hex {fleet.hex}", "RSR 15.0",
+                     fleet=fleet.id, hex=fleet.hex)
+    blockaded = {f.hex for f in on_map_fleets(naval, "japan") if f.blockade}
+    state.blockade_fleets = sorted(m for m, merchant in naval.merchants.items()  # RSR 10.26
+                                   if merchant.hex in blockaded and m in state.merchant_fleets)
+    for fleet in on_map_fleets(naval, "japan"):
+        wanted = (naval.orders.get("japan", {}).get("fleets") or {}).get(fleet.id, {}).get("lay_mines", True)
+        mines.lay_mines(ctx, static, naval, fleet, bool(wanted))
+    attrition.lost_at_sea(ctx, static, naval, state.control, season, state.units, state.merchant_fleets)
+    for fleet in on_map_fleets(naval):
+        fleet.at_sea = False  # RSR 4.14: every fleet ends on its in-Port side
+        back = sorted(s for s, h in naval.in_port.items() if h == fleet.hex and s not in naval.sunk)
+        if back:  # RSR 7.71: ships in port rejoin the fleet that comes back to them
+            fleet.ships += back
+            for ship_id in back:
+                del naval.in_port[ship_id]
+    ctx.emit("stage", "Naval Movement Stage ends", "RSR 4.14")
+    order = naval.orders.get("japan", {}).get("attrition_order") or []
+    for fleet in on_map_fleets(naval, "japan"):
+        if fleet.blockade:
+            attrition.blockade_attrition(ctx, static, naval, fleet, season, list(order))
+    ctx.emit("stage", "Attrition Stage ends", "RSR 4.15")
+
+
+# -- the Japanese Reinforcement Stage: transfer to the land map (7.5) ---------------------------------------
+
+def landing_request(state: Any, base: str) -> Request | None:
+    naval: NavalState | None = state.naval
+    if naval is None or naval.transfer_done:
+        return None
+    options = _landing_options(state)
+    if not options:
+        return None
+    return Request(id=f"{base}/landings", side="japan", kind="naval-landings",
+                   prompt="Japanese Reinforcement Stage: merchant fleets in coded hexes may transfer to the land map "
+                          "with their cargo", case="RSR 7.5",
+                   options={"merchants": options}, template={"landings": {}})
+
+
+def _landing_options(state: Any) -> dict[str, Any]:
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    out = {}
+    for merchant in [naval.merchants[m] for m in sorted(naval.merchants)]:
+        code = static.code_of(merchant.hex)
+        if code is None or merchant.id in state.merchant_fleets:
+            continue
+        out[merchant.id] = {"code": code, "cargo": list(merchant.cargo),
+                            "hexes": transport.landing_hexes(state, code, _season(state))}
+    return out
+
+
+def apply_landings(state: Any, ctx: Context, answer: Any) -> None:
+    """RSR 7.5, 7.44-7.45, 15.21: place the merchant counter and its cargo on the chosen coastal hex."""
+    naval: NavalState = state.naval
+    if not isinstance(answer, dict) or not isinstance(answer.get("landings", {}), dict) or set(answer) - {"landings"}:
+        raise RulesError("a landing answer is {landings: {merchant fleet: land hex}}")
+    options = _landing_options(state)  # in winter only friendly ports (RSR 7.5; interpretations.md, 7.5)
+    for merchant_id, hex_id in sorted(answer.get("landings", {}).items()):
+        if merchant_id not in options:
+            raise RulesError(f"{merchant_id} is not a merchant fleet in a coded hex (RSR 7.4, 7.5)")
+        if str(hex_id) not in options[merchant_id]["hexes"]:
+            raise RulesError(f"{merchant_id} may land only on {', '.join(options[merchant_id]['hexes']) or 'no hex'} "
+                             "(RSR 7.5, 7.45)")
+        merchant = naval.merchants[merchant_id]
+        state.merchant_fleets[merchant_id] = str(hex_id)
+        for unit_id in merchant.cargo:
+            state.units[unit_id].hex = str(hex_id)  # RSR 7.44: no activation needed
+        code = options[merchant_id]["code"]
+        ctx.emit("landing", f"merchant fleet {merchant_id} transfers from naval hex {merchant.hex} "
+                 f"(code {code}) to {hex_id}"
+                 + (f" with {', '.join(merchant.cargo)}" if merchant.cargo else ""), "RSR 7.5",
+                 provisional=[] if code == "A" else [f"coded hex {code} of the naval map: provisional"],
+                 merchant=merchant_id, hex=str(hex_id), cargo=list(merchant.cargo))
+        merchant.cargo = []
+        naval.landed.append(merchant_id)
+    naval.transfer_done = True
+
+
+# -- the Russian Reinforcement Stage: naval brigades (18.5) -------------------------------------------------
+
+def disband_request(state: Any, base: str) -> Request | None:
+    naval: NavalState | None = state.naval
+    if naval is None or naval.disband_done or naval.naval_brigades >= ports.MAX_BRIGADES:
+        return None
+    static: NavalStatic = state.naval_static
+    fleets = {f.id: [s for s in f.ships if s not in naval.unrepairable and s not in naval.sunk]
+              for f in on_map_fleets(naval, "russia")
+              if attrition.friendly_port(static, state.control, f.hex, "russia")}
+    fleets = {f: s for f, s in fleets.items() if sum(static.ship(x).defense for x in s) >= ports.DISBAND_POINTS}
+    if not fleets:
+        return None
+    return Request(id=f"{base}/disband", side="russia", kind="naval-disband",
+                   prompt="Russian Reinforcement Stage: disable 25 defense points of ships in port for a naval "
+                          "brigade?",
+                   case="RSR 18.5", options={"fleets": fleets}, template={"disband": {}}, policy="disband")
+
+
+def apply_disband(state: Any, ctx: Context, answer: Any, unit_factory: Any) -> None:
+    if not isinstance(answer, dict) or not isinstance(answer.get("disband", {}), dict) or set(answer) - {"disband"}:
+        raise RulesError("a disbandment answer is {disband: {fleet: [ship ids]}}")
+    for fleet_id, ships in sorted(answer.get("disband", {}).items()):
+        brigade = f"ru-nb{state.naval.naval_brigades + 1}"
+        if brigade not in state.units:
+            state.units[brigade] = unit_factory(brigade, state.static.counter(brigade))
+        ports.disband(ctx, state, state.naval, fleet_id, [str(s) for s in ships])
+    state.naval.disband_done = True
+
+
+def end_stage(state: Any, ctx: Context) -> None:
+    """End Stage naval upkeep: repairs (18.1), captures (18.2), morale in port (8.78)."""
+    naval: NavalState | None = state.naval
+    if naval is None:
+        return
+    static: NavalStatic = state.naval_static
+    ports.repair(ctx, static, naval, state.control)
+    ports.capture(ctx, static, naval, state.control)
+    for fleet in on_map_fleets(naval):
+        rating = static.admiral(fleet.admiral).initiative
+        if not fleet.moved and attrition.friendly_port(static, state.control, fleet.hex, fleet.side) \
+                and fleet.morale < rating:
+            fleet.morale += 1
+            ctx.emit("morale", f"{fleet.id} spends the turn in port: morale {fleet.morale}", "RSR 8.78",
+                     fleet=fleet.id, morale=fleet.morale)
+
+
+def describe(state: Any) -> list[str]:
+    """The Strategic Naval Map in a few lines: fleets, merchant fleets and their cargo, mines."""
+    naval: NavalState | None = state.naval
+    if naval is None:
+        return []
+    static: NavalStatic = state.naval_static
+    lines = ["  Strategic Naval Map:"]
+    for fleet in [naval.fleets[f] for f in sorted(naval.fleets)]:
+        afloat = [s for s in fleet.ships if s not in naval.sunk]
+        disabled = [s for s in afloat if s in naval.disabled]
+        where = f"arrives turn {fleet.arrives}" if fleet.arrives else f"hex {fleet.hex}"
+        lines.append(f"    {fleet.id} ({static.admiral(fleet.admiral).name}, morale {fleet.morale}) {where}, "
+                     f"{'at sea' if fleet.at_sea else 'in port'}{', on blockade' if fleet.blockade else ''}: "
+                     f"{len(afloat)} ships" + (f", {len(disabled)} disabled" if disabled else ""))
+    for merchant in [naval.merchants[m] for m in sorted(naval.merchants)]:
+        cargo = f": {', '.join(merchant.cargo)}" if merchant.cargo else ""
+        lines.append(f"    {merchant.id} hex {merchant.hex}{cargo}")
+    waiting: dict[int, list[str]] = {}
+    for unit_id, hex_number in sorted(naval.ashore.items()):
+        waiting.setdefault(hex_number, []).append(unit_id)
+    for hex_number in sorted(waiting):
+        lines.append(f"    waiting in hex {hex_number}: {', '.join(waiting[hex_number])}")
+    if naval.mines:
+        lines.append("    mines: " + ", ".join(f"hex {h} level {v}" for h, v in sorted(naval.mines.items())))
+    return lines

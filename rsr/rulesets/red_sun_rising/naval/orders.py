@@ -1,0 +1,64 @@
+"""Sailing orders (issue 12): what each side signs once for the whole Naval Sequence, checked here.
+
+A side's orders name, per fleet: ``sortie`` (attempt initiative, 4.11-4.12), ``route`` (the hexes to enter,
+one per Movement Impulse; repeating a hex waits there), ``search`` ("never" or "always" when an enemy
+at-sea fleet shares the hex, 6.0), ``return_if_enemy_within`` (N: head for the nearest friendly port once
+an enemy at-sea fleet is within N hexes), ``lay_mines`` (16.0, default true), ``flip_in_port`` (7.0
+note: turn to the in-Port side once the route is done in a friendly port), ``leave_behind`` (7.73
+errata: disabled ships under repair that stay in port); per merchant fleet a ``route``; ``load``
+(7.4: merchant fleet -> land units stacked with it); ``compose`` (7.7), ``new_fleets`` (7.7: the
+Japanese second fleet), ``attrition_order`` (15.15: the ships the Japanese gives up first);
+``round_by_round`` true to be asked every round instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rsr.errors import RulesError
+
+FLEET_KEYS = {"sortie", "route", "search", "return_if_enemy_within", "lay_mines", "flip_in_port", "leave_behind"}
+TOP_KEYS = {"fleets", "merchants", "compose", "new_fleets", "attrition_order", "round_by_round", "load"}
+
+
+def check_orders(answer: Any, side: str) -> dict[str, Any]:
+    if not isinstance(answer, dict) or set(answer) - TOP_KEYS:
+        raise RulesError(f"sailing orders are a mapping with keys {', '.join(sorted(TOP_KEYS))}")
+    fleets = answer.get("fleets") or {}
+    if not isinstance(fleets, dict):
+        raise RulesError("sailing orders: fleets is {fleet id: orders}")
+    for fleet_id, raw in sorted(fleets.items()):
+        if not isinstance(raw, dict) or set(raw) - FLEET_KEYS:
+            raise RulesError(f"sailing orders for {fleet_id}: keys are {', '.join(sorted(FLEET_KEYS))}")
+        route = raw.get("route", [])
+        if not isinstance(route, list) or not all(isinstance(h, int) for h in route) or len(route) > 10:
+            raise RulesError(f"sailing orders for {fleet_id}: route is at most ten naval hex numbers (RSR 4.14)")
+        if raw.get("search", "never") not in ("never", "always"):
+            raise RulesError(f"sailing orders for {fleet_id}: search is never or always")
+        within = raw.get("return_if_enemy_within")
+        if within is not None and (not isinstance(within, int) or within < 0):
+            raise RulesError(f"sailing orders for {fleet_id}: return_if_enemy_within is a number of hexes")
+    load = answer.get("load") or {}
+    if not isinstance(load, dict) or not all(isinstance(v, list) for v in load.values()):
+        raise RulesError("sailing orders: load is {merchant fleet: [land unit ids]}")
+    merchants = answer.get("merchants") or {}
+    if (merchants or load) and side != "japan":
+        raise RulesError("only the Japanese has merchant fleets (RSR 7.4)")
+    for merchant_id, raw in sorted(merchants.items()):
+        route = raw.get("route", []) if isinstance(raw, dict) else None
+        if not isinstance(route, list) or not all(isinstance(h, int) for h in route) or len(route) > 10:
+            raise RulesError(f"sailing orders for {merchant_id}: route is at most ten naval hex numbers")
+    return answer
+
+
+def check_round(answer: Any) -> dict[str, Any]:
+    """A round-by-round answer: {fleets: {fleet: hex}, merchants: {merchant: hex}, search: [fleet ids],
+    in_port: [fleet ids that turn to their in-Port side instead of moving, 7.0 note]}."""
+    if not isinstance(answer, dict) or set(answer) - {"fleets", "merchants", "search", "in_port"}:
+        raise RulesError("a naval round answer is {fleets: {fleet: hex}, merchants: {merchant: hex}, search: [fleets], "
+                         "in_port: [fleets]}")
+    for key in ("fleets", "merchants"):
+        moves = answer.get(key) or {}
+        if not isinstance(moves, dict) or not all(isinstance(h, int) for h in moves.values()):
+            raise RulesError(f"{key} maps an id to the naval hex number it moves to (or stays in)")
+    return answer

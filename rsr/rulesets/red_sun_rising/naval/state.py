@@ -1,0 +1,60 @@
+"""Naval game state: fleets, merchant fleets, mines, repairs (plain dataclasses, hashed via JSON)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Fleet:
+    """A fleet marker (3.2): its admiral, ships, hex, side up (at sea / in port) and morale (8.71)."""
+
+    id: str
+    side: str
+    admiral: str
+    hex: int
+    ships: list[str]
+    at_sea: bool = False
+    morale: int = 0
+    blockade: bool = False          # RSR 15.0: ended the last Naval Movement Stage on blockade
+    moved: bool = False             # RSR 16.0: moved during this Naval Movement Stage
+    arrives: int = 0                # RSR 19.2: the turn the Baltic fleet enters (0: on the map)
+    returning: bool = False         # a sailing-order condition sent it home
+    flip_in_port: bool = False      # RSR 7.0 note: flipped to its in-Port side in a friendly port this stage
+    route_index: int = 0
+
+
+@dataclass
+class Merchant:
+    """A Japanese merchant fleet (7.4): its naval hex, cargo, and whether it starts in a home port (7.0 errata)."""
+
+    id: str
+    hex: int
+    cargo: list[str] = field(default_factory=list)
+    home_start: bool = False
+    moved: bool = False
+    route_index: int = 0
+
+
+@dataclass
+class NavalState:
+    fleets: dict[str, Fleet] = field(default_factory=dict)
+    merchants: dict[str, Merchant] = field(default_factory=dict)
+    sunk: list[str] = field(default_factory=list)
+    disabled: list[str] = field(default_factory=list)
+    repairs: dict[str, int] = field(default_factory=dict)       # RSR 18.1: turns spent in a friendly port
+    unrepairable: list[str] = field(default_factory=list)       # RSR 18.5: disbanded ships
+    mines: dict[str, int] = field(default_factory=dict)         # RSR 16.0: naval hex -> mine level
+    attrition_sinking_used: bool = False                        # RSR 15.15: the 7-8 result happens once
+    naval_brigades: int = 0                                     # RSR 18.5
+    phase: str = "orders"                                       # orders | search | rounds | done
+    orders_side: int = 0                                        # 0 russia, 1 japan
+    orders: dict[str, Any] = field(default_factory=dict)        # side -> signed sailing orders
+    round: int = 0
+    impulse: str = "movement"
+    landed: list[str] = field(default_factory=list)             # merchant fleets that transferred (7.5)
+    ashore: dict[str, int] = field(default_factory=dict)        # RSR 19.1: land unit -> naval hex, not embarked
+    in_port: dict[str, int] = field(default_factory=dict)       # RSR 7.73 errata: ship left in port -> hex
+    transfer_done: bool = False
+    disband_done: bool = False
