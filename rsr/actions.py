@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from rsr import keys as keystore
-from rsr.engine import Request, dry_run, get_ruleset
+from rsr.engine import Request, dry_run
 from rsr.errors import BadInput
 from rsr.fairdice import seal
 from rsr.fileio import atomic_write
@@ -33,6 +33,7 @@ from rsr.game import (
 )
 from rsr.packet import Packet, read_packets
 from rsr.report import pass_markdown
+from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
 from rsr.yamlio import dump_yaml, load_yaml_file, load_yaml_text
 

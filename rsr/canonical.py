@@ -25,6 +25,23 @@ def canonical_bytes(value: Any) -> bytes:
         raise BadInput(f"value cannot be written as canonical JSON: {exc}") from exc
 
 
+_STATE_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":"))
+
+
+def state_bytes(value: Any) -> bytes:
+    """The canonical form of a game *state* for its digest (never of signed data, which is RFC 8785).
+
+    JSON with object keys sorted, no whitespace, strings as UTF-8 with only the escapes JSON requires,
+    integers, booleans and null: what the C encoder of the standard library writes. For the plain data a
+    state holds (string keys of the Basic Multilingual Plane, integers below 2**53) these bytes equal
+    RFC 8785's, at a small fraction of the cost of a pure-Python canonicaliser.
+    """
+    try:
+        return _STATE_ENCODER.encode(value).encode("utf-8")
+    except (TypeError, ValueError, UnicodeEncodeError) as exc:
+        raise BadInput(f"state cannot be written as canonical JSON: {exc}") from exc
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:

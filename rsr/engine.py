@@ -10,13 +10,36 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from rsr.canonical import canonical_bytes
+from rsr.canonical import state_bytes
 from rsr.errors import BadInput, NeedDice, RulesError, VerificationError
 from rsr.fairdice import Dice, NoDice, seal
+
+
+class Lazy:
+    """A dataclass field whose value may be given as a function of no arguments, called on first use.
+
+    Replay asks ``next_request`` at every step but reads a request's legal options and template only when
+    a policy, a bot or a person needs them, so a ruleset may pass ``options=lambda: {...}`` and the work
+    is done only then (once: the value is kept). Reading the field always gives the value itself.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_lazy_" + name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return None  # the dataclass default
+        value = instance.__dict__[self.slot]
+        if callable(value):
+            value = value()
+            instance.__dict__[self.slot] = value
+        return value
+
+    def __set__(self, instance: Any, value: Any) -> None:
+        instance.__dict__[self.slot] = {} if value is None and self.slot == "_lazy_options" else value
 
 
 @dataclass(frozen=True)
@@ -27,6 +50,7 @@ class Request:
     play, e.g. ``t1/russia/combat/r2/attacks``); an input names the request it answers by this id.
     ``policy`` names the kind of standing policy that may answer it; ``sealable`` says the answer may
     be sealed (DESIGN.md 3.3); ``unseals`` marks a request for the content of an earlier sealed answer.
+    ``options`` and ``template`` may be given as functions of no arguments (see :class:`Lazy`).
     """
 
     id: str
@@ -34,8 +58,8 @@ class Request:
     kind: str
     prompt: str
     case: str
-    options: dict[str, Any] = field(default_factory=dict)
-    template: Any = None
+    options: dict[str, Any] = Lazy()  # type: ignore[assignment]
+    template: Any = Lazy()
     policy: str | None = None
     sealable: bool = False
     unseals: str | None = None
@@ -102,7 +126,10 @@ class Ruleset(Protocol):
 
     def next_request(self, state: Any) -> Request | None: ...
 
-    def apply(self, state: Any, request: Request, answer: Any, dice: Dice) -> tuple[Any, list[Event]]: ...
+    def apply(self, state: Any, request: Request, answer: Any, dice: Dice,
+              owned: bool = False) -> tuple[Any, list[Event]]:
+        """The state after ``answer``; with ``owned`` the caller gives up ``state`` (it may be changed)."""
+        ...
 
     def answer_by_policy(self, state: Any, request: Request, rule: Any) -> Any: ...
 
@@ -115,30 +142,18 @@ class Ruleset(Protocol):
     def report_tables(self, events: list[Event]) -> list[tuple[str, list[str]]]: ...
 
 
-REGISTRY: dict[str, Callable[[], Ruleset]] = {}
-
-
-def register(ruleset_id: str) -> Callable[[Callable[[], Ruleset]], Callable[[], Ruleset]]:
-    """Class decorator: make a ruleset available by id."""
-
-    def deco(factory: Callable[[], Ruleset]) -> Callable[[], Ruleset]:
-        REGISTRY[ruleset_id] = factory
-        return factory
-
-    return deco
-
-
-def get_ruleset(ruleset_id: str) -> Ruleset:
-    import rsr.rulesets  # noqa: F401  (registers the built-in rulesets)
-
-    if ruleset_id not in REGISTRY:
-        known = ", ".join(sorted(REGISTRY))
-        raise BadInput(f"unknown ruleset {ruleset_id!r} (known: {known})")
-    return REGISTRY[ruleset_id]()
+_PLAIN = (str, int, bool, type(None))
 
 
 def to_jsonable(value: Any) -> Any:
     """Plain JSON data from dataclasses, tuples and dicts, with dict keys as strings."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        return {k if type(k) is str else str(k): v if type(v) in _PLAIN else to_jsonable(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [v if type(v) in _PLAIN else to_jsonable(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
@@ -183,7 +198,8 @@ class Position:
         }
 
     def digest(self, ruleset: Ruleset) -> str:
-        return hashlib.sha256(canonical_bytes(self.to_json(ruleset))).hexdigest()
+        """SHA-256 of the position's canonical JSON (:func:`rsr.canonical.state_bytes`)."""
+        return hashlib.sha256(state_bytes(self.to_json(ruleset))).hexdigest()
 
 
 def initial_position(ruleset: Ruleset, scenario: Any, options: dict[str, Any]) -> Position:
@@ -278,7 +294,8 @@ def resolve_pass(ruleset: Ruleset, position: Position, dice: Dice) -> tuple[Posi
     """Apply queued inputs with one dice source until an answer is missing or the game ends.
 
     Pure: returns a new position. Raises RulesError or VerificationError for a bad input, and
-    NeedDice if the source is the dry-run :class:`NoDice`.
+    NeedDice if the source is the dry-run :class:`NoDice`. The position is copied once, here; the
+    ruleset then changes that copy in place (``owned``), answer after answer.
     """
     position = copy.deepcopy(position)
     events: list[Event] = []
@@ -292,7 +309,7 @@ def resolve_pass(ruleset: Ruleset, position: Position, dice: Dice) -> tuple[Posi
         if not found:
             return position, PassResult(events, applied, request)
         try:
-            position.state, new_events = ruleset.apply(position.state, request, answer, dice)
+            position.state, new_events = ruleset.apply(position.state, request, answer, dice, owned=True)
         except RulesError as exc:
             raise RulesError(f"{source}: {exc}") from exc
         if source.startswith("policy"):

@@ -19,7 +19,6 @@ from rsr.engine import (
     Ruleset,
     dry_run,
     enqueue,
-    get_ruleset,
     initial_position,
     resolve_pass,
 )
@@ -36,6 +35,7 @@ from rsr.packet import (
     read_packets,
     sign_payload,
 )
+from rsr.rulesets import get_ruleset
 from rsr.scenario import Scenario, load_scenario
 from rsr.yamlio import dump_yaml
 
