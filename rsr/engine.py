@@ -10,15 +10,18 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar, cast, overload
 
 from rsr.canonical import state_bytes
 from rsr.errors import BadInput, NeedDice, RulesError, VerificationError
 from rsr.fairdice import Dice, NoDice, seal
 
+T = TypeVar("T")
 
-class Lazy:
+
+class Lazy(Generic[T]):
     """A dataclass field whose value may be given as a function of no arguments, called on first use.
 
     Replay asks ``next_request`` at every step but reads a request's legal options and template only when
@@ -26,20 +29,29 @@ class Lazy:
     is done only then (once: the value is kept). Reading the field always gives the value itself.
     """
 
+    def __init__(self, empty: Callable[[], T] | None = None) -> None:
+        self.empty = empty
+
     def __set_name__(self, owner: type, name: str) -> None:
         self.slot = "_lazy_" + name
 
-    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> None: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> T: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> T | None:
         if instance is None:
             return None  # the dataclass default
         value = instance.__dict__[self.slot]
         if callable(value):
             value = value()
             instance.__dict__[self.slot] = value
-        return value
+        return cast(T, value)
 
-    def __set__(self, instance: Any, value: Any) -> None:
-        instance.__dict__[self.slot] = {} if value is None and self.slot == "_lazy_options" else value
+    def __set__(self, instance: object, value: T | Callable[[], T] | None) -> None:
+        instance.__dict__[self.slot] = self.empty() if value is None and self.empty is not None else value
 
 
 @dataclass(frozen=True)
@@ -58,8 +70,8 @@ class Request:
     kind: str
     prompt: str
     case: str
-    options: dict[str, Any] = Lazy()  # type: ignore[assignment]
-    template: Any = Lazy()
+    options: Lazy[dict[str, Any]] = Lazy(dict)
+    template: Lazy[Any] = Lazy()
     policy: str | None = None
     sealable: bool = False
     unseals: str | None = None

@@ -101,6 +101,7 @@ class RedSunRising:
                 options=lambda: {"hexes": defences.trench_sites(state, side)},
                 template=lambda: {"build": defences.trench_sites(state, side)}, policy="trenches")
         assert stage.side is not None
+        acting: str = stage.side  # (for the lazy options below)
         if stage.key == "japan.supply":
             return Request(
                 id=f"{base}/fleets", side="japan", kind="fleet-moves",
@@ -119,7 +120,7 @@ class RedSunRising:
                            "choose the units to eliminate",
                     case="RSR 12.2",
                     options={"hex": hex_id, "units": [u.id for u in state.units_in(hex_id, stage.side)]},
-                    template=lambda: {"eliminate": stacking.excess_by_policy(state, hex_id, stage.side)},
+                    template=lambda: {"eliminate": stacking.excess_by_policy(state, hex_id, acting)},
                     policy="overstack")
             return self._movement_request(state, stage.side, base, stage.name)
         prefix = f"{base}/r{state.assault_round}"
@@ -150,7 +151,7 @@ class RedSunRising:
             prompt=f"{stage.name}, assault round {state.assault_round} of {ASSAULT_ROUNDS}: declare attacks "
                    "(none ends the stage)",
             case="RSR 11.2",
-            options=lambda: self.attack_options(state, stage.side),
+            options=lambda: self.attack_options(state, acting),
             template={"attacks": [{"hex": "HHHH", "attackers": ["unit-id"], "command": None, "advance": []}],
                       "advance_into": {h: [] for h in state.retreat_results}, "last_round": False},
         )
