@@ -25,15 +25,15 @@ from rsr.engine import (
 from rsr.errors import BadInput, RulesError, VerificationError
 from rsr.fairdice import KeyedDice, Roll, commitment, derive_secret, dice_key
 from rsr.fileio import acquire, atomic_write, game_lock
-from rsr.keys import KeyPair, decode_public, fingerprint, verify_signature
+from rsr.keys import KeyPair, decode_public, fingerprint
 from rsr.packet import (
-    SIGN_PREFIX,
     Packet,
     check_self_signature,
     extract_blocks,
     open_packet,
     read_packets,
     sign_payload,
+    signature_ok,
 )
 from rsr.rulesets import get_ruleset
 from rsr.scenario import Scenario, load_scenario
@@ -132,7 +132,7 @@ def replay(packets: list[Packet]) -> Replay:
         _check_chain(result, index, packet, game)
         if index == 1:
             _check_accept(result, packet)
-        if not verify_signature(result.keys[packet.side], packet.signature, SIGN_PREFIX + packet.payload_bytes):
+        if not signature_ok(result.keys[packet.side], packet.signature, packet.payload_bytes):
             raise VerificationError(f"signature does not verify against {packet.side}'s key", packet.seq)
         if index >= 2:
             record = _resolve(result, packets[index - 1], packet, packets[index - 2])
