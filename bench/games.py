@@ -11,6 +11,7 @@ its last turn until it has ``turns`` turns (bench data only, never shipped: it l
 
 from __future__ import annotations
 
+import copy
 import os
 import shutil
 from pathlib import Path
@@ -51,7 +52,7 @@ def lengthened(root: Path, ruleset_id: str, scenario: str, turns: int) -> str:
     if isinstance(data.get("turns"), list):
         last = data["turns"][-1]
         while len(data["turns"]) < turns:
-            extra = dict(last)
+            extra = copy.deepcopy(last)  # (shared dicts would be written as YAML aliases)
             extra["date"] = f"extra {len(data['turns']) + 1}"
             extra.pop("reinforcements", None)
             data["turns"].append(extra)
