@@ -12,17 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.markdown import Markdown
 
-from rsr import actions
-from rsr import keys as keystore
 from rsr.errors import BadInput, RsrError
-from rsr.fairdice import dice_key, roll_value
-from rsr.game import check_orders
 
-console = Console(highlight=False)
+# Everything else is imported inside the command that needs it: ``rsr --help`` and ``rsr dice roll`` must
+# not pay for the rules, rich, jsonschema or the YAML loader (docs/performance.md).
+
 GameDir = click.Path(file_okay=False, path_type=Path)
+
+
+def console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False)
 
 
 def fail(exc: RsrError) -> None:
@@ -63,6 +65,8 @@ def key() -> None:
 @click.option("--passphrase", is_flag=True, help="Protect the key with a passphrase (asked for).")
 def key_new(name: str, passphrase: bool) -> None:
     """Make a key pair NAME."""
+    from rsr import keys as keystore
+
     secret = click.prompt("passphrase", hide_input=True, confirmation_prompt=True) if passphrase else None
     pair = keystore.new_key(name, secret)
     click.echo(f"key {name}: {pair.fingerprint}")
@@ -73,6 +77,8 @@ def key_new(name: str, passphrase: bool) -> None:
 @click.argument("name", required=False)
 def key_show(name: str | None) -> None:
     """Show the fingerprint of key NAME, or of every stored key."""
+    from rsr import keys as keystore
+
     names = [name] if name else keystore.key_names()
     if not names:
         raise BadInput(f"no keys in {keystore.key_dir()} (make one with 'rsr key new NAME')")
@@ -95,6 +101,8 @@ def key_show(name: str | None) -> None:
 def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, player: str,
         opponent_key: str | None) -> None:
     """Start a game under PARENT: writes the invitation to send to your opponent."""
+    from rsr import actions
+
     game_dir, packet = actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name, opponent_key)
     click.echo(f"game {packet.game} created in {game_dir}")
     click.echo(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
@@ -108,6 +116,8 @@ def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, pla
 @click.option("--orders", type=click.Path(path_type=Path), default=None)
 def accept(invite: Path, key_name: str, parent: Path, player: str, orders: Path | None) -> None:
     """Accept the invitation in INVITE (a file, an email, or - for stdin)."""
+    from rsr import actions
+
     inputs = actions.load_orders(orders) if orders else None
     game_dir, packet = actions.accept_game(invite, parent, key_name, player or key_name, inputs)
     click.echo(f"accepted game {packet.game} in {game_dir}")
@@ -122,6 +132,9 @@ def accept(invite: Path, key_name: str, parent: Path, player: str, orders: Path 
 @click.option("--key", "key_name", default=None)
 def status(game_dir: Path, key_name: str | None) -> None:
     """What is asked of whom, and the position."""
+    from rsr import actions
+    from rsr import keys as keystore
+
     st = actions.status(game_dir, key_name)
     result = st.result
     click.echo(f"game {result.game_id} ({result.ruleset.id}, scenario {result.scenario.name}), "
@@ -148,6 +161,8 @@ def orders() -> None:
 @click.option("--key", "key_name", default=None)
 def orders_template(game_dir: Path, key_name: str | None) -> None:
     """Print a YAML template answering the current request, with its legal options."""
+    from rsr import actions
+
     click.echo(actions.template(game_dir, key_name), nl=False)
 
 
@@ -157,6 +172,9 @@ def orders_template(game_dir: Path, key_name: str | None) -> None:
 @click.option("--key", "key_name", default=None)
 def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> None:
     """Check an orders file against the rules without signing anything."""
+    from rsr import actions
+    from rsr.game import check_orders
+
     result = actions.load_game(game_dir)
     inputs = actions.seal_inputs(result.game_id, actions.load_orders(orders_file), keep=False)
     run = check_orders(result, actions.choose_key(result, key_name), inputs)
@@ -175,6 +193,8 @@ def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> Non
               help="Also write the packet to this file (to attach or paste into an email).")
 def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: Path | None) -> None:
     """Sign your orders (or none) into the next packet."""
+    from rsr import actions
+
     inputs = actions.load_orders(orders_file) if orders_file else []
     packet = actions.submit(game_dir, inputs, key_name, out)
     click.echo(f"wrote packet {packet.seq} ({packet.side}): {game_dir / 'turns' / packet.file_name()}")
@@ -186,6 +206,8 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
 @click.option("--key", "key_name", default=None)
 def receive(game_dir: Path, packet_file: Path, key_name: str | None) -> None:
     """Take in the opponent's packet (a file, an email, or - for stdin), check it, write the reports."""
+    from rsr import actions
+
     new, reports = actions.receive(game_dir, packet_file, key_name)
     if not new:
         click.echo("nothing new: the log already holds that packet")
@@ -200,18 +222,20 @@ def receive(game_dir: Path, packet_file: Path, key_name: str | None) -> None:
 @click.option("--key", "key_name", default=None)
 def play(game_dir: Path, key_name: str | None) -> None:
     """Answer the current request at the terminal, then sign the packet."""
+    from rsr import actions
+    from rsr.game import check_orders
     from rsr.yamlio import load_yaml_text
 
     text = actions.template(game_dir, key_name)
-    console.print(text)
+    console().print(text)
     if "inputs: []" in text:
         if click.confirm("sign an empty packet now?", default=True):
             packet = actions.submit(game_dir, [], key_name)
-            console.print(f"wrote packet {packet.seq}")
+            console().print(f"wrote packet {packet.seq}")
         return
     edited = click.edit(text, extension=".yaml") if sys.stdin.isatty() else None
     if edited is None:
-        console.print("paste your orders (YAML), end with an empty line:")
+        console().print("paste your orders (YAML), end with an empty line:")
         edited = "\n".join(iter(lambda: sys.stdin.readline().rstrip("\n"), ""))
     data = load_yaml_text(edited, "orders")
     inputs = (data or {}).get("inputs", []) if isinstance(data, dict) else []
@@ -219,7 +243,7 @@ def play(game_dir: Path, key_name: str | None) -> None:
     check_orders(result, actions.choose_key(result, key_name), actions.seal_inputs(result.game_id, inputs, keep=False))
     if click.confirm("orders check out; sign and write the packet?", default=True):
         packet = actions.submit(game_dir, inputs, key_name)
-        console.print(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
+        console().print(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
 
 
 @main.command("verify")
@@ -227,6 +251,7 @@ def play(game_dir: Path, key_name: str | None) -> None:
 @click.option("--dice", is_flag=True, help="Print every roll with its key and purpose.")
 def verify(game_dir: Path, dice: bool) -> None:
     """Replay and check the whole log: signatures, chain, reveals, every die, every rule."""
+    from rsr import actions
     from rsr.report import dice_audit
 
     result = actions.load_game(game_dir)
@@ -244,6 +269,9 @@ def verify(game_dir: Path, dice: bool) -> None:
 @click.option("--key", "key_name", default=None)
 def report(game_dir: Path, seq: int | None, fmt: str, key_name: str | None) -> None:
     """Show the report of packet SEQ's resolution (default: the latest)."""
+    from rich.markdown import Markdown
+
+    from rsr import actions
     from rsr.report import pass_markdown
 
     result = actions.load_game(game_dir)
@@ -254,7 +282,7 @@ def report(game_dir: Path, seq: int | None, fmt: str, key_name: str | None) -> N
     if fmt == "md":
         click.echo(text)
     else:
-        console.print(Markdown(text))
+        console().print(Markdown(text))
 
 
 @main.command("map")
@@ -269,6 +297,7 @@ def map_command(game_dir: Path, seq: int | None, out: Path, key_name: str | None
     import subprocess
     import tempfile
 
+    from rsr import actions
     from rsr.mapview import render
 
     result = actions.load_game(game_dir)
@@ -317,6 +346,8 @@ def _hex(value: str, size: int, what: str) -> bytes:
 @click.option("--start", type=click.IntRange(0), default=0, help="First roll number.")
 def dice_roll(reveal: str, game_id: str, packet_hash: str, sides: int, count: int, start: int) -> None:
     """Print rolls start..start+count-1 of a packet's dice (DESIGN.md 3.2)."""
+    from rsr.fairdice import dice_key, roll_value
+
     key_bytes = dice_key(_hex(reveal, 32, "reveal"), _hex(game_id, 16, "game"), _hex(packet_hash, 32, "packet-hash"))
     click.echo(" ".join(str(roll_value(key_bytes, n, sides)) for n in range(start, start + count)))
 

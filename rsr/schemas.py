@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from rsr.errors import BadInput
+
+if TYPE_CHECKING:
+    import jsonschema
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = REPO_ROOT / "schemas"
@@ -17,6 +18,8 @@ SCHEMA_DIR = REPO_ROOT / "schemas"
 
 @cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
+    import jsonschema  # (imported on first use: commands that validate nothing start faster)
+
     path = SCHEMA_DIR / f"{name}.schema.json"
     schema = json.loads(path.read_text())
     cls = jsonschema.validators.validator_for(schema)
