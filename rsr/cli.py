@@ -141,7 +141,7 @@ def status(game_dir: Path, key_name: str | None) -> None:
                f"{len(result.packets)} packets")
     for side, name in sorted(result.names.items()):
         click.echo(f"  {side}: {name} {keystore.fingerprint(result.keys[side]) if side in result.keys else ''}")
-    position = st.pending.position if st.pending else result.position
+    position = st.pending.position if st.pending and st.pending.position else result.position
     for line in result.ruleset.describe(position.state):
         click.echo(line)
     click.echo(f"next packet: {st.next_author}'s" + (" (yours)" if st.side == st.next_author else ""))
@@ -251,10 +251,10 @@ def play(game_dir: Path, key_name: str | None) -> None:
 @click.option("--dice", is_flag=True, help="Print every roll with its key and purpose.")
 def verify(game_dir: Path, dice: bool) -> None:
     """Replay and check the whole log: signatures, chain, reveals, every die, every rule."""
-    from rsr import actions
+    from rsr.game import load_log, replay
     from rsr.report import dice_audit
 
-    result = actions.load_game(game_dir)
+    result = replay(load_log(game_dir), keep_positions=False)  # every pass checked; only the last position kept
     rolls = sum(len(r.rolls) for r in result.passes)
     if dice:
         for line in dice_audit(result):
@@ -302,7 +302,9 @@ def map_command(game_dir: Path, seq: int | None, out: Path, key_name: str | None
 
     result = actions.load_game(game_dir)
     records = actions.resolutions(result, key_name, seq)
-    state = records[-1].position.state if records else result.position.state
+    kept = records[-1].position if records else result.position  # load_game keeps every pass's position
+    assert kept is not None
+    state = kept.state
     events = records[-1].events if records else []
     label = f"packet {records[-1].resolved} resolved" if records else "start"
     svg = render(state, events, f"Game {result.game_id[:8]} ({result.scenario.name}), {label}")

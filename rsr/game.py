@@ -54,7 +54,7 @@ class PassRecord:
     events: list[Event]
     state_hash: str
     waiting: Request | None
-    position: Position
+    position: Position | None  # None once a later pass exists, if replay was asked not to keep positions
 
 
 @dataclass
@@ -117,8 +117,11 @@ def _check_invite(packet: Packet) -> tuple[Ruleset, Scenario, dict[str, bytes], 
     return ruleset, scenario, keys, other_side(ruleset, packet.side)
 
 
-def replay(packets: list[Packet]) -> Replay:
-    """Check and replay a whole log. Raises VerificationError (or RulesError) at the first fault."""
+def replay(packets: list[Packet], keep_positions: bool = True) -> Replay:
+    """Check and replay a whole log. Raises VerificationError (or RulesError) at the first fault.
+
+    Without ``keep_positions`` only the last pass keeps its position (verify: memory flat in log length).
+    """
     if not packets:
         raise VerificationError("the log is empty")
     ruleset, scenario, keys, opponent = _check_invite(packets[0])
@@ -136,7 +139,10 @@ def replay(packets: list[Packet]) -> Replay:
             raise VerificationError(f"signature does not verify against {packet.side}'s key", packet.seq)
         if index >= 2:
             record = _resolve(result, packets[index - 1], packet, packets[index - 2])
+            if result.passes and not keep_positions:
+                result.passes[-1].position = None
             result.passes.append(record)
+            assert record.position is not None  # (a fresh pass always has its position)
             result.position = record.position
         enqueue(result.position, packet.seq, packet.side, packet.inputs)
     return result
@@ -235,7 +241,7 @@ def pending_pass(result: Replay, key: KeyPair) -> PassRecord | None:
 def position_for_author(result: Replay, key: KeyPair) -> tuple[Position, Request | None, PassRecord | None]:
     """The position an author writes against, what the game asks, and the pass its packet will carry."""
     record = pending_pass(result, key)
-    if record is not None:
+    if record is not None and record.position is not None:
         return record.position, record.waiting, record
     waiting = result.passes[-1].waiting if result.passes else result.start_waiting
     return result.position, waiting, None

@@ -47,7 +47,8 @@ def pass_markdown(result: Replay, record: PassRecord) -> str:
         lines += [f"| {r.n} | d{r.sides} | {r.value} | {r.purpose} |" for r in record.rolls]
     else:
         lines.append("No die was rolled.")
-    lines += ["", "## Position", "", "```"] + result.ruleset.describe(record.position.state) + ["```", ""]
+    lines += ["", "## Position", "", "```"] + (
+        result.ruleset.describe(record.position.state) if record.position else ["(position not kept)"]) + ["```", ""]
     lines += ["## Next", "", request_line(record.waiting), ""]
     return "\n".join(lines)
 
