@@ -155,6 +155,7 @@ class Ruleset(Protocol):
 
 
 _PLAIN = (str, int, bool, type(None))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, by class
 
 
 def to_jsonable(value: Any) -> Any:
@@ -166,8 +167,11 @@ def to_jsonable(value: Any) -> Any:
         return {k if type(k) is str else str(k): v if type(v) in _PLAIN else to_jsonable(v) for k, v in value.items()}
     if kind is list or kind is tuple:
         return [v if type(v) in _PLAIN else to_jsonable(v) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    names = _FIELD_NAMES.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return {name: to_jsonable(getattr(value, name)) for name in names}
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
