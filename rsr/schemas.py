@@ -23,7 +23,8 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
     path = SCHEMA_DIR / f"{name}.schema.json"
     schema = json.loads(path.read_text())
     cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
+    # the schemas ship with rsr and tests/test_performance.py checks each against its meta-schema, so a
+    # command does not pay for that check again (it costs more than importing jsonschema)
     return cls(schema)
 
 

@@ -53,16 +53,19 @@ if getattr(yaml, "__with_libyaml__", False):
 
 def _check_nodes(root: Any) -> None:
     """Refuse what the strict loader refuses, on a composed node graph: an alias (a node reached twice),
-    nesting deeper than MAX_DEPTH, and a key given twice in one mapping (YAML would keep the last)."""
+    nesting deeper than MAX_DEPTH, and a key given twice in one mapping (YAML would keep the last).
+
+    Nodes are visited in document order, so an alias is reported where it is used (at its key or list)."""
     seen: set[int] = set()
-    stack: list[tuple[Any, int]] = [(root, 1)]
+    stack: list[tuple[Any, int, Any]] = [(root, 1, root.start_mark)]
     while stack:
-        node, depth = stack.pop()
+        node, depth, where = stack.pop()
         if id(node) in seen:
-            raise yaml.composer.ComposerError(None, None, "anchors and aliases are not allowed", node.start_mark)
+            raise yaml.composer.ComposerError(None, None, "anchors and aliases are not allowed", where)
         seen.add(id(node))
         if depth > MAX_DEPTH:
             raise yaml.composer.ComposerError(None, None, f"nested deeper than {MAX_DEPTH} levels", node.start_mark)
+        children: list[tuple[Any, int, Any]] = []
         if isinstance(node, yaml.MappingNode):
             keys: set[tuple[str, str]] = set()
             for key, value in node.value:
@@ -71,10 +74,10 @@ def _check_nodes(root: Any) -> None:
                         raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key.value!r}",
                                                                 key.start_mark)
                     keys.add((key.tag, key.value))
-                stack.append((key, depth + 1))
-                stack.append((value, depth + 1))
+                children += [(key, depth + 1, key.start_mark), (value, depth + 1, key.start_mark)]
         elif isinstance(node, yaml.SequenceNode):
-            stack.extend((item, depth + 1) for item in node.value)
+            children = [(item, depth + 1, node.start_mark) for item in node.value]
+        stack.extend(reversed(children))
 
 
 def strict_load(text: str) -> Any:
