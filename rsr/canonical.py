@@ -81,26 +81,6 @@ def strict_loads(data: bytes, *, require_canonical: bool = True) -> Any:
     """
     if data.count(b"[") + data.count(b"{") > 100_000:
         raise BadInput("JSON has too many containers")
-    # cheap depth pre-check before the recursive parser sees it
-    depth = level = 0
-    in_string = escaped = False
-    for byte in data:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:
-                escaped = True
-            elif byte == 0x22:
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            level += 1
-            depth = max(depth, level)
-            if depth > MAX_DEPTH:
-                raise BadInput(f"JSON nested deeper than {MAX_DEPTH} levels")
-        elif byte in (0x5D, 0x7D):
-            level -= 1
     try:
         text = data.decode("utf-8")
         value = json.loads(
@@ -113,6 +93,8 @@ def strict_loads(data: bytes, *, require_canonical: bool = True) -> Any:
         raise BadInput(f"payload is not UTF-8: {exc.reason}") from exc
     except json.JSONDecodeError as exc:
         raise BadInput(f"payload is not JSON: {exc.msg} at byte {exc.pos}") from exc
+    except RecursionError as exc:  # the C parser stops absurd nesting itself; _depth applies our limit
+        raise BadInput(f"JSON nested deeper than {MAX_DEPTH} levels") from exc
     _depth(value)
     if require_canonical and canonical_bytes(value) != data:
         raise BadInput("payload is not in RFC 8785 canonical form")
