@@ -242,7 +242,8 @@ def bench_verify(name: str, game_dir: Path, tmp: Path, target: bool) -> int | No
     """``rsr verify`` wall against the crypto floor; returns peak memory in KiB."""
     count = len(list((game_dir / "turns").iterdir()))
     floor = crypto_floor(game_dir)
-    run(CLI + ["verify", str(game_dir)], env())  # the scenario cache warm, as for a player's second command
+    warm = prefix(game_dir, 2, tmp / f"warm-{game_dir.parent.name}")
+    run(CLI + ["verify", str(warm)], env())  # the scenario cache warm, as for a player's second command
     elapsed, err = run(CLI + ["verify", str(game_dir)], env(rss=True))
     rss = next((int(line.split()[1]) for line in err.splitlines() if line.startswith("maxrss")), None)
     record(f"rsr verify {name} ({count} packets)", f"{elapsed:.2f} s = {elapsed / floor:.0f} x the crypto floor "

@@ -171,7 +171,7 @@ def to_jsonable(value: Any) -> Any:
     if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
     if names is not None:
-        return {name: to_jsonable(getattr(value, name)) for name in names}
+        return {name: v if type(v := getattr(value, name)) in _PLAIN else to_jsonable(v) for name in names}
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -44,8 +44,9 @@ POLICIES: dict[str, tuple[str, ...]] = {
 }
 
 
-# fields of RsState that only repeat the scenario (pinned by its hash): left out of the state digest
-FIXED_STATE = ("dates", "turn_track", "restrictions")
+# fields of RsState left out of the state digest: the scenario's fixed data (pinned by its hash), the
+# static tables, and the opening events (reported, not state) -- as RsState.to_json leaves out the last two
+FIXED_STATE = ("dates", "turn_track", "restrictions", "static", "opening_events")
 
 
 class RedStar:
@@ -689,10 +690,9 @@ class RedStar:
         """The state that the digest covers: not the scenario's fixed turn track, dates and restrictions,
         which the scenario hash in the invitation already pins (and which would make every digest cost
         as much as the scenario is long)."""
-        data = state.to_json()
-        for fixed in FIXED_STATE:
-            data.pop(fixed, None)
-        return data
+        from rsr.engine import to_jsonable
+
+        return {k: to_jsonable(v) for k, v in state.__dict__.items() if k not in FIXED_STATE}
 
     def describe(self, state: RsState) -> list[str]:
         segment = TURN[state.segment]

@@ -132,12 +132,11 @@ class RsState:
     def __deepcopy__(self, memo: dict[int, Any]) -> RsState:
         """Units hold only plain values, so a field-by-field copy is enough for them (and much faster)."""
         import copy
-        import dataclasses
 
         clone = copy.copy(self)
         for name, value in self.__dict__.items():
             if name == "units":
-                clone.units = {k: dataclasses.replace(u) for k, u in value.items()}
+                clone.units = {k: copy.copy(u) for k, u in value.items()}  # plain values: a shallow copy
             elif name in ("static", "dates", "turn_track", "restrictions"):
                 continue  # fixed for the whole game
             else:

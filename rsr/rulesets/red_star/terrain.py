@@ -205,11 +205,9 @@ def supplied_hexes(state: RsState, side: str) -> frozenset[str]:
         seen = {h for h in supply_sources(state, side) if open_hex(h)}
         front = set(seen)
         while front:
-            reached: set[str] = set()
-            for here in front:
-                reached.update(dry[here])
-                if here in crossings:
-                    reached.update(crossings[here])
+            reached = set().union(*map(dry.__getitem__, front))
+            for here in front & crossings.keys():
+                reached.update(crossings[here])
             front = reached - seen - blocked
             seen |= front
         return frozenset(seen)

@@ -26,8 +26,9 @@ POLICIES: dict[str, tuple[str, ...]] = {
 }
 
 
-# fields of RsrState that only repeat the scenario (pinned by its hash): left out of the state digest
-FIXED_STATE = ("sequence", "turns")
+# fields of RsrState left out of the state digest: the scenario's fixed data (pinned by its hash) and the
+# static tables (as RsrState.to_json leaves them out)
+FIXED_STATE = ("sequence", "turns", "static")
 
 
 class RedSunRising:
@@ -618,10 +619,9 @@ class RedSunRising:
     def state_json(self, state: RsrState) -> Any:
         """The state that the digest covers: not the scenario's fixed sequence of stages and length, which
         the scenario hash in the invitation already pins."""
-        data = state.to_json()
-        for fixed in FIXED_STATE:
-            data.pop(fixed, None)
-        return data
+        from rsr.engine import to_jsonable
+
+        return {k: to_jsonable(v) for k, v in state.__dict__.items() if k not in FIXED_STATE}
 
     def describe(self, state: RsrState) -> list[str]:
         lines = [f"Game turn {state.turn} ({activation.month(state)}, {activation.season(state)}), "
