@@ -43,7 +43,7 @@ PYTHON = sys.executable
 CLI = [PYTHON, str(REPO / "bench" / "rsr_cli.py")]
 LONG_PACKETS = int(os.environ.get("RSR_BENCH_PACKETS", "2000"))  # smaller for a quick look at the bench itself
 LONG_TURNS = 820 if LONG_PACKETS >= 2000 else max(11, LONG_PACKETS // 2)
-RECEIVE_TIMEOUT = 90.0
+RECEIVE_TIMEOUT = 60.0
 
 results: list[tuple[str, str, str, bool | None]] = []
 

@@ -59,21 +59,6 @@ def _reject_constant(text: str) -> Any:
     raise BadInput(f"{text} is not JSON")
 
 
-def _depth(value: Any, limit: int = MAX_DEPTH) -> int:
-    stack = [(value, 1)]
-    deepest = 0
-    while stack:
-        item, level = stack.pop()
-        deepest = max(deepest, level)
-        if level > limit:
-            raise BadInput(f"JSON nested deeper than {limit} levels")
-        if isinstance(item, dict):
-            stack.extend((v, level + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, level + 1) for v in item)
-    return deepest
-
-
 def strict_loads(data: bytes, *, require_canonical: bool = True) -> Any:
     """Parse JSON bytes strictly: UTF-8, no duplicate keys, no floats, bounded depth.
 
@@ -93,9 +78,42 @@ def strict_loads(data: bytes, *, require_canonical: bool = True) -> Any:
         raise BadInput(f"payload is not UTF-8: {exc.reason}") from exc
     except json.JSONDecodeError as exc:
         raise BadInput(f"payload is not JSON: {exc.msg} at byte {exc.pos}") from exc
-    except RecursionError as exc:  # the C parser stops absurd nesting itself; _depth applies our limit
+    except RecursionError as exc:  # the C parser stops absurd nesting itself; our limit is below
         raise BadInput(f"JSON nested deeper than {MAX_DEPTH} levels") from exc
-    _depth(value)
-    if require_canonical and canonical_bytes(value) != data:
+    safe_ints = _depth_and_safe_ints(value)
+    if require_canonical and not _is_canonical(value, data, safe_ints):
         raise BadInput("payload is not in RFC 8785 canonical form")
     return value
+
+
+MAX_SAFE_INTEGER = 2**53 - 1  # RFC 8785 (I-JSON): integers beyond cannot be written
+
+
+def _depth_and_safe_ints(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Refuse nesting deeper than ``limit``; say whether every integer is within RFC 8785's domain."""
+    stack = [(value, 1)]
+    safe = True
+    while stack:
+        item, level = stack.pop()
+        if level > limit:
+            raise BadInput(f"JSON nested deeper than {limit} levels")
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+        elif isinstance(item, int) and not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+            safe = False
+    return safe
+
+
+def _is_canonical(value: Any, data: bytes, safe_ints: bool) -> bool:
+    """Are ``data`` the RFC 8785 bytes of ``value``?
+
+    For ASCII text with integers in the I-JSON range (every packet rsr writes), RFC 8785 and the standard
+    library's C encoder with sorted keys agree byte for byte (key order by UTF-16 unit and by code point
+    coincide on ASCII; the same escapes), so that is checked first; anything else, or any difference,
+    goes to the RFC 8785 encoder for the answer.
+    """
+    if safe_ints and data.isascii() and _STATE_ENCODER.encode(value).encode("utf-8") == data:
+        return True
+    return canonical_bytes(value) == data

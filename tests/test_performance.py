@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rsr.scenario as scenario_mod
 from rsr.canonical import canonical_bytes, state_bytes
@@ -224,3 +226,31 @@ def test_every_shipped_schema_is_valid_against_its_meta_schema(path: Path) -> No
 
     schema = json.loads(path.read_text())
     jsonschema.validators.validator_for(schema).check_schema(schema)
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**60), max_value=2**60) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json_values)
+def test_the_fast_canonical_check_agrees_with_rfc8785(value: object) -> None:
+    """strict_loads accepts exactly the RFC 8785 bytes of a value, with or without the C-encoder shortcut."""
+    import rfc8785
+
+    from rsr.canonical import strict_loads
+
+    try:
+        canonical = rfc8785.dumps(value)
+    except rfc8785.IntegerDomainError:
+        with pytest.raises(BadInput):
+            strict_loads(json.dumps(value, sort_keys=True, separators=(",", ":")).encode())
+        return
+    assert strict_loads(canonical) == value
+    loose = json.dumps(value, sort_keys=False, separators=(", ", ": ")).encode()
+    if loose != canonical:
+        with pytest.raises(BadInput, match="canonical"):
+            strict_loads(loose)
