@@ -1,30 +1,51 @@
-"""Benchmarks: ratios measured in one run (the machines are shared and noisy; absolute times vary).
+"""Benchmarks of issue 11, each figure against its target and the floor measured in the same run.
 
-    make bench
+    make bench          (bench/.cache keeps the generated games; the first run makes them, which is slow)
 
-* dice: the cost of one keyed roll against one bare HMAC-SHA256 (rejection sampling and bookkeeping);
-* replay: verifying a game (signatures, chain, reveals, every rule) against merely reading and
-  signature-checking its packets, and against loading the scenario data it pins.
+The machines are shared and noisy: what matters are the ratios, each measured within one run; times
+are the best of a few tries. Figures:
+
+(a) start-up: ``rsr --help``, ``rsr dice roll`` and ``rsr status`` against ``python -c "import click"``;
+(b) receive-and-resolve one packet at the end of logs of 10, 100 and 2,000 packets (wall, start-up included);
+(c) ``rsr verify`` of a full bot-played game of each ruleset and of a 2,000-packet game against the crypto
+    floor (Ed25519 + SHA-256 of every packet); reading, signatures and chain; rules replay and digests;
+(d) peak memory of verify as the log grows (100 and 2,000 packets);
+(e) the rules hot paths per game turn.
+
+The 2,000-packet game is Red Sun/Red Star's July 1939 scenario with its last turn repeated to 820 turns
+(bench data, written under bench/.cache, never shipped), played by the bots.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
+import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
+import types
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 
-from rsr import actions  # noqa: E402
-from rsr.demo import run_demo  # noqa: E402
-from rsr.fairdice import KeyedDice  # noqa: E402
-from rsr.game import load_log, replay  # noqa: E402
-from rsr.scenario import _load_scenario  # noqa: E402
+CACHE = REPO / "bench" / ".cache"
+SCENARIOS = CACHE / "scenarios"
+HOME = CACHE / "home"  # the rsr home of the timed commands (its scenario cache is warm after the first)
+PYTHON = sys.executable
+CLI = [PYTHON, str(REPO / "bench" / "rsr_cli.py")]
+LONG_PACKETS = int(os.environ.get("RSR_BENCH_PACKETS", "2000"))  # smaller for a quick look at the bench itself
+LONG_TURNS = 820 if LONG_PACKETS >= 2000 else max(11, LONG_PACKETS // 2)
+RECEIVE_TIMEOUT = 60.0
+
+results: list[tuple[str, str, str, bool | None]] = []
 
 
 def best_of(repeat: int, func: Callable[[], object]) -> float:
@@ -36,7 +57,297 @@ def best_of(repeat: int, func: Callable[[], object]) -> float:
     return min(times)
 
 
+def record(name: str, figure: str, target: str, ok: bool | None) -> None:
+    results.append((name, figure, target, ok))
+    verdict = "" if ok is None else ("PASS" if ok else "FAIL")
+    print(f"  {verdict:4} {name}: {figure}  [target: {target}]", flush=True)
+
+
+def env(home: Path | None = None, rss: bool = False) -> dict[str, str]:
+    out = dict(os.environ)
+    out["RSR_HOME"] = str(home or HOME)
+    out["RSR_BENCH_SCENARIOS"] = str(SCENARIOS)
+    out.pop("RSR_BENCH_RSS", None)
+    if rss:
+        out["RSR_BENCH_RSS"] = "1"
+    return out
+
+
+def run(args: list[str], environ: dict[str, str], timeout: float | None = None) -> tuple[float, str]:
+    start = time.perf_counter()
+    proc = subprocess.run(args, env=environ, capture_output=True, text=True, timeout=timeout, check=False)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed: {proc.stderr.strip()[-400:]}")
+    return elapsed, proc.stderr
+
+
+def best_run(repeat: int, args: list[str], environ: dict[str, str]) -> float:
+    return min(run(args, environ)[0] for _ in range(repeat))
+
+
+# -- the games ------------------------------------------------------------------------------------------
+
+
+def prepare_scenarios() -> dict[str, str]:
+    """A fresh copy of scenarios/ plus the lengthened bench scenario; returns bench names."""
+    from bench.games import lengthened
+
+    if SCENARIOS.exists():
+        shutil.rmtree(SCENARIOS)
+    shutil.copytree(REPO / "scenarios", SCENARIOS)
+    return {"long": lengthened(SCENARIOS, "red-star", "july-1939", LONG_TURNS)}
+
+
+def game(ruleset_id: str, scenario: str, max_packets: int = 100_000) -> Path:
+    """The cached bot game of ``scenario`` (made if missing or made by other rules)."""
+    from bench.games import play
+    from rsr.errors import RsrError
+    from rsr.game import load_log, replay
+    from rsr.rulesets import get_ruleset
+    from rsr.scenario import load_scenario
+
+    version = get_ruleset(ruleset_id).version
+    sha = load_scenario(ruleset_id, scenario).sha256[:12]
+    folder = CACHE / "games" / f"{ruleset_id}-{scenario}-{version}-{sha}-{max_packets}"
+    done = folder / "done"
+    if done.exists():
+        game_dir = Path(done.read_text().strip())
+        try:
+            replay(load_log(game_dir)[:3])
+            return game_dir
+        except RsrError:
+            pass
+    if folder.exists():
+        shutil.rmtree(folder)
+    print(f"  (playing {scenario} with the bots, up to {max_packets} packets: first run only)", flush=True)
+    start = time.perf_counter()
+    os.environ["RSR_HOME"] = str(HOME)
+    game_dir = play(folder, ruleset_id, scenario, max_packets)
+    print(f"  (played {len(list((game_dir / 'turns').iterdir()))} packets in {time.perf_counter() - start:.0f} s)",
+          flush=True)
+    done.write_text(str(game_dir))
+    return game_dir
+
+
+def prefix(game_dir: Path, count: int, where: Path) -> Path:
+    """A game directory holding the first ``count`` packets of ``game_dir``."""
+    target = where / f"prefix-{count}" / game_dir.name
+    (target / "turns").mkdir(parents=True)
+    for path in sorted((game_dir / "turns").iterdir())[:count]:
+        shutil.copy(path, target / "turns" / path.name)
+    shutil.copy(game_dir / ".gitignore", target / ".gitignore")
+    (target / ".rsr.lock").touch()
+    return target
+
+
+def crypto_floor(game_dir: Path) -> float:
+    """Ed25519 verification and SHA-256 of every packet's signed bytes: what no verifier can skip."""
+    from rsr.game import load_log
+    from rsr.keys import verify_signature
+    from rsr.packet import SIGN_PREFIX
+
+    packets = load_log(game_dir)
+    keys = {}
+    for packet in packets[:2]:
+        section = packet.payload.get("invite") or packet.payload.get("accept")
+        from rsr.keys import decode_public
+
+        keys.update({s: decode_public(t) for s, t in section["keys"].items()})
+    signed = [(keys[p.side], p.signature, SIGN_PREFIX + p.payload_bytes, p.payload_bytes) for p in packets]
+
+    def floor() -> None:
+        for key, signature, message, payload in signed:
+            hashlib.sha256(payload).digest()
+            assert verify_signature(key, signature, message)
+
+    return best_of(5, floor)
+
+
+# -- (a) start-up ---------------------------------------------------------------------------------------
+
+
+def bench_startup(small_game: Path) -> None:
+    print("(a) start-up", flush=True)
+    click_floor = best_run(7, [PYTHON, "-c", "import click"], env())
+    rsr = [str(Path(PYTHON).parent / "rsr")]
+    helped = best_run(7, rsr + ["--help"], env())
+    record("rsr --help", f"{helped * 1e3:.0f} ms = {helped / click_floor:.2f} x python -c 'import click' "
+           f"({click_floor * 1e3:.0f} ms)", "within 2x", helped <= 2 * click_floor)
+    dice = rsr + ["dice", "roll", "--reveal", "00" * 32, "--game", "11" * 16, "--packet-hash", "22" * 32]
+    rolled = best_run(7, dice, env())
+    record("rsr dice roll", f"{rolled * 1e3:.0f} ms = {rolled / click_floor:.2f} x import click", "(figure only)",
+           None)
+    heavy = ("rich", "jsonschema", "yaml", "rsr.rulesets.red_star", "rsr.rulesets.red_sun_rising", "rsr.game")
+    probe = ("import sys\nfrom rsr.cli import main\n"
+             "for args in (['--help'], ['dice', 'roll', '--reveal', '00' * 32, '--game', '11' * 16, "
+             "'--packet-hash', '22' * 32]):\n"
+             "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
+             f"print([m for m in sys.modules if m.split('.')[0] in {heavy!r} or m in {heavy!r}])")
+    proc = subprocess.run([PYTHON, "-c", probe], env=env(), capture_output=True, text=True, check=True)
+    loaded = json.loads(proc.stdout.strip().splitlines()[-1].replace("'", '"'))
+    record("modules imported by --help and dice roll", ", ".join(loaded) or "none of rich, jsonschema, yaml, rules",
+           "none of them", not loaded)
+    status = best_run(5, rsr + ["status", str(small_game)], env())
+    packets = len(list((small_game / "turns").iterdir()))
+    record(f"rsr status ({packets}-packet game, replays it)", f"{status * 1e3:.0f} ms = "
+           f"{status / click_floor:.2f} x import click", "(figure only; phase 2: from the state cache)", None)
+
+
+# -- (b) receive ----------------------------------------------------------------------------------------
+
+
+def bench_receive(long_game: Path, tmp: Path) -> None:
+    print("(b) receive-and-resolve one packet at the end of a log (wall, start-up included)", flush=True)
+    from rsr.game import load_log
+
+    times: dict[int, float] = {}
+    packets = load_log(long_game)
+    for count in (10, 100, LONG_PACKETS):
+        if count > len(packets):
+            continue
+        base = prefix(long_game, count - 1, tmp / "receive")
+        last = packets[count - 1]
+        receiver = "soviet" if last.side == "japan" else "japan"
+        home = tmp / f"home-{count}"
+        shutil.copytree(long_game.parent / "homes" / receiver, home)
+        (home / "cache").mkdir(exist_ok=True)
+        if (HOME / "cache").exists():
+            shutil.copytree(HOME / "cache", home / "cache", dirs_exist_ok=True)
+        file = tmp / f"packet-{count}.rsr"
+        file.write_text(last.armored())
+        tries = 3 if count <= 100 else 1
+        best = None
+        for attempt in range(tries):
+            work = tmp / f"work-{count}-{attempt}"
+            shutil.copytree(base, work)
+            try:
+                elapsed, _ = run(CLI + ["receive", str(work), str(file)], env(home), timeout=RECEIVE_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                elapsed = float("inf")
+            best = elapsed if best is None else min(best, elapsed)
+        assert best is not None
+        times[count] = best
+        shown = f"> {RECEIVE_TIMEOUT:.0f} s (stopped)" if best == float("inf") else f"{best:.2f} s"
+        record(f"receive at {count} packets", shown, "under 0.3 s", best < 0.3)
+    if 10 in times and LONG_PACKETS in times:
+        ratio = times[LONG_PACKETS] / times[10]
+        record(f"receive {LONG_PACKETS} vs 10 packets", f"ratio {ratio:.1f}", "within 1.5x (flat)", ratio <= 1.5)
+
+
+# -- (c) verify and (d) memory --------------------------------------------------------------------------
+
+
+def bench_verify(name: str, game_dir: Path, tmp: Path, target: bool) -> int | None:
+    """``rsr verify`` wall against the crypto floor; returns peak memory in KiB."""
+    count = len(list((game_dir / "turns").iterdir()))
+    floor = crypto_floor(game_dir)
+    warm = prefix(game_dir, 2, tmp / f"warm-{game_dir.parent.name}")
+    run(CLI + ["verify", str(warm)], env())  # the scenario cache warm, as for a player's second command
+    elapsed, err = run(CLI + ["verify", str(game_dir)], env(rss=True))
+    rss = next((int(line.split()[1]) for line in err.splitlines() if line.startswith("maxrss")), None)
+    record(f"rsr verify {name} ({count} packets)", f"{elapsed:.2f} s = {elapsed / floor:.0f} x the crypto floor "
+           f"({floor * 1e3:.1f} ms); {elapsed / count * 1e3:.1f} ms a packet", "(figure; parts below)", None)
+    if target:
+        _verify_parts(game_dir, floor)
+    return rss
+
+
+def _verify_parts(game_dir: Path, floor: float) -> None:
+    """Reading, signatures and chain (cold: nothing memoised) and rules replay with digests, in-process."""
+    from rsr import packet as packet_module
+    from rsr.game import load_log, replay
+
+    def cold_read() -> None:
+        packet_module.signature_ok.cache_clear()
+        packet_module._SCHEMA_CHECKED.clear()
+        load_log(game_dir)
+
+    read = best_of(3, cold_read)
+    packets = load_log(game_dir)
+    replay(packets[:2])  # the scenario loaded
+    start = time.perf_counter()
+    replay(packets, keep_positions=False)
+    rules = time.perf_counter() - start
+    count = len(packets)
+    record("  reading, signatures and chain", f"{read * 1e3:.0f} ms = {read / floor:.1f} x the crypto floor",
+           "within 2x", read <= 2 * floor)
+    record("  rules replay and digests", f"{rules / count * 1e3:.2f} ms a packet on average", "under 2 ms",
+           rules / count < 0.002)
+
+
+def bench_digest(short_game: Path, long_game: Path) -> None:
+    """The state digest of a position of an 11-turn and of an 820-turn scenario."""
+    from rsr.game import load_log, replay
+
+    costs = []
+    for game_dir in (short_game, long_game):
+        packets = load_log(game_dir)[:60]
+        result = replay(packets)
+        position, ruleset = result.position, result.ruleset
+        costs.append(best_of(20, lambda p=position, r=ruleset: p.digest(r)))  # type: ignore[misc]
+    ratio = costs[1] / costs[0]
+    record("state digest, 820-turn vs 11-turn track", f"{costs[1] * 1e3:.2f} ms vs {costs[0] * 1e3:.2f} ms, "
+           f"ratio {ratio:.2f}", "independent of the track's length (within 1.5x)", ratio <= 1.5)
+
+
+def bench_memory(long_game: Path, tmp: Path, long_rss: int | None) -> None:
+    print("(d) peak memory of rsr verify", flush=True)
+    small = prefix(long_game, 100, tmp / "memory")
+    _, err = run(CLI + ["verify", str(small)], env(rss=True))
+    small_rss = next(int(line.split()[1]) for line in err.splitlines() if line.startswith("maxrss"))
+    if long_rss is None:
+        _, err = run(CLI + ["verify", str(long_game)], env(rss=True))
+        long_rss = next(int(line.split()[1]) for line in err.splitlines() if line.startswith("maxrss"))
+    ratio = long_rss / small_rss
+    record(f"peak memory, {LONG_PACKETS} vs 100 packets", f"{long_rss / 1024:.0f} MiB vs {small_rss / 1024:.0f} MiB, "
+           f"ratio {ratio:.2f}", "within 1.5x", ratio <= 1.5)
+
+
+# -- (e) rules hot paths --------------------------------------------------------------------------------
+
+
+def bench_hot_paths(name: str, game_dir: Path) -> None:
+    """Where replay spends its time, per game turn: next_request, apply, the state copy, the digest."""
+    from rsr import engine
+    from rsr.game import load_log, replay
+
+    packets = load_log(game_dir)
+    first = replay(packets[:2])
+    ruleset = first.ruleset
+    spent: dict[str, float] = {"next_request": 0.0, "apply": 0.0, "state copy": 0.0, "digest": 0.0}
+
+    def timed(label: str, func: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                spent[label] += time.perf_counter() - start
+        return wrapper
+
+    cls = type(ruleset)
+    saved = (cls.next_request, cls.apply, engine.Position.digest, engine.copy)
+    engine_copy = types.SimpleNamespace(deepcopy=timed("state copy", copy.deepcopy))
+    cls.next_request = timed("next_request", cls.next_request)  # type: ignore[method-assign]
+    cls.apply = timed("apply", cls.apply)  # type: ignore[method-assign]
+    engine.Position.digest = timed("digest", engine.Position.digest)  # type: ignore[method-assign]
+    engine.copy = engine_copy  # type: ignore[attr-defined]
+    try:
+        start = time.perf_counter()
+        result = replay(packets, keep_positions=False)
+        total = time.perf_counter() - start
+    finally:
+        cls.next_request, cls.apply, engine.Position.digest, engine.copy = saved  # type: ignore[method-assign]
+    turns = max(1, int(getattr(result.position.state, "turn", 1)) - int(getattr(first.position.state, "turn", 1)) + 1)
+    parts = ", ".join(f"{label} {value / turns * 1e3:.1f}" for label, value in spent.items())
+    record(f"rules hot paths, {name} ({turns} game turns, {len(packets)} packets)",
+           f"{total / turns * 1e3:.0f} ms a game turn: {parts} (ms a turn)", "(figure only)", None)
+
+
 def bench_dice() -> None:
+    from rsr.fairdice import KeyedDice
+
     key = bytes(32)
     count = 20000
 
@@ -50,30 +361,40 @@ def bench_dice() -> None:
             hmac.new(key, n.to_bytes(8, "big"), hashlib.sha256).digest()
 
     keyed, raw = best_of(5, rolls), best_of(5, bare)
-    print(f"dice: {count} d6 rolls {keyed * 1e3:.1f} ms; bare HMACs {raw * 1e3:.1f} ms; ratio {keyed / raw:.2f}")
+    record("dice: keyed d6 vs bare HMAC-SHA256", f"{keyed * 1e3:.0f} ms vs {raw * 1e3:.0f} ms for {count}, "
+           f"ratio {keyed / raw:.2f}", "(figure only)", None)
 
 
-def bench_replay(scenario: str = "liaoyang-1904") -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["RSR_HOME"] = str(Path(tmp) / "home")
-        start = time.perf_counter()
-        game_dir = run_demo(Path(tmp) / "demo", echo=lambda _: None, scenario=scenario)
-        played = time.perf_counter() - start
-        packets = load_log(game_dir)
-        read = best_of(5, lambda: load_log(game_dir))
-        verify = best_of(5, lambda: replay(load_log(game_dir)))
-        load = best_of(3, lambda: _load_scenario("red-sun-rising", scenario, None))
-        status = best_of(3, lambda: actions.status(game_dir, None))
-        n = len(packets)
-        print(f"{scenario}: {n} packets played in {played:.2f} s (bots, files, three verifications)")
-        print(f"verify (cached scenario): {verify * 1e3:.1f} ms = {verify / read:.2f} x reading and checking "
-              f"signatures ({read * 1e3:.1f} ms), {verify / n * 1e3:.2f} ms per packet")
-        print(f"scenario load (YAML + schemas, uncached): {load * 1e3:.0f} ms = {load / verify:.1f} x a "
-              f"cached verify")
-        print(f"status command body: {status * 1e3:.1f} ms = {status / verify:.2f} x verify")
+def main() -> None:
+    started = time.perf_counter()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    os.environ["RSR_HOME"] = str(HOME)
+    names = prepare_scenarios()
+    from bench.games import use_scenario_root
+
+    use_scenario_root(SCENARIOS)
+    print("games (bench/.cache)", flush=True)
+    rsr_game = game("red-sun-rising", "liaoyang-turn-1904")
+    star_game = game("red-star", "july-1939")
+    long_game = game("red-star", names["long"], LONG_PACKETS)
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        bench_startup(rsr_game)
+        print("(c) rsr verify against the crypto floor", flush=True)
+        bench_verify("Red Sun Rising liaoyang-turn-1904", rsr_game, tmp, False)
+        bench_verify("Red Sun/Red Star july-1939", star_game, tmp, False)
+        long_rss = bench_verify(f"Red Sun/Red Star july-1939 lengthened to {LONG_TURNS} turns", long_game, tmp, True)
+        bench_digest(star_game, long_game)
+        bench_memory(long_game, tmp, long_rss)
+        print("(e) rules hot paths", flush=True)
+        bench_hot_paths("Red Sun Rising liaoyang-turn-1904", rsr_game)
+        bench_hot_paths("Red Sun/Red Star july-1939", star_game)
+        bench_dice()
+        bench_receive(long_game, tmp)
+    passed = sum(1 for *_, ok in results if ok)
+    failed = sum(1 for *_, ok in results if ok is False)
+    print(f"\n{passed} targets met, {failed} missed ({time.perf_counter() - started:.0f} s)")
 
 
 if __name__ == "__main__":
-    bench_dice()
-    for name in ("liaoyang-1904", "korea-1904", "liaoyang-turn-1904"):
-        bench_replay(name)
+    main()

@@ -12,7 +12,7 @@ from typing import Any
 
 from rsr import journal
 from rsr import keys as keystore
-from rsr.engine import Request, dry_run, get_ruleset, resolve_pass
+from rsr.engine import Request, dry_run, resolve_pass
 from rsr.errors import BadInput, RulesError, VerificationError
 from rsr.fairdice import NONCE_BYTES, KeyedDice, seal
 from rsr.fileio import atomic_write, game_locked
@@ -37,6 +37,7 @@ from rsr.game import (
 )
 from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet, read_packets
 from rsr.report import pass_markdown
+from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
 from rsr.yamlio import dump_yaml, load_yaml_text
 
@@ -44,11 +45,12 @@ MAX_INPUT_BYTES = 8 * 1024 * 1024
 SAFE_INT = 2**53 - 1
 
 
-def load_game(game_dir: Path, cache: bool = True) -> Replay:
+def load_game(game_dir: Path, cache: bool = True, keep_positions: bool = True) -> Replay:
     """The game's log, checked and replayed. With ``cache`` the rules are replayed only after the newest
-    checkpoint in the rsr home (rsr/cache.py); ``rsr verify`` passes False and replays everything."""
+    checkpoint in the rsr home (rsr/cache.py); ``rsr verify`` passes False and replays everything (without
+    ``keep_positions``, keeping only the last position, so its memory stays flat in the log's length)."""
     if not cache:
-        return replay(load_log(game_dir))
+        return replay(load_log(game_dir), keep_positions=keep_positions)
     from rsr.cache import HomeCheckpoints
 
     store = HomeCheckpoints()

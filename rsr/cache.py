@@ -58,7 +58,7 @@ class HomeCheckpoints:
             return None
         recorded = packet.payload.get("resolution", {}).get("state")
         try:
-            if record.state_hash != recorded or record.position.digest(ruleset) != recorded:
+            if record.state_hash != recorded or record.after.digest(ruleset) != recorded:
                 return None
         except Exception:  # noqa: BLE001
             return None
@@ -74,7 +74,7 @@ class HomeCheckpoints:
         if path.exists():
             return
         record = copy.copy(last)
-        position = copy.deepcopy(last.position)
+        position = copy.deepcopy(last.after)
         for side, queue in position.queues.items():  # the position as it was before packet N's inputs queued
             position.queues[side] = [q for q in queue if q.seq != packet.seq]
         record.position = position

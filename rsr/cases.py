@@ -15,9 +15,10 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from rsr.engine import Position, enqueue, get_ruleset, initial_position, resolve_pass
+from rsr.engine import Position, enqueue, initial_position, resolve_pass
 from rsr.errors import BadInput, RsrError
 from rsr.fairdice import ScriptedDice
+from rsr.rulesets import get_ruleset
 from rsr.scenario import Scenario, load_scenario
 from rsr.schemas import validate
 from rsr.yamlio import load_yaml_file

@@ -1,4 +1,4 @@
-"""The command line (DESIGN.md 5). Exit status: 0 success, 1 verification or rules failure, 2 bad input.
+"""The command line. Exit status: 0 success, 1 verification or rules failure, 2 bad input.
 
 Every command that takes a game directory takes it first. Errors are one line on stderr; bad input
 never shows a traceback and never changes the game directory.
@@ -7,21 +7,42 @@ never shows a traceback and never changes the game directory.
 from __future__ import annotations
 
 import datetime
+import importlib
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
 
-from rsr import actions
-from rsr import keys as keystore
 from rsr.errors import BadInput, RsrError
-from rsr.fairdice import dice_key, roll_value
 
-console = Console(highlight=False)
+
+class LazyModule:
+    """A module imported when first used: ``rsr --help`` and ``rsr dice roll`` must not pay for the rules,
+    rich, jsonschema or the YAML loader (docs/performance.md)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+
+if TYPE_CHECKING:
+    from rsr import actions
+    from rsr import keys as keystore
+else:
+    actions = LazyModule("rsr.actions")
+    keystore = LazyModule("rsr.keys")
+
 GameDir = click.Path(file_okay=False, path_type=Path)
+
+
+def console(width: int | None = None) -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, width=width)
 
 
 def fail(exc: RsrError) -> None:
@@ -272,7 +293,7 @@ def status(game_dir: Path, key_name: str | None) -> None:
                f"{len(result.packets)} packets")
     for side, name in sorted(result.names.items()):
         click.echo(f"  {side}: {name} {keystore.fingerprint(result.keys[side]) if side in result.keys else ''}")
-    position = st.pending.position if st.pending else result.position
+    position = st.pending.after if st.pending else result.position
     for line in result.ruleset.describe(position.state):
         click.echo(line)
     click.echo(f"next packet: {st.next_author}'s" + (" (yours)" if st.side == st.next_author else ""))
@@ -480,15 +501,15 @@ def play(game_dir: Path, key_name: str | None) -> None:
     from rsr.yamlio import load_yaml_text
 
     text = actions.template(game_dir, key_name)
-    console.print(text)
+    console().print(text)
     if "inputs: []" in text:
         if click.confirm("sign an empty packet now?", default=True):
             packet = actions.submit(game_dir, [], key_name)
-            console.print(f"wrote packet {packet.seq}")
+            console().print(f"wrote packet {packet.seq}")
         return
     edited = click.edit(text, extension=".yaml") if sys.stdin.isatty() else None
     if edited is None:
-        console.print("paste your orders (YAML), end with an empty line:")
+        console().print("paste your orders (YAML), end with an empty line:")
         edited = "\n".join(iter(lambda: sys.stdin.readline().rstrip("\n"), ""))
     data = load_yaml_text(edited, "orders")
     inputs = (data or {}).get("inputs", []) if isinstance(data, dict) else []
@@ -497,7 +518,7 @@ def play(game_dir: Path, key_name: str | None) -> None:
     actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
     if click.confirm("orders check out; sign and write the packet?", default=True):
         packet = actions.submit(game_dir, inputs, key_name)
-        console.print(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
+        console().print(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
 
 
 @main.command("verify")
@@ -507,7 +528,7 @@ def verify(game_dir: Path, dice: bool) -> None:
     """Replay and check the whole log: signatures, chain, reveals, every die, every rule."""
     from rsr.report import dice_audit
 
-    result = actions.load_game(game_dir, cache=False)  # verify trusts nothing but the packets
+    result = actions.load_game(game_dir, cache=False, keep_positions=False)  # only the packets are trusted
     rolls = sum(len(r.rolls) for r in result.passes)
     if dice:
         for line in dice_audit(result):
@@ -580,7 +601,7 @@ def replay_command(game_dir: Path, seq: int | None, key_name: str | None) -> Non
     if seq is not None and seq not in seqs:
         raise BadInput(f"packet {seq} has no resolution (resolved packets: {seqs[0]}-{seqs[-1]})")
     index = seqs.index(seq) if seq is not None else (len(records) - 1 if not sys.stdin.isatty() else 0)
-    out = Console(highlight=False, width=None if sys.stdout.isatty() else 80)
+    out = console(None if sys.stdout.isatty() else 80)
     while True:
         out.print(replay_frame(result, records[index], index, len(records), out.width))
         if seq is not None or not sys.stdin.isatty():
@@ -706,6 +727,8 @@ def _hex(value: str, size: int, what: str) -> bytes:
 @click.option("--start", type=click.IntRange(0), default=0, help="First roll number.")
 def dice_roll(reveal: str, game_id: str, packet_hash: str, sides: int, count: int, start: int) -> None:
     """Print rolls start..start+count-1 of a packet's dice (DESIGN.md 3.2)."""
+    from rsr.fairdice import dice_key, roll_value
+
     key_bytes = dice_key(_hex(reveal, 32, "reveal"), _hex(game_id, 16, "game"), _hex(packet_hash, 32, "packet-hash"))
     click.echo(" ".join(str(roll_value(key_bytes, n, sides)) for n in range(start, start + count)))
 

@@ -16,11 +16,12 @@ from typing import Any
 
 from rsr import actions, bots
 from rsr import keys as keystore
-from rsr.engine import Position, Request, dry_run, get_ruleset
+from rsr.engine import Position, Request, dry_run
 from rsr.errors import BadInput
 from rsr.fileio import atomic_write
 from rsr.game import Replay, position_for_author
 from rsr.packet import Packet
+from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
 from rsr.schemas import REPO_ROOT
 from rsr.yamlio import dump_yaml

@@ -12,11 +12,46 @@ import dataclasses
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar, cast, overload
 
-from rsr.canonical import canonical_bytes
+from rsr.canonical import state_bytes
 from rsr.errors import BadInput, NeedDice, RulesError, VerificationError
 from rsr.fairdice import Dice, NoDice, seal
+
+T = TypeVar("T")
+
+
+class Lazy(Generic[T]):
+    """A dataclass field whose value may be given as a function of no arguments, called on first use.
+
+    Replay asks ``next_request`` at every step but reads a request's legal options and template only when
+    a policy, a bot or a person needs them, so a ruleset may pass ``options=lambda: {...}`` and the work
+    is done only then (once: the value is kept). Reading the field always gives the value itself.
+    """
+
+    def __init__(self, empty: Callable[[], T] | None = None) -> None:
+        self.empty = empty
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_lazy_" + name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> None: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> T: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> T | None:
+        if instance is None:
+            return None  # the dataclass default
+        value = instance.__dict__[self.slot]
+        if callable(value):
+            value = value()
+            instance.__dict__[self.slot] = value
+        return cast(T, value)
+
+    def __set__(self, instance: object, value: T | Callable[[], T] | None) -> None:
+        instance.__dict__[self.slot] = self.empty() if value is None and self.empty is not None else value
 
 
 @dataclass(frozen=True)
@@ -27,6 +62,7 @@ class Request:
     play, e.g. ``t1/russia/combat/r2/attacks``); an input names the request it answers by this id.
     ``policy`` names the kind of standing policy that may answer it; ``sealable`` says the answer may
     be sealed (docs/protocol.md); ``unseals`` marks a request for the content of an earlier sealed answer.
+    ``options`` and ``template`` may be given as functions of no arguments (see :class:`Lazy`).
     """
 
     id: str
@@ -34,11 +70,19 @@ class Request:
     kind: str
     prompt: str
     case: str
-    options: dict[str, Any] = field(default_factory=dict)
-    template: Any = None
+    options: Lazy[dict[str, Any]] = Lazy(dict)
+    template: Lazy[Any] = Lazy()
     policy: str | None = None
     sealable: bool = False
     unseals: str | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles (rsr/cache.py keeps the request a pass ended on) carry values, not functions."""
+        state = dict(self.__dict__)
+        for slot in ("_lazy_options", "_lazy_template"):
+            if callable(state.get(slot)):
+                state[slot] = state[slot]()
+        return state
 
 
 @dataclass(frozen=True)
@@ -102,7 +146,10 @@ class Ruleset(Protocol):
 
     def next_request(self, state: Any) -> Request | None: ...
 
-    def apply(self, state: Any, request: Request, answer: Any, dice: Dice) -> tuple[Any, list[Event]]: ...
+    def apply(self, state: Any, request: Request, answer: Any, dice: Dice,
+              owned: bool = False) -> tuple[Any, list[Event]]:
+        """The state after ``answer``; with ``owned`` the caller gives up ``state`` (it may be changed)."""
+        ...
 
     def answer_by_policy(self, state: Any, request: Request, rule: Any) -> Any: ...
 
@@ -115,32 +162,24 @@ class Ruleset(Protocol):
     def report_tables(self, events: list[Event]) -> list[tuple[str, list[str]]]: ...
 
 
-REGISTRY: dict[str, Callable[[], Ruleset]] = {}
-
-
-def register(ruleset_id: str) -> Callable[[Callable[[], Ruleset]], Callable[[], Ruleset]]:
-    """Class decorator: make a ruleset available by id."""
-
-    def deco(factory: Callable[[], Ruleset]) -> Callable[[], Ruleset]:
-        REGISTRY[ruleset_id] = factory
-        return factory
-
-    return deco
-
-
-def get_ruleset(ruleset_id: str) -> Ruleset:
-    import rsr.rulesets  # noqa: F401  (registers the built-in rulesets)
-
-    if ruleset_id not in REGISTRY:
-        known = ", ".join(sorted(REGISTRY))
-        raise BadInput(f"unknown ruleset {ruleset_id!r} (known: {known})")
-    return REGISTRY[ruleset_id]()
+_PLAIN = (str, int, bool, type(None))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, by class
 
 
 def to_jsonable(value: Any) -> Any:
     """Plain JSON data from dataclasses, tuples and dicts, with dict keys as strings."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        return {k if type(k) is str else str(k): v if type(v) in _PLAIN else to_jsonable(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [v if type(v) in _PLAIN else to_jsonable(v) for v in value]
+    names = _FIELD_NAMES.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return {name: v if type(v := getattr(value, name)) in _PLAIN else to_jsonable(v) for name in names}
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -183,7 +222,8 @@ class Position:
         }
 
     def digest(self, ruleset: Ruleset) -> str:
-        return hashlib.sha256(canonical_bytes(self.to_json(ruleset))).hexdigest()
+        """SHA-256 of the position's canonical JSON (:func:`rsr.canonical.state_bytes`)."""
+        return hashlib.sha256(state_bytes(self.to_json(ruleset))).hexdigest()
 
 
 def initial_position(ruleset: Ruleset, scenario: Any, options: dict[str, Any]) -> Position:
@@ -278,7 +318,8 @@ def resolve_pass(ruleset: Ruleset, position: Position, dice: Dice) -> tuple[Posi
     """Apply queued inputs with one dice source until an answer is missing or the game ends.
 
     Pure: returns a new position. Raises RulesError or VerificationError for a bad input, and
-    NeedDice if the source is the dry-run :class:`NoDice`.
+    NeedDice if the source is the dry-run :class:`NoDice`. The position is copied once, here; the
+    ruleset then changes that copy in place (``owned``), answer after answer.
     """
     position = copy.deepcopy(position)
     events: list[Event] = []
@@ -292,7 +333,7 @@ def resolve_pass(ruleset: Ruleset, position: Position, dice: Dice) -> tuple[Posi
         if not found:
             return position, PassResult(events, applied, request)
         try:
-            position.state, new_events = ruleset.apply(position.state, request, answer, dice)
+            position.state, new_events = ruleset.apply(position.state, request, answer, dice, owned=True)
         except (RulesError, BadInput) as exc:
             raise RulesError(f"{source}: {exc}") from exc
         except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError) as exc:

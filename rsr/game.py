@@ -21,23 +21,23 @@ from rsr.engine import (
     Ruleset,
     dry_run,
     enqueue,
-    get_ruleset,
     initial_position,
     resolve_pass,
 )
 from rsr.errors import BadInput, RulesError, VerificationError, printable
 from rsr.fairdice import KeyedDice, Roll, commitment, derive_secret, dice_key
 from rsr.fileio import atomic_write, game_locked, read_limited
-from rsr.keys import KeyPair, decode_public, fingerprint, verify_signature
+from rsr.keys import KeyPair, decode_public, fingerprint
 from rsr.packet import (
-    SIGN_PREFIX,
     Packet,
     check_self_signature,
     extract_blocks,
     open_packet,
     read_packets,
     sign_payload,
+    signature_ok,
 )
+from rsr.rulesets import get_ruleset
 from rsr.scenario import Scenario, load_scenario
 from rsr.yamlio import dump_yaml
 
@@ -56,7 +56,14 @@ class PassRecord:
     events: list[Event]
     state_hash: str
     waiting: Request | None
-    position: Position
+    position: Position | None  # None once a later pass exists, if replay was asked not to keep positions
+
+    @property
+    def after(self) -> Position:
+        """The position this pass left (present unless replay was asked not to keep positions)."""
+        if self.position is None:
+            raise BadInput(f"the position after packet {self.resolved}'s resolution was not kept")
+        return self.position
 
 
 @dataclass
@@ -127,12 +134,13 @@ class CheckpointStore(Protocol):
     def newest(self, packets: list[Packet], ruleset: Ruleset) -> PassRecord | None: ...
 
 
-def replay(packets: list[Packet], checkpoints: CheckpointStore | None = None) -> Replay:
+def replay(packets: list[Packet], checkpoints: CheckpointStore | None = None, keep_positions: bool = True) -> Replay:
     """Check and replay a whole log. Raises VerificationError (or RulesError) at the first fault.
 
     Every packet's chain, turn and signature is always checked. With ``checkpoints``, the rules are
     replayed only after the newest checkpoint whose position still hashes to what its packet's resolution
-    recorded (a stale or corrupted checkpoint is ignored); ``rsr verify`` never passes any.
+    recorded (a stale or corrupted checkpoint is ignored); ``rsr verify`` never passes any. Without
+    ``keep_positions`` only the last pass keeps its position (verify: memory flat in log length).
     """
     if not packets:
         raise VerificationError("the log is empty")
@@ -146,12 +154,11 @@ def replay(packets: list[Packet], checkpoints: CheckpointStore | None = None) ->
         result.start_waiting = ruleset.next_request(position.state)
         resume = -1
     else:
-        result = Replay(packets[:0], ruleset, scenario, keys, names, creator, opponent, start.position,
-                        passes=[start], complete=False)
-        result.position = copy.deepcopy(start.position)
+        result = Replay(packets[:0], ruleset, scenario, keys, names, creator, opponent,
+                        copy.deepcopy(start.after), passes=[start], complete=False)
         resume = start.resolver
     for packet in packets:
-        _step(result, packet, resume)
+        _step(result, packet, resume, keep_positions)
     return result
 
 
@@ -165,18 +172,21 @@ def extend(result: Replay, new: list[Packet]) -> Replay:
     return longer
 
 
-def _step(result: Replay, packet: Packet, resume: int) -> None:
+def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = True) -> None:
     """Check one more packet and apply it: resolve its predecessor, then queue its inputs."""
     index = len(result.packets)
     result.packets.append(packet)
     _check_chain(result, index, packet, result.packets[0].game)
     if index == 1:
         _check_accept(result, packet)
-    if not verify_signature(result.keys[packet.side], packet.signature, SIGN_PREFIX + packet.payload_bytes):
+    if not signature_ok(result.keys[packet.side], packet.signature, packet.payload_bytes):
         raise VerificationError(f"signature does not verify against {packet.side}'s key", packet.seq)
     if index >= 2 and index > resume:
         record = _resolve(result, result.packets[index - 1], packet, result.packets[index - 2])
+        if result.passes and not keep_positions:
+            result.passes[-1].position = None
         result.passes.append(record)
+        assert record.position is not None  # (a fresh pass always has its position)
         result.position = record.position
     if index >= resume:
         enqueue(result.position, packet.seq, packet.side, packet.inputs)
@@ -295,7 +305,7 @@ def pending_pass(result: Replay, key: KeyPair) -> PassRecord | None:
 def position_for_author(result: Replay, key: KeyPair) -> tuple[Position, Request | None, PassRecord | None]:
     """The position an author writes against, what the game asks, and the pass its packet will carry."""
     record = pending_pass(result, key)
-    if record is not None:
+    if record is not None and record.position is not None:
         return record.position, record.waiting, record
     waiting = result.passes[-1].waiting if result.passes else result.start_waiting
     return result.position, waiting, None

@@ -45,8 +45,11 @@ class Grid:
         return 1 if (a % 2 == 0) == (self.shifted_lines == "even") else 0
 
     def doubled(self, hex_id: str) -> tuple[int, int]:
-        a, b = self.parse(hex_id)
-        return 2 * b + self._shift(a), a
+        found = _DOUBLED.get((self, hex_id))
+        if found is None:
+            a, b = self.parse(hex_id)
+            found = _DOUBLED[(self, hex_id)] = (2 * b + self._shift(a), a)
+        return found
 
     def from_doubled(self, x2: int, y: int) -> str | None:
         b2 = x2 - self._shift(y)
@@ -56,9 +59,13 @@ class Grid:
         return hex_id if self.on_map(hex_id) else None
 
     def neighbours(self, hex_id: str) -> list[str]:
-        x2, y = self.doubled(hex_id)
-        found = (self.from_doubled(x2 + dx, y + dy) for dx, dy in ((2, 0), (-2, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)))
-        return sorted(h for h in found if h is not None)
+        known = _NEIGHBOURS.get((self, hex_id))
+        if known is None:
+            x2, y = self.doubled(hex_id)
+            found = (self.from_doubled(x2 + dx, y + dy)
+                     for dx, dy in ((2, 0), (-2, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)))
+            known = _NEIGHBOURS[(self, hex_id)] = tuple(sorted(h for h in found if h is not None))
+        return list(known)
 
     def adjacent(self, first: str, second: str) -> bool:
         return self.distance(first, second) == 1
@@ -68,6 +75,12 @@ class Grid:
         x2, y2 = self.doubled(second)
         dx, dy = abs(x1 - x2), abs(y1 - y2)
         return dy + max(0, (dx - dy) // 2)
+
+
+# Pure memos of the two questions replay asks most (supply and movement searches): the answers depend
+# only on the grid (a frozen value) and the hex number. Only valid hex numbers get in (parse checks).
+_DOUBLED: dict[tuple[Grid, str], tuple[int, int]] = {}
+_NEIGHBOURS: dict[tuple[Grid, str], tuple[str, ...]] = {}
 
 
 def hexside(first: str, second: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -67,6 +68,20 @@ class Packet:
 
     def armored(self) -> str:
         return armor(self.payload_bytes, self.signature, self.game, self.seq, self.side)
+
+
+@functools.lru_cache(maxsize=16384)
+def signature_ok(public_raw: bytes, signature: bytes, payload_bytes: bytes) -> bool:
+    """Does ``signature`` sign ``payload_bytes`` (with the packet prefix) under ``public_raw``?
+
+    Ed25519 is checked once per process for each (key, signature, payload): reading a log and replaying
+    it both ask, and a command may do both several times. The answer depends only on the three byte
+    strings, so a changed payload or signature is always checked afresh.
+    """
+    return verify_signature(public_raw, signature, SIGN_PREFIX + payload_bytes)
+
+
+_SCHEMA_CHECKED: set[bytes] = set()  # SHA-256 of payloads that parsed strictly and matched the schema
 
 
 def sign_payload(payload: dict[str, Any], key: KeyPair) -> Packet:
@@ -204,12 +219,16 @@ def open_packet(block: Armored, keys: dict[str, bytes] | None, seq_hint: int | N
     if keys is not None:
         header_side = block.headers.get("Seq", "").split(" ")[-1]
         candidates = [keys[header_side]] if header_side in keys else [keys[s] for s in sorted(keys)]
-        if not any(verify_signature(k, block.signature, SIGN_PREFIX + block.payload_bytes) for k in candidates):
+        if not any(signature_ok(k, block.signature, block.payload_bytes) for k in candidates):
             raise VerificationError("signature does not verify against the game's keys", where)
-    payload = strict_loads(block.payload_bytes)
+    digest = hashlib.sha256(block.payload_bytes).digest()
+    checked = digest in _SCHEMA_CHECKED
+    payload = strict_loads(block.payload_bytes, require_canonical=not checked)
     if not isinstance(payload, dict):
         raise BadInput("payload is not a JSON object")
-    validate("packet", payload, where=f"packet {payload.get('seq', '?')} payload")
+    if not checked:  # the same bytes passed the canonical-form and schema checks earlier in this process
+        validate("packet", payload, where=f"packet {payload.get('seq', '?')} payload")
+        _SCHEMA_CHECKED.add(digest)
     packet = Packet(payload, block.payload_bytes, block.signature)
     _check_headers(block.headers, packet)
     return packet
@@ -238,7 +257,7 @@ def self_signed_key(packet: Packet) -> bytes:
 
 
 def check_self_signature(packet: Packet) -> None:
-    if not verify_signature(self_signed_key(packet), packet.signature, SIGN_PREFIX + packet.payload_bytes):
+    if not signature_ok(self_signed_key(packet), packet.signature, packet.payload_bytes):
         raise VerificationError("signature does not verify against the key the packet introduces", packet.seq)
 
 

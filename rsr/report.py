@@ -51,7 +51,8 @@ def pass_markdown(result: Replay, record: PassRecord) -> str:
         lines += [f"| {r.n} | d{r.sides} | {r.value} | {r.purpose} |" for r in record.rolls]
     else:
         lines.append("No die was rolled.")
-    lines += ["", "## Position", "", "```"] + result.ruleset.describe(record.position.state) + ["```", ""]
+    lines += ["", "## Position", "", "```"] + (
+        result.ruleset.describe(record.position.state) if record.position else ["(position not kept)"]) + ["```", ""]
     lines += ["## Next", "", request_line(record.waiting), ""]
     return "\n".join(lines)
 
@@ -225,9 +226,9 @@ def build_report(result: Replay, record: PassRecord) -> PassReport:
     return PassReport(
         title=f"Game {result.game_id[:8]}: packet {record.resolved} ({author}) resolved", facts=facts,
         message=str(message) if message else None, provisional=provisional,
-        victory=victory_lines(result, record.position.state),
+        victory=victory_lines(result, record.after.state),
         groups=_groups(before[0] if before else "Resolution", record.events), losses=losses, sealed=sealed,
-        dice=_dice(record), tables=tables, position=result.ruleset.describe(record.position.state), next=nxt,
+        dice=_dice(record), tables=tables, position=result.ruleset.describe(record.after.state), next=nxt,
         seq=record.resolved)
 
 
@@ -387,7 +388,7 @@ def replay_pages(result: Replay, records: list[PassRecord]) -> dict[str, str]:
     names = [f"packet-{r.resolved:04d}.html" for r in records]
     pages: dict[str, str] = {}
     index = [f"<li><a href=\"{names[i]}\">packet {r.resolved} ({result.side_for_seq(r.resolved)}): "
-             f"{html.escape(result.ruleset.describe(r.position.state)[0])}</a></li>" for i, r in enumerate(records)]
+             f"{html.escape(result.ruleset.describe(r.after.state)[0])}</a></li>" for i, r in enumerate(records)]
     for i, record in enumerate(records):
         links = ['<a href="index.html">all packets</a>']
         links.append(f'<a id="prev" href="{names[i - 1]}">&larr; previous</a>' if i else "")

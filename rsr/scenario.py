@@ -73,8 +73,97 @@ def load_scenario(ruleset: str, name: str, overlay: Path | None = None) -> Scena
     key = (ruleset, name, str(overlay), _signature(folder, overlay) if folder.is_dir() else ())
     if key not in _CACHE:
         _CACHE.clear()
-        _CACHE[key] = _load_scenario(ruleset, name, overlay)
+        _CACHE[key] = _load_via_disk_cache(ruleset, name, overlay, folder)
     return _CACHE[key]
+
+
+# -- the validated scenario kept between processes ----------------------------------------------------------
+#
+# Reading the YAML and checking it against the schemas costs a tenth of a second or more for every command;
+# the result depends only on the bytes of the scenario files, the schemas and this code. So it is kept in
+# ``<rsr home>/cache/scenarios/<key>.json``, ``key`` being the SHA-256 of those inputs. An entry records the
+# SHA-256 of its own data and the scenario's hash; an entry that does not match (a corrupted or truncated
+# file, an edit by hand) is ignored and written anew, never trusted. The cache is only an accelerator: if it
+# cannot be written (a read-only home), everything works as without it.
+
+CACHE_FORMAT = "rsr-scenario-cache-1"
+
+
+def cache_dir() -> Path:
+    """Where validated scenarios are kept: ``$RSR_HOME/cache/scenarios``, else the user's cache folder."""
+    import os
+
+    home = os.environ.get("RSR_HOME")
+    if home:
+        return Path(home) / "cache" / "scenarios"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rsr" / "scenarios"
+
+
+def _cache_key(ruleset: str, name: str, overlay: Path | None, folder: Path) -> str | None:
+    """SHA-256 of everything a loaded scenario depends on, or None if the files cannot be read."""
+    digest = hashlib.sha256(f"{CACHE_FORMAT}\0{ruleset}\0{name}\0{overlay}\0".encode())
+    try:
+        files = sorted(folder.glob("*.yaml")) + (sorted(overlay.glob("*.yaml")) if overlay else [])
+        files += sorted(SCHEMA_DIR.glob("*.schema.json"))
+        for path in files:
+            data = path.read_bytes()
+            digest.update(f"{path.parent.name}/{path.name}\0{len(data)}\0".encode())
+            digest.update(data)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def read_cached(path: Path) -> tuple[dict[str, Any], str] | None:
+    """The data and scenario hash of a cache entry, or None if it is missing, damaged or not ours."""
+    import json
+
+    try:
+        header, _, body = path.read_bytes().partition(b"\n")
+        meta = json.loads(header)
+        if meta.get("format") != CACHE_FORMAT or hashlib.sha256(body).hexdigest() != meta.get("data_sha256"):
+            return None
+        data = json.loads(body)
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not isinstance(data, dict) or not isinstance(meta.get("scenario_sha256"), str):
+        return None
+    return data, meta["scenario_sha256"]
+
+
+def _write_cached(path: Path, scenario: Scenario) -> None:
+    import json
+    import os
+    import tempfile
+
+    body = json.dumps(scenario.data, ensure_ascii=False, separators=(",", ":")).encode()
+    if json.loads(body) != scenario.data:
+        return  # something JSON cannot carry exactly: do not cache it
+    header = json.dumps({"format": CACHE_FORMAT, "data_sha256": hashlib.sha256(body).hexdigest(),
+                         "scenario_sha256": scenario.sha256}).encode()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(header + b"\n" + body)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # only an accelerator
+
+
+def _load_via_disk_cache(ruleset: str, name: str, overlay: Path | None, folder: Path) -> Scenario:
+    key = _cache_key(ruleset, name, overlay, folder) if folder.is_dir() else None
+    if key is None:
+        return _load_scenario(ruleset, name, overlay)
+    path = cache_dir() / f"{key}.json"
+    found = read_cached(path)
+    if found is not None:
+        data, sha256 = found
+        return Scenario(ruleset, name, data, sha256)
+    scenario = _load_scenario(ruleset, name, overlay)
+    _write_cached(path, scenario)
+    return scenario
 
 
 def _load_scenario(ruleset: str, name: str, overlay: Path | None) -> Scenario:

@@ -31,7 +31,7 @@ def vectors() -> dict[str, Any]:
 def duel_registered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the test-only duel ruleset (tests/support/duel.py) and its scenario available to the game layer."""
     from rsr import game as gamemod
-    from rsr.engine import REGISTRY
+    from rsr.rulesets import REGISTRY
     from tests.support.duel import Duel, duel_scenario
 
     monkeypatch.setitem(REGISTRY, "duel", Duel)

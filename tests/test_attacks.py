@@ -288,9 +288,9 @@ def test_an_answer_of_the_wrong_shape_is_a_rules_error_not_a_traceback(game: tup
 
     real = Duel.apply
 
-    def picky(self: Duel, state: Any, request: Any, answer: Any, dice: Any) -> Any:
+    def picky(self: Duel, state: Any, request: Any, answer: Any, dice: Any, owned: bool = False) -> Any:
         {answer: 1}  # noqa: B018 - hashes the answer as rules code does with a hex id
-        return real(self, state, request, answer, dice)
+        return real(self, state, request, answer, dice, owned)
 
     monkeypatch.setattr(Duel, "apply", picky)
     game_dir, keys = game

@@ -19,9 +19,9 @@ from click.testing import CliRunner
 from rsr import game as gamemod
 from rsr import keys as keystore
 from rsr.cli import main
-from rsr.engine import get_ruleset
 from rsr.fairdice import commitment, dice_key, roll_value
 from rsr.packet import read_packets, sign_payload
+from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
 
 SCENARIO = "liaoyang-1904"

@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from rsr.cli import main
-from rsr.engine import get_ruleset
 from rsr.odds import OddsTable, parse_attack, table_lines
+from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_star.odds import combat_odds
 from rsr.rulesets.red_sun_rising.odds import attack_odds
 from rsr.scenario import load_scenario

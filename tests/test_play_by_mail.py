@@ -42,7 +42,7 @@ def players(tmp_path: Path, server: MailServer) -> tuple[Player, Player]:
 def test_a_whole_game_by_smtp_and_maildir(tmp_path: Path, mail_server: MailServer, ruleset: str, scenario: str,
                                           side: str | None) -> None:
     alice, bob = players(tmp_path, mail_server)
-    from rsr.engine import get_ruleset
+    from rsr.rulesets import get_ruleset
 
     sides = get_ruleset(ruleset).sides
     creator = side or sides[0]

@@ -11,8 +11,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rsr.engine import Context, get_ruleset, initial_position
+from rsr.engine import Context, initial_position
 from rsr.fairdice import NoDice
+from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_star import force
 from rsr.rulesets.red_star.losses import lose_factors
 from rsr.rulesets.red_star.state import REPLACEMENTS, RsState

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from rsr import keys as keystore
 from rsr.cli import main
-from rsr.engine import Event, dry_run, get_ruleset
+from rsr.engine import Event, dry_run
 from rsr.fairdice import seal
 from rsr.game import (
     accept_packet,
@@ -31,6 +31,7 @@ from rsr.game import (
     position_for_author,
     replay,
 )
+from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
 
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from rsr.engine import enqueue, get_ruleset, initial_position, resolve_pass
+from rsr.engine import enqueue, initial_position, resolve_pass
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import ScriptedDice
+from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_star import victory
 from rsr.scenario import Scenario, load_scenario
 

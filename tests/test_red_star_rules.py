@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from rsr.engine import enqueue, get_ruleset, initial_position, resolve_pass
+from rsr.engine import enqueue, initial_position, resolve_pass
 from rsr.errors import RulesError, VerificationError
 from rsr.fairdice import ScriptedDice, seal
+from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_star import stacking
 from rsr.rulesets.red_star.data import load_static
 from rsr.scenario import Scenario, load_scenario

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from rsr.engine import Context, get_ruleset, initial_position
+from rsr.engine import Context, initial_position
 from rsr.errors import RulesError
 from rsr.fairdice import ScriptedDice
+from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_sun_rising.naval import battle, flow
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic, load_naval
 from rsr.rulesets.red_sun_rising.naval.search import search, search_limit, search_modifier, weather

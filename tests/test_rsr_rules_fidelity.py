@@ -8,8 +8,9 @@ import itertools
 import pytest
 
 from rsr.cases import case_scenario
-from rsr.engine import get_ruleset, initial_position
+from rsr.engine import initial_position
 from rsr.errors import BadInput
+from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_sun_rising import activation, supply
 from rsr.rulesets.red_sun_rising.state import RsrState
 from rsr.scenario import load_scenario

@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from rsr.engine import Context, get_ruleset
+from rsr.engine import Context
 from rsr.fairdice import NoDice
 from rsr.provenance import is_provisional
+from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_sun_rising import combat, supply, victory
 from rsr.rulesets.red_sun_rising.crt import COLUMNS, odds_column
 from rsr.rulesets.red_sun_rising.data import Static, load_static

@@ -87,8 +87,8 @@ def test_dropped_packet_is_caught(played: tuple[Path, dict]) -> None:
 def test_packet_from_another_game_is_caught(played: tuple[Path, dict], tmp_path: Path) -> None:
     game_dir, keys = played
     # the same players start a second game; its packet 4 is replayed into the first game
-    from rsr.engine import get_ruleset
     from rsr.game import accept_packet, append_packets, build_packet, create_game_dir, invite_packet, load_log, replay
+    from rsr.rulesets import get_ruleset
 
     ruleset = get_ruleset("duel")
     invite = invite_packet(ruleset, duel_scenario(), keys["attacker"], "attacker", "A", bytes([9]) * 16, None, {},

@@ -47,8 +47,9 @@ class Duel:
         return Request(f"{base}/attack:unseal", "attacker", "unseal", "unseal your lane", "TEST 3",
                        unseals=f"{base}/attack")
 
-    def apply(self, state: DuelState, request: Request, answer: Any, dice: Dice) -> tuple[DuelState, list[Event]]:
-        state = copy.deepcopy(state)
+    def apply(self, state: DuelState, request: Request, answer: Any, dice: Dice,
+              owned: bool = False) -> tuple[DuelState, list[Event]]:
+        state = state if owned else copy.deepcopy(state)  # the engine's own copy may be changed in place
         ctx = Context(dice)
         if isinstance(answer, Sealed):
             state.attacker_lane = "sealed"

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from rsr import keys as keystore
-from rsr.engine import get_ruleset
 from rsr.game import (
     accept_packet,
     append_packets,
@@ -18,6 +17,7 @@ from rsr.game import (
     replay,
 )
 from rsr.packet import Packet
+from rsr.rulesets import get_ruleset
 
 
 def duel_game(tmp: Path, inputs_by_seq: dict[int, list[dict[str, Any]]], total: int) -> tuple[Path, dict[str, Any]]:

@@ -11,9 +11,10 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from rsr.engine import Context, Event, Request, Sealed, register
+from rsr.engine import Context, Event, Request, Sealed
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
+from rsr.rulesets import register
 from rsr.rulesets.red_star import combat as cm
 from rsr.rulesets.red_star import force, movement, resolve, stacking, victory
 from rsr.rulesets.red_star import retreat as rt
@@ -60,11 +61,16 @@ def rule_options(static: Any, chosen: dict[str, Any], where: str) -> dict[str, b
     return options
 
 
+# fields of RsState left out of the state digest: the scenario's fixed data (pinned by its hash), the
+# static tables, and the opening events (reported, not state) -- as RsState.to_json leaves out the last two
+FIXED_STATE = ("dates", "turn_track", "restrictions", "static", "opening_events")
+
+
 class RedStar:
     """Red Sun/Red Star (S&T 158). See docs/red-star/coverage.md for what is implemented."""
 
     id = "red-star"
-    version = "0.1"
+    version = "0.2"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE)
     sides = ("japan", "soviet")
     policy_defaults: dict[str, Any] = {"attack-choices": "ask", "defence-choices": "auto", "morale": "check",
                                        "retreat": "auto", "retreat-losses": "fewest-factors",
@@ -140,12 +146,11 @@ class RedStar:
         return request
 
     def _request_entry_plan(self, state: RsState, ask: Ask) -> Request:
-        units = [u.id for u in force.arriving(state, ask.side)]
-        hexes = force.entry_hexes(state, ask.side)
         return Request(ask.id, ask.side, "entry-plan", f"Reinforcement Planning, {state.date()}: secret entry hexes "
                        "for your reinforcements (units left out are delayed)", "RS/RS 4.1",
-                       options={"units": units, "hexes": hexes},
-                       template={"entries": force.default_plan(state, ask.side)}, sealable=True)
+                       options=lambda: {"units": [u.id for u in force.arriving(state, ask.side)],
+                                        "hexes": force.entry_hexes(state, ask.side)},
+                       template=lambda: {"entries": force.default_plan(state, ask.side)}, sealable=True)
 
     def _request_unseal(self, state: RsState, ask: Ask) -> Request:
         return Request(ask.id, ask.side, "unseal", f"reveal your sealed choice {ask.data['sealed']}",
@@ -154,19 +159,20 @@ class RedStar:
     def _request_replacements(self, state: RsState, ask: Ask) -> Request:
         return Request(ask.id, ask.side, "replacements", f"Force Adjustment, {state.date()}: spend replacement "
                        "points", "RS/RS 4.23",
-                       options={"points": dict(state.replacement_points.get(ask.side, {})),
-                                "restore": {u.id: force.restore_cost(state, u)
-                                            for u in force.restorable(state, ask.side)},
-                                "return": [u.id for u in force.returnable(state, ask.side)],
-                                "pools": {u.id: list(force.pools_for(state, u)) for u in
-                                          force.restorable(state, ask.side) + force.returnable(state, ask.side)}},
-                       template=force.auto_replacements(state, ask.side), policy="replacements")
+                       options=lambda: {"points": dict(state.replacement_points.get(ask.side, {})),
+                                        "restore": {u.id: force.restore_cost(state, u)
+                                                    for u in force.restorable(state, ask.side)},
+                                        "return": [u.id for u in force.returnable(state, ask.side)],
+                                        "pools": {u.id: list(force.pools_for(state, u)) for u in
+                                                  force.restorable(state, ask.side)
+                                                  + force.returnable(state, ask.side)}},
+                       template=lambda: force.auto_replacements(state, ask.side), policy="replacements")
 
     def _request_combats(self, state: RsState, ask: Ask) -> Request:
         return Request(ask.id, ask.side, "combats", f"Prepared Combat segment, {state.date()}: declare combats "
                        "(an empty list declares none)", "RS/RS 6.1",
-                       options={"attackers": self.attack_options(state, ask.side),
-                                "support_points": state.support.get(ask.side, 0)},
+                       options=lambda: {"attackers": self.attack_options(state, ask.side),
+                                        "support_points": state.support.get(ask.side, 0)},
                        template={"combats": []})
 
     def _request_attack_choices(self, state: RsState, ask: Ask) -> Request:
@@ -174,16 +180,17 @@ class RedStar:
         return Request(ask.id, ask.side, "attack-choices", "secret lead units and armor protection for your "
                        "attacks (seal them)", "RS/RS 6.21",
                        options={c.id: {"hex": c.hex, "attackers": list(c.attackers)} for c in combats},
-                       template={"combats": {c.id: cm.auto_choice(state, c, "attacker") for c in combats}},
+                       template=lambda: {"combats": {c.id: cm.auto_choice(state, c, "attacker") for c in combats}},
                        policy="attack-choices", sealable=True)
 
     def _request_defence_choices(self, state: RsState, ask: Ask) -> Request:
         combats = [c for c in state.combats if c.id in ask.data["combats"]]
         return Request(ask.id, ask.side, "defence-choices", "lead units and armor protection of the hexes you "
                        "defend", "RS/RS 6.21",
-                       options={c.id: {"hex": c.hex, "defenders": [u.id for u in state.units_in(c.hex, ask.side)],
-                                       "attackers": list(c.attackers)} for c in combats},
-                       template={"combats": {c.id: cm.auto_choice(state, c, "defender") for c in combats}},
+                       options=lambda: {c.id: {"hex": c.hex,
+                                               "defenders": [u.id for u in state.units_in(c.hex, ask.side)],
+                                               "attackers": list(c.attackers)} for c in combats},
+                       template=lambda: {"combats": {c.id: cm.auto_choice(state, c, "defender") for c in combats}},
                        policy="defence-choices")
 
     def _request_morale(self, state: RsState, ask: Ask) -> Request:
@@ -224,22 +231,26 @@ class RedStar:
         combat = self._combat(state, d["combat"])
         return Request(ask.id, ask.side, "advance", f"{d['hex']} is empty: advance up to {d['hexes']} hex(es)?",
                        "RS/RS 6.8", options=dict(d),
-                       template={"units": rt.default_advance(state, combat), "path": [d["hex"]]}, policy="advance")
+                       template=lambda: {"units": rt.default_advance(state, combat), "path": [d["hex"]]},
+                       policy="advance")
 
     def _request_movement(self, state: RsState, ask: Ask) -> Request:
         side = ask.side
-        supplied = supplied_hexes(state, side)
-        movable = {u.id: str(allowance(state, u, False, u.hex in supplied)) for u in state.on_map(side)
-                   if not movement.restricted(state, u)}
+
+        def options() -> dict[str, Any]:
+            supplied = supplied_hexes(state, side)
+            movable = {u.id: str(allowance(state, u, False, u.hex in supplied)) for u in state.on_map(side)
+                       if not movement.restricted(state, u)}
+            return {"units": movable, "support_points": state.support.get(side, 0)}
+
         return Request(ask.id, side, "movement", f"Movement segment, {state.date()}: trucks and moves in order, "
-                       "each with its hasty attacks", "RS/RS 7.0",
-                       options={"units": movable, "support_points": state.support.get(side, 0)},
+                       "each with its hasty attacks", "RS/RS 7.0", options=options,
                        template={"trucks": [], "moves": []})
 
     def _request_reserves(self, state: RsState, ask: Ask) -> Request:
-        units = [u.id for u in state.on_map(ask.side) if u.reserve]
         return Request(ask.id, ask.side, "reserves", "Marker Adjustment: Reserve markers to remove", "RS/RS 7.62",
-                       options={"units": units}, template={"release": []}, policy="reserves")
+                       options=lambda: {"units": [u.id for u in state.on_map(ask.side) if u.reserve]},
+                       template={"release": []}, policy="reserves")
 
     def attack_options(self, state: RsState, side: str) -> dict[str, list[str]]:
         """Every unit that may attack now and the enemy hexes next to it (RS/RS 6.0)."""
@@ -255,8 +266,9 @@ class RedStar:
 
     # -- applying an answer -------------------------------------------------------------------------------
 
-    def apply(self, state: RsState, request: Request, answer: Any, dice: Dice) -> tuple[RsState, list[Event]]:
-        state = copy.deepcopy(state)
+    def apply(self, state: RsState, request: Request, answer: Any, dice: Dice,
+              owned: bool = False) -> tuple[RsState, list[Event]]:
+        state = state if owned else copy.deepcopy(state)  # the engine's own copy may be changed in place
         ctx = Context(dice)
         ctx.events, state.opening_events = list(state.opening_events), []
         ask = state.ask
@@ -763,7 +775,12 @@ class RedStar:
         return tables(events)
 
     def state_json(self, state: RsState) -> Any:
-        return state.to_json()
+        """The state that the digest covers: not the scenario's fixed turn track, dates and restrictions,
+        which the scenario hash in the invitation already pins (and which would make every digest cost
+        as much as the scenario is long)."""
+        from rsr.engine import to_jsonable
+
+        return {k: to_jsonable(v) for k, v in state.__dict__.items() if k not in FIXED_STATE}
 
     def describe(self, state: RsState) -> list[str]:
         segment = TURN[state.segment]

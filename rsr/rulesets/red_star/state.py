@@ -135,12 +135,11 @@ class RsState:
     def __deepcopy__(self, memo: dict[int, Any]) -> RsState:
         """Units hold only plain values, so a field-by-field copy is enough for them (and much faster)."""
         import copy
-        import dataclasses
 
         clone = copy.copy(self)
         for name, value in self.__dict__.items():
             if name == "units":
-                clone.units = {k: dataclasses.replace(u) for k, u in value.items()}
+                clone.units = {k: copy.copy(u) for k, u in value.items()}  # plain values: a shallow copy
             elif name in ("static", "dates", "turn_track", "restrictions"):
                 continue  # fixed for the whole game
             else:
@@ -152,13 +151,23 @@ class RsState:
 
     def units_in(self, hex_id: str, side: str | None = None) -> list[Unit]:
         """Ground units in ``hex_id`` in unit-id order (the bridge counter and air units excluded)."""
-        return [u for _, u in sorted(self.units.items())
-                if u.on_map and u.hex == hex_id and (side is None or u.side == side)
-                and self.static.counter(u.id).ground]
+        return [u for u in self._ground_in_order()
+                if u.hex == hex_id and u.status == ON_MAP and (side is None or u.side == side)]
 
     def on_map(self, side: str | None = None) -> list[Unit]:
-        return [u for _, u in sorted(self.units.items())
-                if u.on_map and (side is None or u.side == side) and self.static.counter(u.id).ground]
+        return [u for u in self._ground_in_order()
+                if u.status == ON_MAP and u.hex is not None and (side is None or u.side == side)]
+
+    def _ground_in_order(self) -> list[Unit]:
+        """Every ground unit (wherever it is) in unit-id order. The order and which counters are ground
+        units are fixed facts of the unit ids, memoised with the static data on the ids present."""
+        ids = tuple(self.units)
+        order = self.static.memo.get(("ground-order", ids))
+        if order is None:
+            order = tuple(sorted(k for k in ids if self.static.counter(k).ground))
+            self.static.memo[("ground-order", ids)] = order
+        units = self.units
+        return [units[k] for k in order]
 
     def date(self) -> str:
         return self.dates[self.turn - 1] if 0 < self.turn <= len(self.dates) else f"turn {self.turn}"

@@ -7,7 +7,6 @@ road). Every function iterates sorted hexes and unit ids; sets are only used for
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -196,21 +195,38 @@ def supplied_hexes(state: RsState, side: str) -> frozenset[str]:
         return hex_id not in enemy_zoc or hex_id in friendly
 
     def make() -> frozenset[str]:
-        closed = {side_id for side_id in state.static.halha_sides if not bridge_exists(state, side_id)}
-        start = [h for h in supply_sources(state, side) if open_hex(h)]
-        seen = set(start)
-        queue = deque(start)
-        links = state.static.links
-        while queue:
-            here = queue.popleft()
-            for there, side_id in links[here]:
-                if there in seen or side_id in closed or not open_hex(there):
-                    continue
-                seen.add(there)
-                queue.append(there)
+        # breadth-first, a whole front at a time with set operations (the net is a set: order is moot)
+        dry, halha = _land_links(state)
+        crossings: dict[str, list[str]] = {}
+        for first, second, side_id in halha:
+            if bridge_exists(state, side_id):
+                crossings.setdefault(first, []).append(second)
+                crossings.setdefault(second, []).append(first)
+        blocked = enemy_hexes | (enemy_zoc - friendly)
+        seen = {h for h in supply_sources(state, side) if open_hex(h)}
+        front = set(seen)
+        while front:
+            reached = set().union(*map(dry.__getitem__, front))
+            for here in front & crossings.keys():
+                reached.update(crossings[here])
+            front = reached - seen - blocked
+            seen |= front
         return frozenset(seen)
 
     return _cached(state, _signature(state, "supply", side), make)
+
+
+def _land_links(state: RsState) -> tuple[dict[str, tuple[str, ...]], tuple[tuple[str, str, str], ...]]:
+    """The map's neighbours not across the Halha, and the Halha hexsides as (hex, hex, hexside): fixed."""
+    memo = state.static.memo
+    found = memo.get(("land-links",))
+    if found is None:
+        halha = state.static.halha_sides
+        dry = {h: tuple(n for n, side_id in pairs if side_id not in halha) for h, pairs in state.static.links.items()}
+        wet = tuple((h, n, side_id) for h, pairs in sorted(state.static.links.items()) for n, side_id in pairs
+                    if side_id in halha and h < n)
+        found = memo[("land-links",)] = (dry, wet)
+    return found
 
 
 def in_supply(state: RsState, unit: Unit, supplied: frozenset[str] | None = None) -> bool:

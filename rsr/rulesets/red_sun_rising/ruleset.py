@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
-from rsr.engine import Context, Event, Request, register
+from rsr.engine import Context, Event, Request
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
+from rsr.rulesets import register
 from rsr.rulesets.red_sun_rising import (
     activation,
     combat,
@@ -51,11 +53,16 @@ def check_options(options: dict[str, Any], where: str) -> None:
             raise BadInput(f"{where}: unknown Red Sun Rising option {name!r} (known: {known})")
 
 
+# fields of RsrState left out of the state digest: the scenario's fixed data (pinned by its hash) and the
+# static tables (as RsrState.to_json leaves them out)
+FIXED_STATE = ("sequence", "turns", "static", "naval_static")
+
+
 class RedSunRising:
     """Red Sun Rising (SPI 1977). See docs/red-sun-rising/coverage.md for what is implemented."""
 
     id = "red-sun-rising"
-    version = "0.1"
+    version = "0.2"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE)
     sides = ("russia", "japan")
     known_options = KNOWN_OPTIONS
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
@@ -146,25 +153,28 @@ class RedSunRising:
             return Request(
                 id=f"{base}/{side}/trenches", side=side, kind="trenches",
                 prompt=f"End Stage: trench levels to build ({side})", case="RSR 13.11",
-                options={"hexes": defences.trench_sites(state, side)},
-                template={"build": defences.trench_sites(state, side)}, policy="trenches")
+                options=lambda: {"hexes": defences.trench_sites(state, side)},
+                template=lambda: {"build": defences.trench_sites(state, side)}, policy="trenches")
         assert stage.side is not None
+        acting: str = stage.side  # (for the lazy options below)
         if stage.key == "japan.supply" and state.feeding_due:
-            options = supply.feeding_options(state)
+            def feeding_options() -> dict[str, Any]:
+                options = supply.feeding_options(state)
+                return {"units": {u: f for u, f in options.items() if f}, "fleets": supply.japanese_fleets(state),
+                        "points": {u: activation.command_value(state, state.units[u]) for u in options if options[u]}}
+
             return Request(
                 id=f"{base}/feeding", side="japan", kind="fleet-feeding",
                 prompt="Supply Stage: which units each merchant fleet feeds (four command points a fleet)",
-                case="RSR 10.32",
-                options={"units": {u: f for u, f in options.items() if f},
-                         "fleets": supply.japanese_fleets(state),
-                         "points": {u: activation.command_value(state, state.units[u]) for u in options if options[u]}},
-                template={"feed": supply.feeding_by_policy(state)}, policy="feeding")
+                case="RSR 10.32", options=feeding_options,
+                template=lambda: {"feed": supply.feeding_by_policy(state)}, policy="feeding")
         if stage.key == "japan.supply":
-            fleets = {f: supply.fleet_destinations(state, f) for f in sorted(state.merchant_fleets)}
             return Request(
                 id=f"{base}/fleets", side="japan", kind="fleet-moves",
                 prompt="end of the Supply Stage: shift merchant fleets on the land map", case="RSR 10.25",
-                options={"fleets": fleets}, template={"moves": {}}, policy="fleets")
+                options=lambda: {"fleets": {f: supply.fleet_destinations(state, f)
+                                            for f in sorted(state.merchant_fleets)}},
+                template={"moves": {}}, policy="fleets")
         if stage.key.endswith("reinforcement"):
             return self._assignment_request(state, stage.side, base, stage.name)
         if stage.key.endswith("movement"):
@@ -176,16 +186,17 @@ class RedSunRising:
                            "choose the units to eliminate",
                     case="RSR 12.2",
                     options={"hex": hex_id, "units": [u.id for u in state.units_in(hex_id, stage.side)]},
-                    template={"eliminate": stacking.excess_by_policy(state, hex_id, stage.side)}, policy="overstack")
+                    template=lambda: {"eliminate": stacking.excess_by_policy(state, hex_id, acting)},
+                    policy="overstack")
             return self._movement_request(state, stage.side, base, stage.name)
         prefix = f"{base}/r{state.assault_round}"
         if state.pending_loss is None and not state.retreat_done:
             defender = combat.enemy_of(stage.side)
-            candidates = combat.retreat_candidates(state, defender)
             return Request(
                 id=f"{prefix}/retreats", side=defender, kind="retreats",
                 prompt=f"{stage.name}, before assault round {state.assault_round}: units to retreat before combat",
-                case="RSR 11.11", options={"units": candidates}, template={"retreats": []}, policy="retreat")
+                case="RSR 11.11", options=lambda: {"units": combat.retreat_candidates(state, defender)},
+                template={"retreats": []}, policy="retreat")
         if state.pending_loss is not None:
             loss = state.pending_loss
             return Request(
@@ -206,7 +217,7 @@ class RedSunRising:
             prompt=f"{stage.name}, assault round {state.assault_round} of {ASSAULT_ROUNDS}: declare attacks "
                    "(none ends the stage)",
             case="RSR 11.2",
-            options=self.attack_options(state, stage.side),
+            options=lambda: self.attack_options(state, acting),
             template={"attacks": [{"hex": "HHHH", "attackers": ["unit-id"], "command": None, "advance": []}],
                       "advance_into": {h: [] for h in state.retreat_results}, "last_round": False},
         )
@@ -228,21 +239,27 @@ class RedSunRising:
 
     def _movement_request(self, state: RsrState, side: str, base: str, name: str) -> Request:
         """RSR 4.23: the activation order and each unit's path, executed roll by roll."""
-        units = {}
-        for _, unit in sorted(state.units.items()):
-            if unit.side != side or not unit.hex or unit.steps <= 0:
-                continue
-            units[unit.id] = {"hex": unit.hex, "kind": activation.kind(state, unit),
-                              "movement": str(movement.movement_allowance(state, unit)),
-                              "assigned_to": unit.assigned_to}
-        chain = [u for u, info in units.items() if info["kind"] == "shq"]
-        chain += [u for u, info in units.items() if info["kind"] == "army"]
-        chain += [u for u, info in units.items() if info["kind"] == "combat" and info["assigned_to"]]
+        @functools.cache
+        def units() -> dict[str, dict[str, Any]]:  # built only when the options or the template are read
+            found = {}
+            for _, unit in sorted(state.units.items()):
+                if unit.side != side or not unit.hex or unit.steps <= 0:
+                    continue
+                found[unit.id] = {"hex": unit.hex, "kind": activation.kind(state, unit),
+                                  "movement": str(movement.movement_allowance(state, unit)),
+                                  "assigned_to": unit.assigned_to}
+            return found
+
+        def template() -> dict[str, Any]:
+            chain = [u for u, info in units().items() if info["kind"] == "shq"]
+            chain += [u for u, info in units().items() if info["kind"] == "army"]
+            chain += [u for u, info in units().items() if info["kind"] == "combat" and info["assigned_to"]]
+            return {"steps": [{"unit": u, "path": []} for u in chain]}
+
         return Request(
             id=f"{base}/orders", side=side, kind="land-movement",
             prompt=f"{name} ({activation.month(state)}, {activation.season(state)}): activation order and paths",
-            case="RSR 4.23", options={"units": units},
-            template={"steps": [{"unit": u, "path": []} for u in chain]})
+            case="RSR 4.23", options=lambda: {"units": units()}, template=template)
 
     def attack_options(self, state: RsrState, side: str) -> dict[str, Any]:
         """Every unit that may attack now and the enemy hexes next to it (RSR 11.0, 11.21)."""
@@ -258,8 +275,9 @@ class RedSunRising:
 
     # -- applying an answer ---------------------------------------------------------------------------
 
-    def apply(self, state: RsrState, request: Request, answer: Any, dice: Dice) -> tuple[RsrState, list[Event]]:
-        state = copy.deepcopy(state)
+    def apply(self, state: RsrState, request: Request, answer: Any, dice: Dice,
+              owned: bool = False) -> tuple[RsrState, list[Event]]:
+        state = state if owned else copy.deepcopy(state)  # the engine's own copy may be changed in place
         ctx = Context(dice)
         ctx.events, state.opening_events = list(state.opening_events), []
         if request.kind == "land-combat-attacks":
@@ -724,7 +742,12 @@ class RedSunRising:
         return tables(events)
 
     def state_json(self, state: RsrState) -> Any:
-        return state.to_json()
+        """The state that the digest covers: not the scenario's fixed sequence of stages and length, which
+        the scenario hash in the invitation already pins."""
+        from rsr.engine import to_jsonable
+
+        return {k: to_jsonable(v) for k, v in state.__dict__.items()
+                if k not in FIXED_STATE and not (k == "naval" and v is None)}
 
     def describe(self, state: RsrState) -> list[str]:
         lines = [f"Game turn {state.turn} ({activation.month(state)}, {activation.season(state)}), "

@@ -31,13 +31,21 @@ def trace_costs(state: RsrState, side: str, start: str) -> dict[str, Fraction]:
     """
     blocked = occupied_by(state, enemy(side)) | zone_of_control(state, enemy(side))
     rail = usable_rail(state, side)
+    # a pure memo: the search depends only on the fixed map (state.static) and these four values
+    key = (side, start, frozenset(blocked), frozenset(rail))
+    memo: dict[Any, dict[str, Fraction]] = state.static.__dict__.setdefault("_trace_memo", {})
+    found = memo.get(key)
+    if found is None:
 
-    def cost(frm: str, to: str) -> Fraction | None:
-        if to in blocked:
-            return None
-        return step_cost(state, frm, to, rail)
+        def cost(frm: str, to: str) -> Fraction | None:
+            if to in blocked:
+                return None
+            return step_cost(state, frm, to, rail)
 
-    return reachable(state.static.grid, start, cost, SUPPLY_RANGE)
+        if len(memo) > 4096:
+            memo.clear()
+        found = memo[key] = reachable(state.static.grid, start, cost, SUPPLY_RANGE)
+    return dict(found)
 
 
 def russian_sources(state: RsrState) -> set[str]:
