@@ -265,8 +265,10 @@ def _sample_payloads() -> list[dict[str, object]]:
     ruleset = get_ruleset("red-sun-rising")
     scenario = load_scenario("red-sun-rising", "liaoyang-1904")
     alice, bob = KeyPair("alice", bytes(32)), KeyPair("bob", bytes(range(32)))
-    invite = invite_packet(ruleset, scenario, alice, "russia", "Alice", bytes(16), None, {})
-    accept = accept_packet(invite, bob, "Bob", [{"request": "t7/russia/combat/r1/attacks", "answer": {"attacks": []}}])
+    invite = invite_packet(ruleset, scenario, alice, "russia", "Alice", bytes(16), None, {}, nonce=bytes([1]) * 32,
+                           time="2026-12-01T12:00:00Z")
+    accept = accept_packet(invite, bob, "Bob", [{"request": "t7/russia/combat/r1/attacks", "answer": {"attacks": []}}],
+                           nonce=bytes([2]) * 32, time="2026-12-01T12:00:00Z", message="good luck")
     later = {"v": 1, "game": "00" * 16, "seq": 2, "side": "russia", "prev": "ab" * 32, "commit": "cd" * 32,
              "reveal": "ef" * 32, "resolution": {"state": "01" * 32, "dice": [{"n": 0, "sides": 6, "value": 3,
                                                                                "purpose": "RSR 11.4"}]},
