@@ -10,7 +10,7 @@ from typing import Any
 
 from rsr.engine import Context, Request
 from rsr.errors import BadInput, RulesError
-from rsr.rulesets.red_sun_rising.naval import attrition, battle, initiative, mines, orders, ports, transport
+from rsr.rulesets.red_sun_rising.naval import attrition, battle, initiative, mines, orders, ports, tactical, transport
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.search import search
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalState
@@ -334,11 +334,23 @@ def _searches(state: Any, ctx: Context, case: str) -> None:
             found, weather_now = search(ctx, static, hex_number, side, ships)
             if found:
                 result = engine(ctx, static, hex_number, [f for f in here if f.side == "russia"],
-                                [f for f in here if f.side == "japan"], weather_now)
+                                [f for f in here if f.side == "japan"], weather_now,
+                                _battle_setting(state, hex_number))
                 _apply_battle(state, ctx, result)
                 break
     naval.orders.get("russia", {}).pop("_round_search", None)
     naval.orders.get("japan", {}).pop("_round_search", None)
+
+
+def _battle_setting(state: Any, hex_number: int) -> battle.BattleSetting:
+    """Issue 13: the battle plans signed with the sailing orders, the ships already out, the port sides (8.1)."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    signed = {side: naval.orders[side]["battle_plan"] for side in SIDES
+              if isinstance(naval.orders.get(side), dict) and naval.orders[side].get("battle_plan") is not None}
+    return battle.BattleSetting(plans=signed, disabled=tuple(naval.disabled), sunk=tuple(naval.sunk),
+                                port_sides=tuple(side for side in SIDES
+                                                 if attrition.friendly_port(static, state.control, hex_number, side)))
 
 
 def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None:
@@ -347,6 +359,10 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
         if ship_id not in naval.disabled:
             naval.disabled.append(ship_id)
     naval.sunk += [s for s in result.sunk if s not in naval.sunk]
+    naval.disabled = [s for s in naval.disabled if s not in naval.sunk]  # issue 13: a sunk ship is not repaired
+    for fleet_id in result.to_port:  # RSR 8.1: refused in its friendly port
+        if fleet_id in naval.fleets:
+            naval.fleets[fleet_id].at_sea = False
     for fleet_id, morale in sorted(result.morale.items()):
         if fleet_id in naval.fleets:
             naval.fleets[fleet_id].morale = morale
@@ -631,3 +647,6 @@ def end_stage(state: Any, ctx: Context) -> None:
             fleet.morale += 1
             ctx.emit("morale", f"{fleet.id} spends the turn in port: morale {fleet.morale}", "RSR 8.78",
                      fleet=fleet.id, morale=fleet.morale)
+
+
+tactical.register()  # issue 13: the tactical battle fights every naval battle (RSR 8.0)
