@@ -369,6 +369,9 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
     for fleet_id in result.withdraws:
         if fleet_id in naval.fleets:
             naval.fleets[fleet_id].returning = True  # RSR 8.76 errata: home by the shortest path
+            fleet = naval.fleets[fleet_id]
+            if attrition.friendly_port(state.naval_static, state.control, fleet.hex, fleet.side):
+                fleet.at_sea = False  # issue 13: already in its nearest friendly port (interpretations.md, 8.76)
     ctx.emit("naval-battle", "naval battle fought", "RSR 8.0", sunk=list(result.sunk), disabled=list(result.disabled))
 
 
