@@ -10,7 +10,7 @@ from typing import Any
 
 from rsr.engine import Context, Request
 from rsr.errors import BadInput, RulesError
-from rsr.rulesets.red_sun_rising.naval import attrition, battle, initiative, mines, orders, ports, tactical, transport
+from rsr.rulesets.red_sun_rising.naval import attrition, battle, initiative, mines, orders, ports, succession, tactical, transport
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.search import search
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalState
@@ -149,6 +149,7 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
         naval.orders[side] = signed
         _check_arrivals(state, side, signed)
         _load(state, ctx, signed.get("load") or {})
+        _surprise_attack(state, ctx, signed.get("surprise_attack") or {})
         _initiative(state, ctx, side, signed)
         _leave_behind(state, ctx, side, signed)
         naval.orders_side += 1
@@ -342,6 +343,29 @@ def _searches(state: Any, ctx: Context, case: str) -> None:
     naval.orders.get("japan", {}).pop("_round_search", None)
 
 
+def _surprise_attack(state: Any, ctx: Context, targets: dict[str, str]) -> None:
+    """RSR 18.83 (issue 13): in February 1904 each Japanese torpedo flotilla on the map may torpedo any Russian
+    capital ship in the game, once, when the Japanese signs his sailing orders (interpretations.md, 18.83)."""
+    if not targets:
+        return
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    if state.turn != initiative.FEBRUARY_1904:
+        raise RulesError("the surprise torpedo attack is made in February 1904 only (RSR 18.83)")
+    boats = {s for f in on_map_fleets(naval, "japan") for s in f.ships if s not in naval.sunk}
+    capital = {s for f in on_map_fleets(naval, "russia") for s in f.ships if s not in naval.sunk}
+    for boat, target in sorted(targets.items()):
+        if boat not in boats or static.ship(boat).cls != "TF":
+            raise RulesError(f"{boat} is not a Japanese torpedo flotilla on the map (RSR 18.83: destroyer flotillas "
+                             "do not make the surprise attack)")
+        if target not in capital or not static.ship(target).capital:
+            raise RulesError(f"{target} is not a Russian capital ship in the game (RSR 18.83)")
+    result = tactical.surprise_torpedo_attack(ctx, static, dict(targets), list(naval.disabled))
+    naval.disabled += [s for s in result.disabled if s not in naval.disabled]
+    naval.sunk += [s for s in result.sunk if s not in naval.sunk]
+    naval.disabled = [s for s in naval.disabled if s not in naval.sunk]
+
+
 def _battle_setting(state: Any, hex_number: int) -> battle.BattleSetting:
     """Issue 13: the battle plans signed with the sailing orders, the ships already out, the port sides (8.1)."""
     naval: NavalState = state.naval
@@ -372,6 +396,14 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
             fleet = naval.fleets[fleet_id]
             if attrition.friendly_port(state.naval_static, state.control, fleet.hex, fleet.side):
                 fleet.at_sea = False  # issue 13: already in its nearest friendly port (interpretations.md, 8.76)
+    for fleet_id, dead in sorted(result.admirals_killed.items()):  # RSR 8.75, 19.3 (issue 13)
+        fleet = naval.fleets[fleet_id]
+        naval.dead_admirals.append(dead)
+        in_command = sorted(f.admiral for f in naval.fleets.values())
+        fleet.admiral, why = succession.successor(state.naval_static, list(state.naval_static.admiral_track),
+                                                  state.turn, fleet.side, naval.dead_admirals, in_command)
+        ctx.emit("admiral-succession", f"{fleet_id}: {dead} is dead; {fleet.admiral} takes command: {why}",
+                 "RSR 19.3", fleet=fleet_id, dead=dead, admiral=fleet.admiral)
     ctx.emit("naval-battle", "naval battle fought", "RSR 8.0", sunk=list(result.sunk), disabled=list(result.disabled))
 
 
