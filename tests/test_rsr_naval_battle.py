@@ -47,7 +47,7 @@ def test_the_tactical_battle_is_the_registered_engine() -> None:
 # -- set-up (8.2) -------------------------------------------------------------------------------------------------
 
 def test_display_set_up(static: NavalStatic) -> None:
-    """RSR 8.2: battleships first in boxes 1..n, cruisers after them by Attack Strength (6s, 5s, 4s), destroyer
+    """RSR 8.2, RSR 8.53: battleships first in boxes 1..n, cruisers after them by Attack Strength (6s, 5s, 4s), destroyer
     flotillas before torpedo flotillas; the side with more capital ships puts the excess, from the back of
     its battleline, in the Secondary Force at the same box numbers (8.53)."""
     jp = force(static, "japan", ["jp-chitose", "jp-izumo", "jp-tf1", "jp-mikasa", "jp-df1", "jp-fuji"])
@@ -55,7 +55,7 @@ def test_display_set_up(static: NavalStatic) -> None:
     assert jp.flotillas == {"jp-df1": 1, "jp-tf1": 2}
     ru = force(static, "russia", ["ru-retvizan", "ru-diana"])
     forces = {"russia": ru, "japan": jp}
-    tactical.secondary_force(forces)
+    tactical.secondary_force(static, forces)
     assert jp.secondary == ["jp-izumo", "jp-chitose"] and ru.secondary == []
     assert tactical.legal_targets(2, jp) == ["jp-mikasa", "jp-fuji", "jp-izumo"]  # 8.53: box 3 counts
 
@@ -75,6 +75,7 @@ def test_several_fleets_fight_under_the_highest_rated_admiral(static: NavalStati
     ("storm", 2, "clear"), ("storm", 3, "storm"), ("storm", 6, "fog"),                 # 8.33
 ])
 def test_weather_changes(before: str, die: int, after: str) -> None:
+    """RSR 4.41, RSR 8.3, RSR 8.31, RSR 8.32, RSR 8.33: the weather of each hour after the first."""
     assert tactical.weather_change(before, die) == after
 
 
@@ -106,7 +107,8 @@ def test_russian_first_then_japanese(static: NavalStatic) -> None:
 
 
 def test_naval_maneuver_table_after_two_unchanged_ranges(static: NavalStatic) -> None:
-    """RSR 8.44-8.45, 8.49: the third determination after the same range twice is a die: 4 is -2."""
+    """RSR 4.43, RSR 8.4, RSR 8.44, RSR 8.45, RSR 8.47, RSR 8.49: the third determination after the same range
+    twice is a die (4: -2; 6: -3, but never below zero); without the repeat, the plans move the marker."""
     forces = {"russia": force(static, "russia", ["ru-retvizan"], 2), "japan": force(static, "japan", ["jp-mikasa"])}
     c = ctx(4)
     assert tactical.determine_range(c, static, forces, 3, [3, 3], 3) == (1, "maneuver")
@@ -146,7 +148,7 @@ def test_disabled_sunk_and_disabled_again(static: NavalStatic) -> None:
 
 
 def test_gunnery_is_simultaneous_and_printed_cells_are_not_provisional(static: NavalStatic) -> None:
-    """RSR 8.5: the Russian fires first but results apply after both have fired; the 8 column, die 2 is
+    """RSR 4.44, RSR 8.5: the Russian fires first but results apply after both have fired; the 8 column, die 2 is
     printed (4), the 8 column, die 6 is not (provisional)."""
     forces = {"russia": force(static, "russia", ["ru-diana"], 2), "japan": force(static, "japan", ["jp-mikasa"])}
     c = ctx(6, 6)  # Diana (4 column) die 6 at range 0 -> 5: Mikasa (6) unhurt; Mikasa die 6 -> 9 >= 2 x 3
@@ -185,7 +187,7 @@ def test_flagship_disabled_rolls_admiral_casualty_and_sunk_kills(static: NavalSt
 
 
 def test_morale_one_per_five_defense_points_sunk(static: NavalStatic) -> None:
-    """RSR 8.72: 4 points: nothing; 9 points: one; 10 points: two (counted over the whole battle)."""
+    """RSR 4.46, RSR 8.72: 4 points: nothing; 9 points: one; 10 points: two (counted over the whole battle)."""
     ru = force(static, "russia", ["ru-retvizan"], 4)
     forces = {"russia": ru, "japan": force(static, "japan", ["jp-mikasa"])}
     c = ctx()
@@ -212,7 +214,7 @@ def test_torpedo_option_goes_to_the_higher_morale_or_a_die(static: NavalStatic) 
 
 
 def test_torpedo_attack_phase(static: NavalStatic) -> None:
-    """RSR 8.61-8.65: flotillas in box order; the one facing an enemy flotilla fights it (both ways, range 0);
+    """RSR 4.45, RSR 8.61, RSR 8.62, RSR 8.63, RSR 8.65: flotillas in box order; the one facing an enemy flotilla fights it (both ways, range 0);
     the other is fired at by its target and, unhurt, torpedoes it on the 1 column; results at the end."""
     jp = force(static, "japan", ["jp-mikasa", "jp-df1", "jp-tf1", "jp-tf2"], 5,
                {"torpedo": {"attack": "always", "flotillas": 2, "target": "flotilla"}})
@@ -278,8 +280,9 @@ def test_refusal_in_a_friendly_port(static: NavalStatic) -> None:
 
 
 def test_out_of_sight_then_searches(static: NavalStatic) -> None:
-    """RSR 8.41, 8.43, 8.84: both plans open the range past the maximum sighting range; out of sight, the
-    Japanese then the Russian may search each hour; nobody sights, the hours run out (8.85)."""
+    """RSR 4.42, RSR 8.43, RSR 8.46, RSR 8.8, RSR 8.84: both plans open the range past the maximum sighting range; out of sight, the
+    Japanese then the Russian may search each hour; nobody sights, the hours run out (8.85). Ranges out of
+    sight never count towards the Naval Maneuver Table (8.46)."""
     ru, jp = _fleets()
     c = ctx(1, 1,      # 2 hours
             6, 6,      # hour 2: weather clear -> 6: fog; Japanese search 6 + 1 (fog) > 3; Russian search
@@ -328,3 +331,52 @@ def test_plan_conditions() -> None:
                             "russia")
     assert not plans.wants_break_off(plan, 3, 9, 1) and plans.wants_break_off(plan, 3, 10, 1)
     assert plans.wants_torpedo_attack(plan, 2) and not plans.wants_torpedo_attack(plan, 3)
+
+
+# -- secondary force (8.48), sighting limits (8.81-8.83), succession (19.3, 8.79) ---------------------------------
+
+def test_secondary_force_moves_after_the_range(static: NavalStatic) -> None:
+    """RSR 8.48, RSR 8.53: ``secondary: weakest`` moves every Secondary Force ship to the box of the enemy's
+    weakest capital ship, where it fires from; a mapping places them for the whole battle."""
+    jp = force(static, "japan", ["jp-mikasa", "jp-fuji", "jp-izumo"], 5, {"secondary": "weakest"})
+    ru = force(static, "russia", ["ru-retvizan", "ru-diana"])
+    tactical.secondary_force(static, {"russia": ru, "japan": jp})
+    assert jp.secondary == ["jp-izumo"] and jp.line["jp-izumo"] == 2  # Diana (defense 3) is in box 2
+    assert tactical.choose_target(static, "opposite", jp.line["jp-izumo"], ru) == "ru-diana"
+    jp = force(static, "japan", ["jp-mikasa", "jp-fuji", "jp-izumo"], 5, {"secondary": {"jp-izumo": 7}})
+    tactical.secondary_force(static, {"russia": force(static, "russia", ["ru-retvizan", "ru-diana"]), "japan": jp})
+    assert jp.line["jp-izumo"] == 7 and tactical.display(jp)["secondary"] == {"7": ["jp-izumo"]}
+
+
+def test_maximum_sighting_ranges() -> None:
+    """RSR 8.41, RSR 8.81, RSR 8.82, RSR 8.83, RSR 8.21: the Japanese marker starts at 6 / 4 / 3 by weather, and
+    the action is broken off temporarily from 7 in clear, 5 in fog, 4 in storm."""
+    assert tactical.MAX_SIGHTING == {"clear": 6, "fog": 4, "storm": 3}
+
+
+def test_initial_morale_is_the_fleets_morale(static: NavalStatic) -> None:
+    """RSR 8.7, RSR 8.71, RSR 8.23: the morale track starts at each fleet's current morale (its admiral's
+    rating when the game began, 8.71, less what it lost since)."""
+    ru, jp = _fleets()
+    c = ctx(1, 1, *([1] * 9))  # two hours: four misses, weather, four misses
+    tactical.fight(c, static, 53, [ru], [jp], "clear", BattleSetting())
+    setup = next(e.data for e in c.events if e.kind == "naval-setup")
+    assert setup["morale"] == {"russia": 2, "japan": 5} and setup["range"] == 6
+    assert [e.data["default"] for e in c.events if e.kind == "naval-plan"] == [True, True]
+
+
+def test_succession(static: NavalStatic) -> None:
+    """RSR 19.3: the next admiral of the Turn Record Track, else the last living withdrawn one, else an
+    incompetent rated 1; RSR 8.79: the fleet's morale moves by the difference of the ratings."""
+    from rsr.rulesets.red_sun_rising.naval import succession
+
+    track = list(static.admiral_track) or succession.admiral_track(
+        load_scenario("red-sun-rising", "naval-1905").data["track"])
+    assert succession.successor(static, track, 2, "russia", [], [])[0] == "ru-adm-vitgeft"  # turn 3's arrival
+    later = succession.successor(static, track, 16, "russia", [], [])
+    assert later[0] == "ru-adm-stark" and "withdrawn" in later[1]                           # withdrawn on turn 2
+    assert succession.successor(static, track, 16, "russia", ["ru-adm-stark"], [])[0] == "ru-adm-incompetent"
+    assert succession.successor(static, track, 5, "japan", [], [])[0] == "jp-adm-incompetent"
+    assert static.admiral("jp-adm-incompetent").initiative == 1
+    assert succession.morale_with(static, 0, "ru-adm-essen", "ru-adm-rozhestvansky") == 1
+    assert succession.morale_with(static, 4, "ru-adm-marakov", "ru-adm-stark") == 1

@@ -63,9 +63,9 @@ def test_the_battle_game_verifies(battle: tuple[Path, list[Event], int]) -> None
 
 
 def test_a_multi_hour_battle_from_the_plans(battle: tuple[Path, list[Event], int]) -> None:
-    """RSR 4.4, 8.22, 8.42, 8.44, 8.5, 8.6, 8.72, 8.75-8.77: gunnery at several ranges, the Naval Maneuver Table
-    after two unchanged ranges, a torpedo attack, morale lost to sinkings, the flagship lost with its admiral,
-    the fleet at zero morale opening the range until it is out of sight."""
+    """RSR 4.4, RSR 8.22, RSR 8.42, RSR 8.44, RSR 8.5, RSR 8.6, RSR 8.64, RSR 8.72, RSR 8.76, RSR 8.77, RSR 8.86:
+    gunnery at several ranges, the Naval Maneuver Table after two unchanged ranges, torpedo attacks in more than
+    one hour, morale lost to sinkings, the fleet at zero morale opening the range until it is out of sight."""
     _, events, _ = battle
     plans = {e.data["side"]: e.data for e in events if e.kind == "naval-plan"}
     assert plans["russia"]["default"] is False and plans["russia"]["plan"]["targets"] == "disabled"
@@ -76,6 +76,8 @@ def test_a_multi_hour_battle_from_the_plans(battle: tuple[Path, list[Event], int
     assert any(e.kind == "naval-maneuver" for e in events)
     assert any(e.kind == "naval-torpedo-option" and e.data["attack"] for e in events)
     assert any(e.kind in ("naval-return-fire", "naval-torpedo", "naval-flotilla-gunnery") for e in events)
+    attacks = [e.data["hour"] for e in events if e.kind == "naval-torpedo-option" and e.data["attack"]]
+    assert len(attacks) >= 2  # 8.64: no limit to the attacks a flotilla makes
     losses = [e.data for e in events if e.kind == "naval-morale" and e.data["side"] == "russia"]
     assert losses and losses[-1]["morale"] == 0
     assert any(e.kind == "naval-break-off" and e.data["reason"] == "morale zero" for e in events)

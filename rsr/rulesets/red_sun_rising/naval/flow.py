@@ -402,8 +402,10 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
         in_command = sorted(f.admiral for f in naval.fleets.values())
         fleet.admiral, why = succession.successor(state.naval_static, list(state.naval_static.admiral_track),
                                                   state.turn, fleet.side, naval.dead_admirals, in_command)
-        ctx.emit("admiral-succession", f"{fleet_id}: {dead} is dead; {fleet.admiral} takes command: {why}",
-                 "RSR 19.3", fleet=fleet_id, dead=dead, admiral=fleet.admiral)
+        fleet.morale = succession.morale_with(state.naval_static, fleet.morale, dead, fleet.admiral)
+        ctx.emit("admiral-succession", f"{fleet_id}: {dead} is dead; {fleet.admiral} takes command: {why}; "
+                 f"morale {fleet.morale} (RSR 8.79)", "RSR 19.3", fleet=fleet_id, dead=dead, admiral=fleet.admiral,
+                 morale=fleet.morale)
     ctx.emit("naval-battle", "naval battle fought", "RSR 8.0", sunk=list(result.sunk), disabled=list(result.disabled))
 
 

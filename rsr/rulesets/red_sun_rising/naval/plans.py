@@ -16,6 +16,11 @@ A plan answers, for every hour, the choices RSR 8.1-8.6 give a player:
   taken in box order, 8.61; ``all`` by default) and ``target`` ``capital`` (the enemy capital ship with the
   lowest Defense Strength), ``flotilla`` (an enemy flotilla) or ``flagship``.
 
+* ``secondary`` (8.2, 8.48): for this side's Secondary Force ships, ``{ship: box}`` (placed there at set-up
+  and kept there; ships not named keep the box of their place at the back of the battleline) or ``weakest``
+  (after every Range Determination Phase each moves to the box of the enemy capital ship with the lowest
+  Defense Strength, to fire at it).
+
 A plan left out, or any key left out, takes :data:`DEFAULT_PLAN` (docs/red-sun-rising/orders.md).
 """
 
@@ -32,6 +37,7 @@ DEFAULT_PLAN: dict[str, Any] = {
     "search": True,
     "targets": "opposite",
     "torpedo": {"attack": {"range_at_most": 2}, "flotillas": "all", "target": "capital"},
+    "secondary": {},
 }
 
 PLAN_KEYS = set(DEFAULT_PLAN)
@@ -81,6 +87,15 @@ def check_plan(raw: Any, side: str) -> dict[str, Any]:
     if torpedo["target"] not in TORPEDO_TARGETS:
         raise RulesError(f"{side} battle plan: torpedo target is one of {', '.join(TORPEDO_TARGETS)}")
     plan["torpedo"] = torpedo
+    secondary = plan["secondary"] or {}
+    if secondary == "weakest":
+        return plan
+    if not isinstance(secondary, dict) or not all(isinstance(k, str) for k in secondary):
+        raise RulesError(f"{side} battle plan: secondary is {{capital ship: Secondary Force box}}")
+    for ship, box in sorted(secondary.items()):
+        if _whole(box, f"{side} secondary box of {ship}") < 1:
+            raise RulesError(f"{side} battle plan: Secondary Force boxes start at 1")
+    plan["secondary"] = dict(secondary)
     return plan
 
 

@@ -43,3 +43,10 @@ def successor(static: NavalStatic, track: list[tuple[int, str, str]], turn: int,
         return gone[0], "the last living admiral withdrawn from the game returns (RSR 19.3)"
     return INCOMPETENT[side], "no admiral is left: an incompetent with Initiative Rating 1 (RSR 19.3)"
 
+
+
+def morale_with(static: NavalStatic, morale: int, old: str, new: str) -> int:
+    """RSR 8.79: a new admiral raises or lowers the fleet's morale by the difference of the Initiative Ratings,
+    never below zero nor above his own rating (8.78); interpretations.md, 8.79."""
+    rating = static.admiral(new).initiative
+    return max(0, min(rating, morale + rating - static.admiral(old).initiative))

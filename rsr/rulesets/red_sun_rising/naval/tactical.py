@@ -95,7 +95,7 @@ def deploy(static: NavalStatic, force: Force, ships: list[str]) -> None:
         force.flotillas[ship] = box
 
 
-def secondary_force(forces: dict[str, Force]) -> None:
+def secondary_force(static: NavalStatic, forces: dict[str, Force]) -> None:
     """RSR 8.2: the side with more capital ships moves its excess, from the back of the battleline, to the
     Secondary Force; each keeps its box number (8.53; interpretations.md)."""
     ru, jp = len(forces["russia"].line), len(forces["japan"].line)
@@ -104,6 +104,24 @@ def secondary_force(forces: dict[str, Force]) -> None:
     if excess:
         back = sorted(larger.line, key=lambda s: -larger.line[s])[:excess]
         larger.secondary = sorted(back, key=lambda s: larger.line[s])
+        place_secondary(static, larger, forces[enemy_of(larger.side)])
+
+
+def place_secondary(static: NavalStatic, force: Force, enemy: Force) -> list[str]:
+    """RSR 8.2, 8.48: the plan puts Secondary Force ships in the boxes it names, or each in the box of the
+    enemy's weakest capital ship (no stacking limit in the Secondary Force)."""
+    rule = force.plan["secondary"]
+    if rule == "weakest":
+        targets = sorted(enemy.capital(), key=lambda s: (static.ship(s).defense, enemy.line[s], s))
+        wanted = {ship: enemy.line[targets[0]] for ship in force.secondary} if targets else {}
+    else:
+        wanted = {ship: int(box) for ship, box in sorted(rule.items())}
+    moved = []
+    for ship, box in sorted(wanted.items()):
+        if ship in force.secondary and force.afloat(ship) and force.line[ship] != box:
+            force.line[ship] = box
+            moved.append(ship)
+    return moved
 
 
 def flagship_of(static: NavalStatic, fleet: Fleet, ships: list[str]) -> str | None:
@@ -114,7 +132,8 @@ def flagship_of(static: NavalStatic, fleet: Fleet, ships: list[str]) -> str | No
 def display(force: Force) -> dict[str, Any]:
     return {"battleline": {str(b): s for s, b in sorted(force.line.items(), key=lambda x: x[1])
                            if force.afloat(s) and s not in force.secondary},
-            "secondary": {str(force.line[s]): s for s in force.secondary if force.afloat(s)},
+            "secondary": {str(b): sorted(s for s in force.secondary if force.afloat(s) and force.line[s] == b)
+                          for b in sorted({force.line[s] for s in force.secondary if force.afloat(s)})},
             "flotillas": {str(b): s for s, b in sorted(force.flotillas.items(), key=lambda x: x[1]) if force.afloat(s)},
             "disabled": sorted(s for s in force.disabled if force.afloat(s))}
 
@@ -441,7 +460,7 @@ def fight(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Flee
         fleets = russian if refused == "russia" else japanese
         return BattleResult(morale={f.id: max(0, f.morale - 1) for f in fleets},  # RSR 8.73
                             to_port=[f.id for f in fleets], hours=[])
-    secondary_force(forces)
+    secondary_force(static, forces)
     dice = [ctx.roll(6, "hours of combat, RSR 8.22"), ctx.roll(6, "hours of combat, RSR 8.22")]
     hours = sum(dice)
     range_now = MAX_SIGHTING[weather]  # RSR 8.41: the Japanese marker starts at the maximum sighting range
@@ -481,6 +500,11 @@ def fight(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Flee
                 break
             continue
         history.append(range_now)
+        for side in SIDES:  # RSR 8.48: after the new range, the Secondary Force may move
+            for ship in place_secondary(static, forces[side], forces[enemy_of(side)]):
+                ctx.emit("naval-secondary", f"hour {hour}: {side} moves {ship} to Secondary Force box "
+                         f"{forces[side].line[ship]}", "RSR 8.48", hour=hour, side=side, ship=ship,
+                         box=forces[side].line[ship])
         gunnery_phase(ctx, static, forces, range_now, weather, hour)
         attacker = torpedo_phase(ctx, static, forces, range_now, weather, hour)
         morale_phase(ctx, static, forces, hour)
