@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rsr.engine import Context, Request
+from rsr.engine import Context, Request, Sealed
 from rsr.errors import BadInput, RulesError
-from rsr.rulesets.red_sun_rising.naval import attrition, battle, initiative, mines, orders, ports, succession, tactical, transport
+from rsr.rulesets.red_sun_rising.naval import attrition, battle, initiative, mines, orders, ports, transport
+from rsr.rulesets.red_sun_rising.naval import plans, succession, tactical  # issue 13
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.search import search
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalState
@@ -71,6 +72,7 @@ def start(state: Any, ctx: Context) -> None:
     ports.capture(ctx, static, naval, state.control)
     naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
+    naval.plan_queue, naval.plan_unseals = [], []  # issue 13
     for fleet in naval.fleets.values():
         fleet.moved, fleet.returning, fleet.route_index, fleet.flip_in_port = False, False, 0, False
         fleet.at_sea = False
@@ -92,6 +94,8 @@ def on_map_fleets(naval: NavalState, side: str | None = None) -> list[Fleet]:
 def next_request(state: Any, base: str) -> Request | None:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
+    if naval.phase == "orders" and naval.plan_queue:
+        return _plan_request(base, naval.plan_queue[0])
     if naval.phase == "orders":
         side = SIDES[naval.orders_side]
         fleets = {f.id: {"hex": f.hex, "admiral": f.admiral, "ships": list(f.ships), "blockade": f.blockade,
@@ -149,12 +153,29 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
         naval.orders[side] = signed
         _check_arrivals(state, side, signed)
         _load(state, ctx, signed.get("load") or {})
-        _surprise_attack(state, ctx, signed.get("surprise_attack") or {})
-        _initiative(state, ctx, side, signed)
-        _leave_behind(state, ctx, side, signed)
-        naval.orders_side += 1
-        if naval.orders_side == len(SIDES):
-            naval.phase = "search"
+        if signed.get("battle_plan") == "sealed":  # issue 13: the sealed plan comes before any die of this side
+            naval.plan_queue.append(f"seal:{side}")
+            return
+        _finish_orders(state, ctx, side, signed)
+        _after_orders(naval)
+        return
+    if request.kind == "battle-plan":  # issue 13: the plan, sealed (or in clear), right after the sailing orders
+        naval.plan_queue.pop(0)
+        if isinstance(answer, Sealed):
+            naval.plan_unseals.append(request.side)
+            ctx.emit("battle-plan", f"{request.side} seals its battle plan", "RSR 8.42", side=request.side,
+                     sealed=True)
+        else:
+            naval.orders[request.side]["battle_plan"] = plans.check_plan(answer, request.side)
+        _finish_orders(state, ctx, request.side, naval.orders[request.side])
+        _after_orders(naval)
+        return
+    if request.kind == "battle-plan-unseal":
+        naval.plan_queue.pop(0)
+        naval.orders[request.side]["battle_plan"] = plans.check_plan(answer, request.side)
+        ctx.emit("battle-plan", f"{request.side} unseals its battle plan", "RSR 8.42", side=request.side,
+                 sealed=False)
+        _after_orders(naval)
         return
     if request.kind == "naval-round":
         moves = orders.check_round(answer)
@@ -162,6 +183,39 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
         naval.impulse = "japan" if request.side == "russia" else "raid"
         return
     raise RulesError(f"no naval request of kind {request.kind!r}")
+
+
+def _finish_orders(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
+    """The dice a side's sailing orders call for: 18.83, initiative (4.11-4.12), then 7.73 errata."""
+    _surprise_attack(state, ctx, signed.get("surprise_attack") or {})
+    _initiative(state, ctx, side, signed)
+    _leave_behind(state, ctx, side, signed)
+    state.naval.orders_side += 1
+
+
+def _plan_request(base: str, entry: str) -> Request:
+    """Issue 13: a side that wrote ``battle_plan: sealed`` in its sailing orders seals its plan next; once both
+    sides have signed their sailing orders, each sealed plan is unsealed before the Naval Search Stage."""
+    kind, side = entry.split(":")
+    if kind == "seal":
+        return Request(id=f"{base}/{side}/battle-plan", side=side, kind="battle-plan",
+                       prompt="battle plan for every naval battle of this Naval Sequence (answer it sealed: the "
+                              "enemy sees it only when you unseal it, after both sides' sailing orders)",
+                       case="RSR 8.42", options={"keys": sorted(plans.PLAN_KEYS)},
+                       template=dict(plans.DEFAULT_PLAN), sealable=True)
+    return Request(id=f"{base}/{side}/battle-plan-unseal", side=side, kind="battle-plan-unseal",
+                   prompt="reveal your sealed battle plan", case="RSR 8.42", unseals=f"{base}/{side}/battle-plan")
+
+
+def _after_orders(naval: NavalState) -> None:
+    """After both sailing orders and any sealed plans: unseal the plans, then the Naval Search Stage."""
+    if naval.plan_queue or naval.orders_side < len(SIDES):
+        return
+    if naval.plan_unseals:
+        naval.plan_queue = [f"unseal:{side}" for side in naval.plan_unseals]
+        naval.plan_unseals = []
+        return
+    naval.phase = "search"
 
 
 def _compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
@@ -371,7 +425,7 @@ def _battle_setting(state: Any, hex_number: int) -> battle.BattleSetting:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     signed = {side: naval.orders[side]["battle_plan"] for side in SIDES
-              if isinstance(naval.orders.get(side), dict) and naval.orders[side].get("battle_plan") is not None}
+              if isinstance(naval.orders.get(side), dict) and isinstance(naval.orders[side].get("battle_plan"), dict)}
     return battle.BattleSetting(plans=signed, disabled=tuple(naval.disabled), sunk=tuple(naval.sunk),
                                 port_sides=tuple(side for side in SIDES
                                                  if attrition.friendly_port(static, state.control, hex_number, side)))

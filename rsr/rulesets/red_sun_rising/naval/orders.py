@@ -9,7 +9,8 @@ errata: disabled ships under repair that stay in port); per merchant fleet a ``r
 (7.4: merchant fleet -> land units stacked with it); ``compose`` (7.7), ``new_fleets`` (7.7: the
 Japanese second fleet), ``attrition_order`` (15.15: the ships the Japanese gives up first);
 ``round_by_round`` true to be asked every round instead; ``battle_plan`` (issue 13, plans.py) for every naval
-battle of the stage; ``surprise_attack`` (February 1904 only, 18.83: Japanese torpedo flotilla -> Russian
+battle of the stage, or ``sealed`` to answer a sealable ``battle-plan`` request instead (unsealed once both
+sides have signed their sailing orders); ``surprise_attack`` (February 1904 only, 18.83: Japanese torpedo flotilla -> Russian
 capital ship).
 """
 
@@ -42,7 +43,7 @@ def check_orders(answer: Any, side: str) -> dict[str, Any]:
         within = raw.get("return_if_enemy_within")
         if within is not None and (not isinstance(within, int) or within < 0):
             raise RulesError(f"sailing orders for {fleet_id}: return_if_enemy_within is a number of hexes")
-    if answer.get("battle_plan") is not None:
+    if answer.get("battle_plan") not in (None, "sealed"):
         plans.check_plan(answer["battle_plan"], side)  # issue 13: checked when signed, used when a battle starts
     surprise = answer.get("surprise_attack") or {}
     if not isinstance(surprise, dict) or not all(isinstance(v, str) for v in surprise.values()):
