@@ -380,3 +380,15 @@ def test_succession(static: NavalStatic) -> None:
     assert static.admiral("jp-adm-incompetent").initiative == 1
     assert succession.morale_with(static, 0, "ru-adm-essen", "ru-adm-rozhestvansky") == 1
     assert succession.morale_with(static, 4, "ru-adm-marakov", "ru-adm-stark") == 1
+
+
+def test_no_limit_to_torpedo_attacks(static: NavalStatic) -> None:
+    """RSR 8.64: a flotilla that attacked this hour may attack again the next hour (and goes back to its box)."""
+    jp = force(static, "japan", ["jp-mikasa", "jp-tf1"], 5, {"torpedo": {"attack": "always"}})
+    ru = force(static, "russia", ["ru-diana"], 2)
+    forces = {"russia": ru, "japan": jp}
+    c = ctx(1, 3, 1, 3)  # each hour: Diana's return fire 1 (printed 4 column: 0), the torpedo 3 (-> 0)
+    assert tactical.torpedo_phase(c, static, forces, 1, "clear", 1) == "japan"
+    assert tactical.torpedo_phase(c, static, forces, 1, "clear", 2) == "japan"
+    assert [e.data["hour"] for e in c.events if e.kind == "naval-torpedo"] == [1, 2]
+    assert jp.flotillas == {"jp-tf1": 1}
