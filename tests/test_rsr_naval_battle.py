@@ -47,8 +47,8 @@ def test_the_tactical_battle_is_the_registered_engine() -> None:
 # -- set-up (8.2) -------------------------------------------------------------------------------------------------
 
 def test_display_set_up(static: NavalStatic) -> None:
-    """RSR 8.2, RSR 8.53: battleships first in boxes 1..n, cruisers after them by Attack Strength (6s, 5s, 4s), destroyer
-    flotillas before torpedo flotillas; the side with more capital ships puts the excess, from the back of
+    """RSR 8.2, RSR 8.53: battleships first in boxes 1..n, cruisers after them by Attack Strength (6s, 5s, 4s),
+    destroyer flotillas before torpedo flotillas; the side with more capital ships puts the excess, from the back of
     its battleline, in the Secondary Force at the same box numbers (8.53)."""
     jp = force(static, "japan", ["jp-chitose", "jp-izumo", "jp-tf1", "jp-mikasa", "jp-df1", "jp-fuji"])
     assert jp.line == {"jp-mikasa": 1, "jp-fuji": 2, "jp-izumo": 3, "jp-chitose": 4}
@@ -214,8 +214,9 @@ def test_torpedo_option_goes_to_the_higher_morale_or_a_die(static: NavalStatic) 
 
 
 def test_torpedo_attack_phase(static: NavalStatic) -> None:
-    """RSR 4.45, RSR 8.61, RSR 8.62, RSR 8.63, RSR 8.65: flotillas in box order; the one facing an enemy flotilla fights it (both ways, range 0);
-    the other is fired at by its target and, unhurt, torpedoes it on the 1 column; results at the end."""
+    """RSR 4.45, RSR 8.61, RSR 8.62, RSR 8.63, RSR 8.65: flotillas in box order; the one facing an enemy
+    flotilla fights it (both ways, range 0); the other is fired at by its target and, unhurt, torpedoes it on
+    the 1 column; results at the end."""
     jp = force(static, "japan", ["jp-mikasa", "jp-df1", "jp-tf1", "jp-tf2"], 5,
                {"torpedo": {"attack": "always", "flotillas": 2, "target": "flotilla"}})
     ru = force(static, "russia", ["ru-retvizan", "ru-df1"], 2)
@@ -241,8 +242,9 @@ def test_return_fire_aborts_the_torpedo(static: NavalStatic) -> None:
 
 
 def test_nobody_attacks_when_both_plans_decline(static: NavalStatic) -> None:
-    forces = {"russia": force(static, "russia", ["ru-retvizan", "ru-df1"], 2, {"torpedo": {"attack": "never"}}),
-              "japan": force(static, "japan", ["jp-mikasa", "jp-df1"], 5, {"torpedo": {"attack": {"range_at_most": 1}}})}
+    never, close = {"torpedo": {"attack": "never"}}, {"torpedo": {"attack": {"range_at_most": 1}}}
+    forces = {"russia": force(static, "russia", ["ru-retvizan", "ru-df1"], 2, never),
+              "japan": force(static, "japan", ["jp-mikasa", "jp-df1"], 5, close)}
     c = ctx()
     assert tactical.torpedo_phase(c, static, forces, 3, "clear", 1) is None
     assert [e.data["side"] for e in c.events if e.kind == "naval-torpedo-option"] == ["japan", "russia"]
@@ -275,14 +277,15 @@ def test_refusal_in_a_friendly_port(static: NavalStatic) -> None:
     assert result.to_port == ["ru-fleet-1"] and result.morale == {"ru-fleet-1": 1} and not c.dice.rolls  # type: ignore[attr-defined]
     # the same plan outside a friendly port fights (8.1): the hours are rolled
     c = ctx(1, 1, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6)
-    result = tactical.fight(c, static, 53, [ru], [jp], "clear", BattleSetting(plans={"russia": {"refuse_in_port": True}}))
+    result = tactical.fight(c, static, 53, [ru], [jp], "clear",
+                            BattleSetting(plans={"russia": {"refuse_in_port": True}}))
     assert result.to_port == [] and any(e.kind == "naval-setup" for e in c.events)
 
 
 def test_out_of_sight_then_searches(static: NavalStatic) -> None:
-    """RSR 4.42, RSR 8.43, RSR 8.46, RSR 8.8, RSR 8.84: both plans open the range past the maximum sighting range; out of sight, the
-    Japanese then the Russian may search each hour; nobody sights, the hours run out (8.85). Ranges out of
-    sight never count towards the Naval Maneuver Table (8.46)."""
+    """RSR 4.42, RSR 8.43, RSR 8.46, RSR 8.8, RSR 8.84: both plans open the range past the maximum sighting
+    range; out of sight, the Japanese then the Russian may search each hour; nobody sights, the hours run out
+    (8.85). Ranges out of sight never count towards the Naval Maneuver Table (8.46)."""
     ru, jp = _fleets()
     c = ctx(1, 1,      # 2 hours
             6, 6,      # hour 2: weather clear -> 6: fog; Japanese search 6 + 1 (fog) > 3; Russian search

@@ -10,8 +10,18 @@ from typing import Any
 
 from rsr.engine import Context, Request, Sealed
 from rsr.errors import BadInput, RulesError
-from rsr.rulesets.red_sun_rising.naval import attrition, battle, initiative, mines, orders, ports, transport
-from rsr.rulesets.red_sun_rising.naval import plans, succession, tactical  # issue 13
+from rsr.rulesets.red_sun_rising.naval import (  # plans, succession, tactical: issue 13
+    attrition,
+    battle,
+    initiative,
+    mines,
+    orders,
+    plans,
+    ports,
+    succession,
+    tactical,
+    transport,
+)
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.search import search
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalState

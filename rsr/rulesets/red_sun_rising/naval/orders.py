@@ -10,8 +10,8 @@ errata: disabled ships under repair that stay in port); per merchant fleet a ``r
 Japanese second fleet), ``attrition_order`` (15.15: the ships the Japanese gives up first);
 ``round_by_round`` true to be asked every round instead; ``battle_plan`` (issue 13, plans.py) for every naval
 battle of the stage, or ``sealed`` to answer a sealable ``battle-plan`` request instead (unsealed once both
-sides have signed their sailing orders); ``surprise_attack`` (February 1904 only, 18.83: Japanese torpedo flotilla -> Russian
-capital ship).
+sides have signed their sailing orders); ``surprise_attack`` (February 1904 only, 18.83: Japanese torpedo
+flotilla -> Russian capital ship).
 """
 
 from __future__ import annotations

@@ -519,9 +519,9 @@ def fight(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Flee
 
 def _hour(ctx: Context, forces: dict[str, Force], hour: int, weather: str, range_now: int, how: str,
           attacker: str | None) -> dict[str, Any]:
-    row = {"hour": hour, "weather": weather, "range": range_now, "how": how, "torpedo": attacker,
-           "morale": {s: forces[s].morale for s in SIDES},
-           "sunk": {s: list(forces[s].sunk) for s in SIDES}}
+    row: dict[str, Any] = {"hour": hour, "weather": weather, "range": range_now, "how": how, "torpedo": attacker,
+                           "morale": {s: forces[s].morale for s in SIDES},
+                           "sunk": {s: list(forces[s].sunk) for s in SIDES}}
     ctx.emit("naval-hour", f"hour {hour}: {weather}, range {range_now} ({how}); morale Russian "
              f"{forces['russia'].morale}, Japanese {forces['japan'].morale}", "RSR 4.4", **row,
              display={s: display(forces[s]) for s in SIDES})
