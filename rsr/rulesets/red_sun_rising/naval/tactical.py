@@ -322,6 +322,8 @@ def torpedo_phase(ctx: Context, static: NavalStatic, forces: dict[str, Force], r
     """RSR 8.6-8.65: one side may attack; flotillas go in box order; flotillas facing an enemy flotilla fight
     it (both ways, range 0); the others torpedo a target that fires back first; all results at the end."""
     attacker = None
+    if not any(forces[side].boats() for side in SIDES):
+        return None  # no flotilla on either side: nobody can attack, no die for the option
     for side in torpedo_option_order(ctx, forces, hour):
         force = forces[side]
         if force.boats() and battle_plans.wants_torpedo_attack(force.plan, range_now):
