@@ -155,13 +155,14 @@ def registered() -> Iterator[list[Any]]:
     calls: list[Any] = []
 
     def engine(ctx: Any, static: Any, hex_number: int, russians: list[Any], japanese: list[Any],
-               weather_now: str) -> battle.BattleResult:
+               weather_now: str, setting: battle.BattleSetting) -> battle.BattleResult:
         calls.append((hex_number, [f.id for f in russians], [f.id for f in japanese], weather_now))
         return battle.BattleResult(sunk=["ru-rossiya"], morale={"ru-fleet-2": 0}, withdraws=["ru-fleet-2"])
 
+    before = list(battle._ENGINE)
     battle.register_battle(engine)
     yield calls
-    battle._ENGINE.clear()
+    battle._ENGINE[:] = before
 
 
 def _naval_state(changes: dict[str, Any]) -> Any:
@@ -194,8 +195,13 @@ def test_search_refused_without_a_battle_engine() -> None:
     answers = {"t6/naval/russia/sailing-orders": {"fleets": {"ru-fleet-2": {"sortie": True, "route": [82],
                                                                              "search": "always"}}},
                "t6/naval/japan/sailing-orders": {"fleets": {}}}
-    with pytest.raises(RulesError, match="not implemented yet"):
-        _play(game, state, answers, [1])
+    before = list(battle._ENGINE)
+    battle._ENGINE.clear()
+    try:
+        with pytest.raises(RulesError, match="not implemented yet"):
+            _play(game, state, answers, [1])
+    finally:
+        battle._ENGINE[:] = before
 
 
 def test_a_successful_search_calls_the_battle_and_applies_its_result(registered: list[Any]) -> None:

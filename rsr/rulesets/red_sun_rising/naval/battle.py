@@ -20,10 +20,24 @@ class BattleResult:
     disabled: list[str] = field(default_factory=list)
     morale: dict[str, int] = field(default_factory=dict)      # fleet id -> morale after the battle
     withdraws: list[str] = field(default_factory=list)        # fleet ids that break off (8.76 errata)
+    to_port: list[str] = field(default_factory=list)          # fleet ids that refused in their port (8.1)
+    hours: list[dict[str, Any]] = field(default_factory=list)  # the hour-by-hour log (issue 13)
+    admirals_killed: dict[str, str] = field(default_factory=dict)  # fleet id -> admiral killed (8.75, 19.3)
 
 
-# (ctx, naval static, hex, russian fleets, japanese fleets, weather) -> BattleResult
-BattleEngine = Callable[[Any, Any, int, list[Any], list[Any], str], BattleResult]
+@dataclass(frozen=True)
+class BattleSetting:
+    """What the naval game knows that the battle needs (issue 13): the signed battle plans by side, the
+    ships already disabled or sunk, and the sides to which the battle hex is a friendly port (8.1)."""
+
+    plans: dict[str, Any] = field(default_factory=dict)
+    disabled: tuple[str, ...] = ()
+    sunk: tuple[str, ...] = ()
+    port_sides: tuple[str, ...] = ()
+
+
+# (ctx, naval static, hex, russian fleets, japanese fleets, weather, setting) -> BattleResult
+BattleEngine = Callable[[Any, Any, int, list[Any], list[Any], str, BattleSetting], BattleResult]
 _ENGINE: list[BattleEngine] = []
 
 

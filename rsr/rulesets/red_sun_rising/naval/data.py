@@ -76,6 +76,7 @@ class NavalStatic(SharedStatic):
     crt_provenance: str
     map_provenance: str
     by_cell: dict[str, int] = field(default_factory=dict)
+    admiral_track: tuple[tuple[int, str, str], ...] = ()   # RSR 19.3: (turn, arrive | withdraw, name), issue 13
 
     def neighbours(self, number: int) -> list[int]:
         """RSR 7.1: the adjacent sea hexes a fleet may enter (impassable hexsides excluded)."""
@@ -114,6 +115,9 @@ class NavalStatic(SharedStatic):
             raise BadInput(f"unknown ship {ship_id!r}") from exc
 
     def admiral(self, admiral_id: str) -> Admiral:
+        if admiral_id == "jp-adm-incompetent" and admiral_id not in self.admirals:  # RSR 19.3 (issue 13)
+            return Admiral(admiral_id, "japan", "Incompetent", 1, "rulebook: 19.3 (initiative 1 when no admiral "
+                           "is left)")
         try:
             return self.admirals[admiral_id]
         except KeyError as exc:
@@ -166,4 +170,11 @@ def load_naval(data: dict[str, Any]) -> NavalStatic | None:
         code_hexes={c["code"]: int(c["hex"]) for c in nmap["code_hexes"]},
         ships=ships, admirals=admirals, merchant_ids=tuple(m["id"] for m in naval["merchant_fleets"]),
         attrition_rows=tuple(naval["blockade_attrition"]["rows"]), crt_cells=cells,
-        crt_provenance=naval["naval_crt"]["provenance"], map_provenance=nmap["provenance"], by_cell=by_cell)
+        crt_provenance=naval["naval_crt"]["provenance"], map_provenance=nmap["provenance"], by_cell=by_cell,
+        admiral_track=tuple(_admiral_track(data.get("track"))))
+
+
+def _admiral_track(track: Any) -> list[tuple[int, str, str]]:
+    from rsr.rulesets.red_sun_rising.naval.succession import admiral_track  # issue 13
+
+    return admiral_track(track)

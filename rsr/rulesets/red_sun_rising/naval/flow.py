@@ -8,9 +8,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from rsr.engine import Context, Request
+from rsr.engine import Context, Request, Sealed
 from rsr.errors import BadInput, RulesError
-from rsr.rulesets.red_sun_rising.naval import attrition, battle, initiative, mines, orders, ports, transport
+from rsr.rulesets.red_sun_rising.naval import (  # plans, succession, tactical: issue 13
+    attrition,
+    battle,
+    initiative,
+    mines,
+    orders,
+    plans,
+    ports,
+    succession,
+    tactical,
+    transport,
+)
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.search import search
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalState
@@ -71,6 +82,7 @@ def start(state: Any, ctx: Context) -> None:
     ports.capture(ctx, static, naval, state.control)
     naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
+    naval.plan_queue, naval.plan_unseals = [], []  # issue 13
     for fleet in naval.fleets.values():
         fleet.moved, fleet.returning, fleet.route_index, fleet.flip_in_port = False, False, 0, False
         fleet.at_sea = False
@@ -92,6 +104,8 @@ def on_map_fleets(naval: NavalState, side: str | None = None) -> list[Fleet]:
 def next_request(state: Any, base: str) -> Request | None:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
+    if naval.phase == "orders" and naval.plan_queue:
+        return _plan_request(base, naval.plan_queue[0])
     if naval.phase == "orders":
         side = SIDES[naval.orders_side]
         fleets = {f.id: {"hex": f.hex, "admiral": f.admiral, "ships": list(f.ships), "blockade": f.blockade,
@@ -151,11 +165,29 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
         naval.orders[side] = signed
         _check_arrivals(state, side, signed)
         _load(state, ctx, signed.get("load") or {})
-        _initiative(state, ctx, side, signed)
-        _leave_behind(state, ctx, side, signed)
-        naval.orders_side += 1
-        if naval.orders_side == len(SIDES):
-            naval.phase = "search"
+        if signed.get("battle_plan") == "sealed":  # issue 13: the sealed plan comes before any die of this side
+            naval.plan_queue.append(f"seal:{side}")
+            return
+        _finish_orders(state, ctx, side, signed)
+        _after_orders(naval)
+        return
+    if request.kind == "battle-plan":  # issue 13: the plan, sealed (or in clear), right after the sailing orders
+        naval.plan_queue.pop(0)
+        if isinstance(answer, Sealed):
+            naval.plan_unseals.append(request.side)
+            ctx.emit("battle-plan", f"{request.side} seals its battle plan", "RSR 8.42", side=request.side,
+                     sealed=True)
+        else:
+            naval.orders[request.side]["battle_plan"] = plans.check_plan(answer, request.side)
+        _finish_orders(state, ctx, request.side, naval.orders[request.side])
+        _after_orders(naval)
+        return
+    if request.kind == "battle-plan-unseal":
+        naval.plan_queue.pop(0)
+        naval.orders[request.side]["battle_plan"] = plans.check_plan(answer, request.side)
+        ctx.emit("battle-plan", f"{request.side} unseals its battle plan", "RSR 8.42", side=request.side,
+                 sealed=False)
+        _after_orders(naval)
         return
     if request.kind == "naval-round":
         moves = orders.check_round(answer)
@@ -163,6 +195,39 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
         naval.impulse = "japan" if request.side == "russia" else "raid"
         return
     raise RulesError(f"no naval request of kind {request.kind!r}")
+
+
+def _finish_orders(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
+    """The dice a side's sailing orders call for: 18.83, initiative (4.11-4.12), then 7.73 errata."""
+    _surprise_attack(state, ctx, signed.get("surprise_attack") or {})
+    _initiative(state, ctx, side, signed)
+    _leave_behind(state, ctx, side, signed)
+    state.naval.orders_side += 1
+
+
+def _plan_request(base: str, entry: str) -> Request:
+    """Issue 13: a side that wrote ``battle_plan: sealed`` in its sailing orders seals its plan next; once both
+    sides have signed their sailing orders, each sealed plan is unsealed before the Naval Search Stage."""
+    kind, side = entry.split(":")
+    if kind == "seal":
+        return Request(id=f"{base}/{side}/battle-plan", side=side, kind="battle-plan",
+                       prompt="battle plan for every naval battle of this Naval Sequence (answer it sealed: the "
+                              "enemy sees it only when you unseal it, after both sides' sailing orders)",
+                       case="RSR 8.42", options={"keys": sorted(plans.PLAN_KEYS)},
+                       template=dict(plans.DEFAULT_PLAN), sealable=True)
+    return Request(id=f"{base}/{side}/battle-plan-unseal", side=side, kind="battle-plan-unseal",
+                   prompt="reveal your sealed battle plan", case="RSR 8.42", unseals=f"{base}/{side}/battle-plan")
+
+
+def _after_orders(naval: NavalState) -> None:
+    """After both sailing orders and any sealed plans: unseal the plans, then the Naval Search Stage."""
+    if naval.plan_queue or naval.orders_side < len(SIDES):
+        return
+    if naval.plan_unseals:
+        naval.plan_queue = [f"unseal:{side}" for side in naval.plan_unseals]
+        naval.plan_unseals = []
+        return
+    naval.phase = "search"
 
 
 def _compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
@@ -336,11 +401,46 @@ def _searches(state: Any, ctx: Context, case: str) -> None:
             found, weather_now = search(ctx, static, hex_number, side, ships)
             if found:
                 result = engine(ctx, static, hex_number, [f for f in here if f.side == "russia"],
-                                [f for f in here if f.side == "japan"], weather_now)
+                                [f for f in here if f.side == "japan"], weather_now,
+                                _battle_setting(state, hex_number))
                 _apply_battle(state, ctx, result)
                 break
     naval.orders.get("russia", {}).pop("_round_search", None)
     naval.orders.get("japan", {}).pop("_round_search", None)
+
+
+def _surprise_attack(state: Any, ctx: Context, targets: dict[str, str]) -> None:
+    """RSR 18.83 (issue 13): in February 1904 each Japanese torpedo flotilla on the map may torpedo any Russian
+    capital ship in the game, once, when the Japanese signs his sailing orders (interpretations.md, 18.83)."""
+    if not targets:
+        return
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    if state.turn != initiative.FEBRUARY_1904:
+        raise RulesError("the surprise torpedo attack is made in February 1904 only (RSR 18.83)")
+    boats = {s for f in on_map_fleets(naval, "japan") for s in f.ships if s not in naval.sunk}
+    capital = {s for f in on_map_fleets(naval, "russia") for s in f.ships if s not in naval.sunk}
+    for boat, target in sorted(targets.items()):
+        if boat not in boats or static.ship(boat).cls != "TF":
+            raise RulesError(f"{boat} is not a Japanese torpedo flotilla on the map (RSR 18.83: destroyer flotillas "
+                             "do not make the surprise attack)")
+        if target not in capital or not static.ship(target).capital:
+            raise RulesError(f"{target} is not a Russian capital ship in the game (RSR 18.83)")
+    result = tactical.surprise_torpedo_attack(ctx, static, dict(targets), list(naval.disabled))
+    naval.disabled += [s for s in result.disabled if s not in naval.disabled]
+    naval.sunk += [s for s in result.sunk if s not in naval.sunk]
+    naval.disabled = [s for s in naval.disabled if s not in naval.sunk]
+
+
+def _battle_setting(state: Any, hex_number: int) -> battle.BattleSetting:
+    """Issue 13: the battle plans signed with the sailing orders, the ships already out, the port sides (8.1)."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    signed = {side: naval.orders[side]["battle_plan"] for side in SIDES
+              if isinstance(naval.orders.get(side), dict) and isinstance(naval.orders[side].get("battle_plan"), dict)}
+    return battle.BattleSetting(plans=signed, disabled=tuple(naval.disabled), sunk=tuple(naval.sunk),
+                                port_sides=tuple(side for side in SIDES
+                                                 if attrition.friendly_port(static, state.control, hex_number, side)))
 
 
 def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None:
@@ -349,12 +449,29 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
         if ship_id not in naval.disabled:
             naval.disabled.append(ship_id)
     naval.sunk += [s for s in result.sunk if s not in naval.sunk]
+    naval.disabled = [s for s in naval.disabled if s not in naval.sunk]  # issue 13: a sunk ship is not repaired
+    for fleet_id in result.to_port:  # RSR 8.1: refused in its friendly port
+        if fleet_id in naval.fleets:
+            naval.fleets[fleet_id].at_sea = False
     for fleet_id, morale in sorted(result.morale.items()):
         if fleet_id in naval.fleets:
             naval.fleets[fleet_id].morale = morale
     for fleet_id in result.withdraws:
         if fleet_id in naval.fleets:
             naval.fleets[fleet_id].returning = True  # RSR 8.76 errata: home by the shortest path
+            fleet = naval.fleets[fleet_id]
+            if attrition.friendly_port(state.naval_static, state.control, fleet.hex, fleet.side):
+                fleet.at_sea = False  # issue 13: already in its nearest friendly port (interpretations.md, 8.76)
+    for fleet_id, dead in sorted(result.admirals_killed.items()):  # RSR 8.75, 19.3 (issue 13)
+        fleet = naval.fleets[fleet_id]
+        naval.dead_admirals.append(dead)
+        in_command = sorted(f.admiral for f in naval.fleets.values())
+        fleet.admiral, why = succession.successor(state.naval_static, list(state.naval_static.admiral_track),
+                                                  state.turn, fleet.side, naval.dead_admirals, in_command)
+        fleet.morale = succession.morale_with(state.naval_static, fleet.morale, dead, fleet.admiral)
+        ctx.emit("admiral-succession", f"{fleet_id}: {dead} is dead; {fleet.admiral} takes command: {why}; "
+                 f"morale {fleet.morale} (RSR 8.79)", "RSR 19.3", fleet=fleet_id, dead=dead, admiral=fleet.admiral,
+                 morale=fleet.morale)
     ctx.emit("naval-battle", "naval battle fought", "RSR 8.0", sunk=list(result.sunk), disabled=list(result.disabled))
 
 
@@ -662,3 +779,6 @@ def describe(state: Any) -> list[str]:
     if naval.mines:
         lines.append("    mines: " + ", ".join(f"hex {h} level {v}" for h, v in sorted(naval.mines.items())))
     return lines
+
+
+tactical.register()  # issue 13: the tactical battle fights every naval battle (RSR 8.0)

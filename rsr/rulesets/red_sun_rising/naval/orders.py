@@ -8,7 +8,10 @@ note: turn to the in-Port side once the route is done in a friendly port), ``lea
 errata: disabled ships under repair that stay in port); per merchant fleet a ``route``; ``load``
 (7.4: merchant fleet -> land units stacked with it); ``compose`` (7.7), ``new_fleets`` (7.7: the
 Japanese second fleet), ``attrition_order`` (15.15: the ships the Japanese gives up first);
-``round_by_round`` true to be asked every round instead.
+``round_by_round`` true to be asked every round instead; ``battle_plan`` (issue 13, plans.py) for every naval
+battle of the stage, or ``sealed`` to answer a sealable ``battle-plan`` request instead (unsealed once both
+sides have signed their sailing orders); ``surprise_attack`` (February 1904 only, 18.83: Japanese torpedo
+flotilla -> Russian capital ship).
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 from rsr.errors import RulesError
+from rsr.rulesets.red_sun_rising.naval import plans
 
 FLEET_KEYS = {"sortie", "route", "search", "return_if_enemy_within", "lay_mines", "flip_in_port", "leave_behind"}
-TOP_KEYS = {"fleets", "merchants", "compose", "new_fleets", "attrition_order", "round_by_round", "load"}
+TOP_KEYS = {"fleets", "merchants", "compose", "new_fleets", "attrition_order", "round_by_round", "load",
+            "battle_plan", "surprise_attack"}  # issue 13: plans.py; 18.83
 
 
 def check_orders(answer: Any, side: str) -> dict[str, Any]:
@@ -38,6 +43,13 @@ def check_orders(answer: Any, side: str) -> dict[str, Any]:
         within = raw.get("return_if_enemy_within")
         if within is not None and (not isinstance(within, int) or within < 0):
             raise RulesError(f"sailing orders for {fleet_id}: return_if_enemy_within is a number of hexes")
+    if answer.get("battle_plan") not in (None, "sealed"):
+        plans.check_plan(answer["battle_plan"], side)  # issue 13: checked when signed, used when a battle starts
+    surprise = answer.get("surprise_attack") or {}
+    if not isinstance(surprise, dict) or not all(isinstance(v, str) for v in surprise.values()):
+        raise RulesError("sailing orders: surprise_attack is {Japanese torpedo flotilla: Russian capital ship}")
+    if surprise and side != "japan":
+        raise RulesError("only the Japanese makes the surprise torpedo attack (RSR 18.83)")
     load = answer.get("load") or {}
     if not isinstance(load, dict) or not all(isinstance(v, list) for v in load.values()):
         raise RulesError("sailing orders: load is {merchant fleet: [land unit ids]}")

@@ -58,5 +58,7 @@ def naval_events_table(events: list[Event]) -> list[str]:
 
 
 def tables(events: list[Event]) -> list[tuple[str, list[str]]]:
+    from rsr.rulesets.red_sun_rising.naval.battle_report import tables as battle_tables  # issue 13
+
     return [("Naval initiative", initiative_table(events)), ("Naval routes", routes_table(events)),
-            ("Naval events", naval_events_table(events))]
+            ("Naval events", naval_events_table(events))] + battle_tables(events)

@@ -58,3 +58,6 @@ class NavalState:
     in_port: dict[str, int] = field(default_factory=dict)       # RSR 7.73 errata: ship left in port -> hex
     transfer_done: bool = False
     disband_done: bool = False
+    dead_admirals: list[str] = field(default_factory=list)      # RSR 8.75, 19.3: killed in a naval battle
+    plan_queue: list[str] = field(default_factory=list)         # issue 13: "seal:<side>" / "unseal:<side>" asks
+    plan_unseals: list[str] = field(default_factory=list)       # issue 13: sides whose sealed plan awaits unsealing
