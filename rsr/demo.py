@@ -22,10 +22,8 @@ from rsr.fileio import atomic_write
 from rsr.game import Replay, position_for_author
 from rsr.packet import Packet
 from rsr.scenario import load_scenario
-from rsr.schemas import REPO_ROOT
 from rsr.yamlio import dump_yaml
 
-EXAMPLES = REPO_ROOT / "examples" / "red-sun-rising"
 SCENARIO = "liaoyang-1904"
 
 

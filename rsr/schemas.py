@@ -9,10 +9,10 @@ from typing import Any
 
 import jsonschema
 
+from rsr.data import schemas_dir
 from rsr.errors import BadInput
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SCHEMA_DIR = REPO_ROOT / "schemas"
+SCHEMA_DIR: Path = schemas_dir()
 
 
 @cache
