@@ -128,7 +128,7 @@ def _seal_path(game_id: str, request_id: str) -> Path:
 
 
 def seal_inputs(game_id: str, inputs: list[dict[str, Any]], keep: bool) -> list[dict[str, Any]]:
-    """Turn ``{request, answer, seal: true}`` into a sealed input (DESIGN.md 3.3).
+    """Turn ``{request, answer, seal: true}`` into a sealed input (docs/protocol.md).
 
     The salt and the choice stay on this machine (in the rsr home, never in the game directory) until the
     game asks to unseal; with ``keep`` False (checking orders) nothing is stored.

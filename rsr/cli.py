@@ -1,4 +1,4 @@
-"""The command line (DESIGN.md 5). Exit status: 0 success, 1 verification or rules failure, 2 bad input.
+"""The command line (docs/architecture.md). Exit status: 0 success, 1 verification or rules failure, 2 bad input.
 
 Every command that takes a game directory takes it first. Errors are one line on stderr; bad input
 never shows a traceback and never changes the game directory.
@@ -316,7 +316,7 @@ def _hex(value: str, size: int, what: str) -> bytes:
 @click.option("--count", type=click.IntRange(1, 100000), default=1, show_default=True)
 @click.option("--start", type=click.IntRange(0), default=0, help="First roll number.")
 def dice_roll(reveal: str, game_id: str, packet_hash: str, sides: int, count: int, start: int) -> None:
-    """Print rolls start..start+count-1 of a packet's dice (DESIGN.md 3.2)."""
+    """Print rolls start..start+count-1 of a packet's dice (docs/protocol.md)."""
     key_bytes = dice_key(_hex(reveal, 32, "reveal"), _hex(game_id, 16, "game"), _hex(packet_hash, 32, "packet-hash"))
     click.echo(" ".join(str(roll_value(key_bytes, n, sides)) for n in range(start, start + count)))
 

@@ -1,4 +1,4 @@
-"""The pure rules engine: requests, inputs, events, and the resolution pass (DESIGN.md 3.2, 4).
+"""The pure rules engine: requests, inputs, events, and the resolution pass (docs/protocol.md, docs/architecture.md).
 
 A ruleset is pure functions over plain data (see :class:`Ruleset`). The engine owns what is common to
 every game: the queues of signed inputs waiting to be applied, standing policies, sealed answers, and the
@@ -26,7 +26,7 @@ class Request:
     ``id`` is unique within a game and stable across replays (it names the place in the sequence of
     play, e.g. ``t1/russia/combat/r2/attacks``); an input names the request it answers by this id.
     ``policy`` names the kind of standing policy that may answer it; ``sealable`` says the answer may
-    be sealed (DESIGN.md 3.3); ``unseals`` marks a request for the content of an earlier sealed answer.
+    be sealed (docs/protocol.md); ``unseals`` marks a request for the content of an earlier sealed answer.
     """
 
     id: str
@@ -91,7 +91,7 @@ class Context:
 
 
 class Ruleset(Protocol):
-    """The interface every game implements (DESIGN.md 4)."""
+    """The interface every game implements (docs/architecture.md)."""
 
     id: str
     version: str
@@ -314,7 +314,7 @@ class DryRun:
 
 
 def dry_run(ruleset: Ruleset, position: Position, side: str, seq: int, inputs: list[dict[str, Any]]) -> DryRun:
-    """Run ``inputs`` without dice (DESIGN.md 3.2): stop at the first die; reject what lies beyond it.
+    """Run ``inputs`` without dice (docs/protocol.md): stop at the first die; reject what lies beyond it.
 
     Raises BadInput naming the first input that is illegal or that comes after a die roll.
     """

@@ -34,7 +34,7 @@ class RulesError(RsrError):
 
 
 class NeedDice(Exception):
-    """Raised by the no-dice source of a dry run: the next step depends on a die (DESIGN.md 3.2)."""
+    """Raised by the no-dice source of a dry run: the next step depends on a die (docs/protocol.md)."""
 
     def __init__(self, purpose: str) -> None:
         self.purpose = purpose

@@ -1,4 +1,4 @@
-"""Fair dice that neither player can predict or choose (DESIGN.md 3.2) and sealed choices (3.3).
+"""Fair dice that neither player can predict or choose and sealed choices (docs/protocol.md).
 
 The dice of packet j are keyed by the secret the *next* packet reveals::
 
@@ -51,7 +51,7 @@ def derive_secret(seed: bytes, game_id: bytes, seq: int) -> bytes:
 
 
 def dice_key(reveal: bytes, game_id: bytes, packet_hash: bytes) -> bytes:
-    """key_j of DESIGN.md 3.2 from the next packet's reveal and packet j's payload hash."""
+    """The dice key of packet j (docs/protocol.md) from the next packet's reveal and packet j's payload hash."""
     if len(game_id) != 16 or len(packet_hash) != 32:
         raise ValueError("game id is 16 bytes and a packet hash 32")
     return hmac.new(reveal, DICE_TAG + game_id + packet_hash, hashlib.sha256).digest()
@@ -137,7 +137,7 @@ class NoDice:
 
 
 def seal(salt: bytes, choice: Any) -> str:
-    """The hex seal of a secret choice (DESIGN.md 3.3)."""
+    """The hex seal of a secret choice (docs/protocol.md)."""
     if len(salt) < 16:
         raise ValueError("a seal's salt is at least 16 bytes")
     return hashlib.sha256(SEAL_TAG + salt + canonical_bytes(choice)).hexdigest()

@@ -1,4 +1,4 @@
-"""Atomic writes (temp file, fsync, rename) and the game-directory lock (DESIGN.md 3.5)."""
+"""Atomic writes (temp file, fsync, rename) and the game-directory lock (docs/protocol.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The log and the game directory (DESIGN.md 3.1, 3.5): reading, replaying, checking, appending.
+"""The log and the game directory (docs/protocol.md): reading, replaying, checking, appending.
 
 ``replay`` is the one place that walks a log: it checks every packet (chain, alternation, reveals),
 resolves each packet's inputs with the dice of its key, and compares what it gets with the resolution
@@ -248,7 +248,7 @@ def check_orders(result: Replay, key: KeyPair, inputs: list[dict[str, Any]]) -> 
     if len(result.packets) == 0:
         raise BadInput("the game has no invite")
     if len(result.packets) == 1 and inputs:
-        pass  # the acceptance may carry inputs (DESIGN.md 3.1)
+        pass  # the acceptance may carry inputs (docs/protocol.md)
     position, _, _ = position_for_author(result, key)
     return dry_run(result.ruleset, position, side, len(result.packets), inputs)
 

@@ -1,4 +1,4 @@
-"""Ed25519 key pairs kept outside game directories (DESIGN.md 3.5).
+"""Ed25519 key pairs kept outside game directories (docs/protocol.md).
 
 Keys live in ``<home>/keys/NAME.key`` (PKCS#8 PEM, mode 0600, optionally encrypted with a passphrase)
 beside ``NAME.pub`` (base64 of the raw 32-byte public key). ``<home>`` is ``$RSR_HOME`` if set,

@@ -1,4 +1,4 @@
-"""Signed packets on the wire (DESIGN.md 3.3a, 3.3b, 3.4).
+"""Signed packets on the wire (docs/protocol.md).
 
 A packet is RFC 8785 canonical JSON, signed with Ed25519 over ``"rsr-packet-v1" || 0x00 || payload``,
 armored as two base64 sections between BEGIN/END lines. Reading is tolerant of what email does to text

@@ -1,4 +1,4 @@
-"""Human-readable reports rendered from events (DESIGN.md 2: reports come from events).
+"""Human-readable reports rendered from events (docs/architecture.md: reports come from events).
 
 The frame (dice, events, position, what comes next) is common; each ruleset adds its own tables
 through ``report_tables(events)``.

@@ -1,11 +1,11 @@
 """Scenario data: YAML under ``scenarios/<ruleset>/``, validated by JSON Schemas, pinned by hash.
 
-The folder ships inside the package as rsr.data.scenarios (rsr/data/__init__.py finds it).
 A scenario file names the data files it includes (map, counters, tables); the loaded scenario is one
 document ``{scenario: ..., map: ..., counters: ..., tables: ...}`` whose RFC 8785 SHA-256 packet 0
 records, so both players provably play the same data. A player who owns the game may pass an overlay
 directory whose files replace the included ones of the same name (a transcription of the real map or
-charts); the hash then pins that data instead.
+charts); the hash then pins that data instead. The folder ships inside the package as rsr.data.scenarios
+(rsr/data/__init__.py finds it).
 """
 
 from __future__ import annotations

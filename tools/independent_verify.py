@@ -1,7 +1,7 @@
 """Independent checker for an rsr game directory.
 
-Written from the protocol contract only: ../shared/DESIGN.md sections 3.1-3.5 and
-../shared/vectors/dice-v1.json. It neither imports nor reads the `rsr` package, so a passing run shows that
+Written from the protocol contract only: docs/protocol.md and
+tests/vectors/dice-v1.json. It neither imports nor reads the `rsr` package, so a passing run shows that
 the contract is enough for a third party to check signatures, the chain, every reveal and every die.
 
 Usage: python tools/independent_verify.py GAME_DIR   (exit 0: all well, 1: first failure, 2: usage)
