@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,14 +56,62 @@ def choose_key(result: Replay, name: str | None) -> keystore.KeyPair:
     return keystore.load_key(chosen)
 
 
+OPTION_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
+
+
+def parse_rule_options(items: Iterable[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs of ``rsr new --option``: VALUE is one YAML scalar, read with its exact type
+    (``3`` an integer, ``1.5`` a number, ``true`` a boolean, ``'3'`` or ``text`` a string). Whether the
+    ruleset knows the option is for the ruleset to say when the game starts."""
+    options: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or not OPTION_NAME.match(name):
+            raise BadInput(f"--option {item!r}: write NAME=VALUE, NAME in lower case letters, digits, - and _")
+        if name in options:
+            raise BadInput(f"--option {name} is given twice")
+        value = load_yaml_text(text, f"--option {name}")
+        if value is None or isinstance(value, dict | list):
+            raise BadInput(f"--option {name}: the value must be one number, true/false or text, not {text!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise BadInput(f"--option {name}: {text!r} is not a finite number")
+        if not isinstance(value, str | int | float | bool):  # YAML dates and timestamps
+            raise BadInput(f"--option {name}: quote {text!r} to pass it as text")
+        options[name] = value
+    return options
+
+
+def scenarios_by_ruleset() -> dict[str, list[str]]:
+    """Every ruleset rsr knows with the names of its scenarios."""
+    import rsr.rulesets  # noqa: F401  (registers the built-in rulesets)
+    from rsr.engine import REGISTRY
+    from rsr.scenario import available
+
+    return {ruleset_id: available(ruleset_id) for ruleset_id in sorted(REGISTRY)}
+
+
+def scenario_catalogue() -> list[tuple[str, str, str]]:
+    """(ruleset, scenario, title) of every scenario, rulesets and scenarios in name order."""
+    from rsr.scenario import SCENARIO_ROOT
+
+    rows = []
+    for ruleset_id, names in scenarios_by_ruleset().items():
+        for name in names:
+            data = load_yaml_file(SCENARIO_ROOT / ruleset_id / f"{name}.yaml")
+            rows.append((ruleset_id, name, str(data.get("title", "")).strip()))
+    return rows
+
+
 def new_game(parent: Path, ruleset_id: str, scenario_name: str, side: str, key_name: str, player: str,
-             opponent_key: str | None = None) -> tuple[Path, Packet]:
+             opponent_key: str | None = None, options: dict[str, Any] | None = None) -> tuple[Path, Packet]:
     ruleset = get_ruleset(ruleset_id)
     scenario = load_scenario(ruleset.id, scenario_name)
-    ruleset.initial_state(scenario, {})  # refuse data the ruleset cannot play before anything is written
+    options = dict(options or {})
+    ruleset.initial_state(scenario, options)  # refuse data or options the ruleset cannot play before writing
     key = keystore.load_key(key_name)
     opponent = keystore.decode_public(opponent_key) if opponent_key else None
-    packet = invite_packet(ruleset, scenario, key, side, player, os.urandom(16), opponent, {})
+    packet = invite_packet(ruleset, scenario, key, side, player, os.urandom(16), opponent, options)
     game_dir = create_game_dir(parent, packet)
     append_packets(game_dir, [packet])
     return game_dir, packet

@@ -17,12 +17,13 @@ from rich.markdown import Markdown
 
 from rsr import actions
 from rsr import keys as keystore
+from rsr.completion import SHELLS, GameDirPath, attach, completion_script
 from rsr.errors import BadInput, RsrError
 from rsr.fairdice import dice_key, roll_value
 from rsr.game import check_orders
 
 console = Console(highlight=False)
-GameDir = click.Path(file_okay=False, path_type=Path)
+GameDir = GameDirPath(file_okay=False, path_type=Path)
 
 
 def fail(exc: RsrError) -> None:
@@ -92,11 +93,17 @@ def key_show(name: str | None) -> None:
 @click.option("--key", "key_name", required=True, help="Your stored key.")
 @click.option("--name", "player", default="", help="Your name as the opponent will see it.")
 @click.option("--opponent-key", default=None, help="The opponent's public key (base64), to pin it now.")
+@click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE",
+              help="A rules option for this game (repeatable); VALUE is a YAML scalar: 3, 1.5, true, text.")
 def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, player: str,
-        opponent_key: str | None) -> None:
+        opponent_key: str | None, rule_options: tuple[str, ...]) -> None:
     """Start a game under PARENT: writes the invitation to send to your opponent."""
-    game_dir, packet = actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name, opponent_key)
+    options = actions.parse_rule_options(rule_options)
+    game_dir, packet = actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name, opponent_key,
+                                        options)
     click.echo(f"game {packet.game} created in {game_dir}")
+    for name, value in options.items():
+        click.echo(f"  rules option {name} = {value!r}")
     click.echo(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
 
 
@@ -347,16 +354,52 @@ def case_run(paths: tuple[Path, ...]) -> None:
         sys.exit(1)
 
 
-@main.command("demo")
+class ScenarioListCommand(click.Command):
+    """A command whose help ends with every ruleset and its scenarios."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(f"{ruleset}:", ", ".join(names)) for ruleset, names in actions.scenarios_by_ruleset().items()]
+        with formatter.section("Rulesets and scenarios (rsr scenarios describes them)"):
+            formatter.write_dl(rows)
+        super().format_epilog(ctx, formatter)
+
+
+DEMO_SCENARIOS = {"red-sun-rising": "liaoyang-1904", "red-star": "july-1939-contact"}
+
+
+@main.command("demo", cls=ScenarioListCommand)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo"), show_default=True)
-@click.option("--scenario", default="liaoyang-1904", show_default=True,
-              help="Scenario to play (red-sun-rising: liaoyang-1904, korea-1904, liaoyang-turn-1904).")
-@click.option("--ruleset", "ruleset_id", default="red-sun-rising", show_default=True)
-def demo(out: Path, scenario: str, ruleset_id: str) -> None:
+@click.option("--ruleset", "ruleset_id", default="red-sun-rising", show_default=True,
+              help="red-sun-rising or red-star.")
+@click.option("--scenario", default=None,
+              help="Scenario to play (default: " + ", ".join(f"{s} for {r}" for r, s in DEMO_SCENARIOS.items()) + ").")
+def demo(out: Path, scenario: str | None, ruleset_id: str) -> None:
     """Play the sample game between two generated keys through packet files, then verify it."""
     from rsr.demo import run_demo
 
-    run_demo(out, echo=click.echo, scenario=scenario, ruleset_id=ruleset_id)
+    chosen = scenario or DEMO_SCENARIOS.get(ruleset_id)
+    if chosen is None:
+        raise BadInput(f"give --scenario for ruleset {ruleset_id} (rsr scenarios lists them)")
+    run_demo(out, echo=click.echo, scenario=chosen, ruleset_id=ruleset_id)
+
+
+@main.command("scenarios")
+def scenarios_command() -> None:
+    """List every scenario of every ruleset: name, ruleset, title."""
+    rows = actions.scenario_catalogue()
+    width = max(len(name) for _, name, _ in rows)
+    for ruleset, name, title in rows:
+        click.echo(f"{name:<{width}}  {ruleset:<14}  {title}")
+
+
+@main.command("completion")
+@click.argument("shell", type=click.Choice(SHELLS))
+def completion(shell: str) -> None:
+    """Print the shell completion script for SHELL (bash, zsh or fish); see README, "Shell completion"."""
+    click.echo(completion_script(main, shell), nl=False)
+
+
+attach(main)  # completion of key names and scenario names on every command that takes them
 
 
 if __name__ == "__main__":  # pragma: no cover
