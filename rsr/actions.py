@@ -8,11 +8,12 @@ import math
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rsr import keys as keystore
+from rsr import progress
 from rsr.engine import Request, dry_run, get_ruleset
 from rsr.errors import BadInput
 from rsr.fairdice import seal
@@ -231,20 +232,27 @@ class Status:
     waiting: Request | None
     next_author: str
     pending: PassRecord | None
+    lines: list[str] = field(default_factory=list)  # what happens next, one thing per line (rsr.progress)
+
+
+def author_view(result: Replay, key_name: str | None) -> tuple[str | None, Any]:
+    """This player's side (None if no key of the game is here) and, when the next packet is theirs,
+    ``position_for_author``."""
+    try:
+        key = choose_key(result, key_name)
+        side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)
+    except (BadInput, StopIteration):
+        return None, None
+    if result.next_author() != side or progress.is_over(result):
+        return side, None
+    return side, position_for_author(result, key)
 
 
 def status(game_dir: Path, key_name: str | None) -> Status:
     result = load_game(game_dir)
-    side = None
-    pending = None
-    try:
-        key = choose_key(result, key_name)
-        side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)
-        _, waiting, pending = position_for_author(result, key) if result.next_author() == side else (
-            None, _waiting(result), None)
-    except BadInput:
-        waiting = _waiting(result)
-    return Status(result, side, waiting, result.next_author(), pending)
+    side, view = author_view(result, key_name)
+    waiting, pending = (view[1], view[2]) if view else (_waiting(result), None)
+    return Status(result, side, waiting, result.next_author(), pending, progress.next_lines(result, side, view))
 
 
 def _waiting(result: Replay) -> Request | None:
@@ -252,7 +260,9 @@ def _waiting(result: Replay) -> Request | None:
 
 
 def template(game_dir: Path, key_name: str | None) -> str:
+    """The orders file to fill in, as YAML that loads as it is (every note is a whole comment line)."""
     result = load_game(game_dir)
+    progress.refuse_if_over(result)
     key = choose_key(result, key_name)
     side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)
     if result.next_author() != side:
@@ -279,9 +289,37 @@ def template(game_dir: Path, key_name: str | None) -> str:
     return "\n".join(lines) + "\n" + dump_yaml({"inputs": [item]})
 
 
+def pass_answer(result: Replay, key_name: str | None) -> dict[str, Any] | None:
+    """The input that answers the request pending for this player with nothing (no attacks, no moves), if
+    the request is theirs, its answer is a list or a mapping, and the rules accept it empty."""
+    key = choose_key(result, key_name)
+    _, waiting, _ = position_for_author(result, key)
+    side = next((s for s, pub in sorted(result.keys.items()) if pub == key.public_raw), None)
+    if waiting is None or waiting.side != side or waiting.unseals is not None:
+        return None
+    empty: Any = [] if isinstance(waiting.template, list) else {} if isinstance(waiting.template, dict) else None
+    if empty is None:
+        return None
+    item = {"request": waiting.id, "answer": empty}
+    try:
+        check_orders(result, key, [item])
+    except BadInput:
+        return None
+    return item
+
+
+def pending_request(result: Replay, key_name: str | None) -> Request | None:
+    """The request this player's next packet must answer, if the next packet is theirs and one is asked."""
+    side, view = author_view(result, key_name)
+    if view is None or view[1] is None or view[1].side != side:
+        return None
+    return view[1]
+
+
 def submit(game_dir: Path, inputs: list[dict[str, Any]], key_name: str | None,
            out: Path | None = None) -> Packet:
     result = load_game(game_dir)
+    progress.refuse_if_over(result)
     key = choose_key(result, key_name)
     check_orders(result, key, seal_inputs(result.game_id, inputs, keep=False))  # refuse bad orders first
     packet = build_packet(result, key, seal_inputs(result.game_id, inputs, keep=True))
@@ -301,6 +339,15 @@ def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[l
     return new, write_reports(game_dir, key_name)
 
 
+def receive_summary(game_dir: Path, new_seqs: list[int], key_name: str | None) -> list[str]:
+    """What ``rsr receive`` prints after taking packets in (rsr.progress.receive_summary)."""
+    if not new_seqs:
+        return []
+    result = load_game(game_dir)
+    side, view = author_view(result, key_name)
+    return progress.receive_summary(result, side, new_seqs, view)
+
+
 def resolutions(result: Replay, key_name: str | None, seq: int | None = None) -> list[PassRecord]:
     """Every resolution in the log, plus the one this player's next packet will record (if any);
     with ``seq``, only the resolution of that packet."""
@@ -318,6 +365,15 @@ def resolutions(result: Replay, key_name: str | None, seq: int | None = None) ->
     return records
 
 
+def report_text(result: Replay, record: PassRecord) -> str:
+    """The report of one pass; the pass that ends the game also says who won, and by which case."""
+    text = pass_markdown(result, record)
+    if record.waiting is None:
+        verdict = progress.game_result(result, record.position.state)
+        text = text.rstrip("\n") + "\n\n## Result\n\n" + progress.result_line(verdict).capitalize() + ".\n"
+    return text
+
+
 def write_reports(game_dir: Path, key_name: str | None) -> list[Path]:
     """Reports of every pass in the log, and of the pass my next packet will carry."""
     result = load_game(game_dir)
@@ -325,7 +381,7 @@ def write_reports(game_dir: Path, key_name: str | None) -> list[Path]:
     for record in resolutions(result, key_name):
         author = result.packets[record.resolved].side
         path = game_dir / "reports" / f"{record.resolved:04d}-{author}.md"
-        text = pass_markdown(result, record)
+        text = report_text(result, record)
         if not path.exists() or path.read_text() != text:
             atomic_write(path, text.encode())
         written.append(path)

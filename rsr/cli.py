@@ -15,7 +15,7 @@ import click
 from rich.console import Console
 from rich.markdown import Markdown
 
-from rsr import actions
+from rsr import actions, progress
 from rsr import keys as keystore
 from rsr.completion import SHELLS, GameDirPath, attach, completion_script
 from rsr.errors import BadInput, RsrError
@@ -138,11 +138,10 @@ def status(game_dir: Path, key_name: str | None) -> None:
     position = st.pending.position if st.pending else result.position
     for line in result.ruleset.describe(position.state):
         click.echo(line)
-    click.echo(f"next packet: {st.next_author}'s" + (" (yours)" if st.side == st.next_author else ""))
-    if st.waiting is None:
-        click.echo("the game is over")
-    else:
-        click.echo(f"the game asks {st.waiting.side}: {st.waiting.prompt} [{st.waiting.id}]")
+    if st.side:
+        click.echo(f"you play {st.side}")
+    for line in st.lines:
+        click.echo(line)
 
 
 @main.group(cls=RsrGroup)
@@ -198,7 +197,10 @@ def receive(game_dir: Path, packet_file: Path, key_name: str | None) -> None:
         click.echo("nothing new: the log already holds that packet")
     for packet in new:
         click.echo(f"received packet {packet.seq} ({packet.side})")
-    if reports:
+    summary = actions.receive_summary(game_dir, [p.seq for p in new], key_name)
+    for line in summary:
+        click.echo(line)
+    if reports and not summary:
         click.echo(f"latest report: {reports[-1]}")
 
 
@@ -210,23 +212,37 @@ def play(game_dir: Path, key_name: str | None) -> None:
     from rsr.yamlio import load_yaml_text
 
     text = actions.template(game_dir, key_name)
-    console.print(text)
-    if "inputs: []" in text:
-        if click.confirm("sign an empty packet now?", default=True):
+    click.echo(text, nl=False)  # plain text: a terminal must not wrap or restyle YAML the player may paste
+    result = actions.load_game(game_dir)
+    asked = actions.pending_request(result, key_name)
+    if asked is None:
+        if click.confirm("your packet carries no orders; sign it now?", default=True):
             packet = actions.submit(game_dir, [], key_name)
-            console.print(f"wrote packet {packet.seq}")
+            click.echo(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
         return
     edited = click.edit(text, extension=".yaml") if sys.stdin.isatty() else None
     if edited is None:
-        console.print("paste your orders (YAML), end with an empty line:")
+        click.echo("paste your orders (YAML), end with an empty line:")
         edited = "\n".join(iter(lambda: sys.stdin.readline().rstrip("\n"), ""))
     data = load_yaml_text(edited, "orders")
-    inputs = (data or {}).get("inputs", []) if isinstance(data, dict) else []
-    result = actions.load_game(game_dir)
+    if data is not None and not isinstance(data, dict):
+        raise BadInput("orders: an orders file is a mapping with a list 'inputs:'")
+    inputs = (data or {}).get("inputs") or []
+    if not isinstance(inputs, list):
+        raise BadInput("orders: 'inputs:' must be a list")
+    if not inputs:
+        refusal = f"no orders given while the game asks you: {asked.prompt} [{asked.id}]; nothing signed"
+        passing = actions.pass_answer(result, key_name)
+        if passing is None:
+            raise BadInput(refusal + " (the rules allow no empty answer here)")
+        if not click.confirm(f"no orders given, but the game asks you: {asked.prompt}. Pass, answering it with "
+                             f"{passing['answer']!r} (the rules allow it)?", default=False):
+            raise BadInput(refusal)
+        inputs = [passing]
     check_orders(result, actions.choose_key(result, key_name), actions.seal_inputs(result.game_id, inputs, keep=False))
     if click.confirm("orders check out; sign and write the packet?", default=True):
         packet = actions.submit(game_dir, inputs, key_name)
-        console.print(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
+        click.echo(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
 
 
 @main.command("verify")
@@ -251,13 +267,11 @@ def verify(game_dir: Path, dice: bool) -> None:
 @click.option("--key", "key_name", default=None)
 def report(game_dir: Path, seq: int | None, fmt: str, key_name: str | None) -> None:
     """Show the report of packet SEQ's resolution (default: the latest)."""
-    from rsr.report import pass_markdown
-
     result = actions.load_game(game_dir)
     records = actions.resolutions(result, key_name, seq)
     if not records:
         raise BadInput("no resolution to report yet")
-    text = pass_markdown(result, records[-1])
+    text = actions.report_text(result, records[-1])
     if fmt == "md":
         click.echo(text)
     else:
@@ -326,6 +340,46 @@ def dice_roll(reveal: str, game_id: str, packet_hash: str, sides: int, count: in
     """Print rolls start..start+count-1 of a packet's dice (docs/protocol.md)."""
     key_bytes = dice_key(_hex(reveal, 32, "reveal"), _hex(game_id, 16, "game"), _hex(packet_hash, 32, "packet-hash"))
     click.echo(" ".join(str(roll_value(key_bytes, n, sides)) for n in range(start, start + count)))
+
+
+@dice.command("show")
+@click.argument("game_dir", type=GameDir)
+@click.argument("seq", type=click.IntRange(0))
+def dice_show(game_dir: Path, seq: int) -> None:
+    """Print what checks the dice of packet SEQ by hand: the reveal, game id, packet hash and every roll.
+
+    Each roll line gives n, sides, value and purpose; 'rsr dice roll' (or any other implementation of
+    docs/protocol.md) fed with the three hex values reproduces every value.
+    """
+    result = actions.load_game(game_dir)
+    record = next((r for r in result.passes if r.resolved == seq), None)
+    if record is None:
+        if seq >= len(result.packets):
+            raise BadInput(f"the log has no packet {seq} (it holds 0..{len(result.packets) - 1})")
+        if seq < 2 and not result.packets[seq].payload.get("inputs"):
+            raise BadInput(f"packet {seq} is the {'invitation' if seq == 0 else 'acceptance'}: it has no dice")
+        if progress.is_over(result):
+            raise BadInput(f"packet {seq} came after the last die of the game: it has no dice")
+        raise BadInput(f"the dice of packet {seq} are not public yet: packet {seq + 1} reveals them")
+    resolved, resolver = result.packets[record.resolved], result.packets[record.resolver]
+    reveal = resolver.payload["reveal"]
+    click.echo(f"packet {seq} ({resolved.side}), dice revealed by packet {record.resolver} ({resolver.side})")
+    click.echo(f"reveal       {reveal}")
+    click.echo(f"game         {result.game_id}")
+    click.echo(f"packet-hash  {resolved.hash_hex}")
+    click.echo(f"dice key     {record.key.hex()}")
+    click.echo(f"rolls        {len(record.rolls)}")
+    for roll in record.rolls:
+        click.echo(f"  n={roll.n} sides={roll.sides} value={roll.value} purpose={roll.purpose}")
+    runs: list[list[Any]] = []  # consecutive rolls with the same number of sides: one check command each
+    for roll in record.rolls:
+        if runs and runs[-1][0] == roll.sides and runs[-1][1] + runs[-1][2] == roll.n:
+            runs[-1][2] += 1
+        else:
+            runs.append([roll.sides, roll.n, 1])
+    for sides, start, count in runs:
+        click.echo(f"check: rsr dice roll --reveal {reveal} --game {result.game_id} --packet-hash {resolved.hash_hex} "
+                   f"--sides {sides} --start {start} --count {count}")
 
 
 @main.group(cls=RsrGroup)
