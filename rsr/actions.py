@@ -297,15 +297,23 @@ def pass_answer(result: Replay, key_name: str | None) -> dict[str, Any] | None:
     side = next((s for s, pub in sorted(result.keys.items()) if pub == key.public_raw), None)
     if waiting is None or waiting.side != side or waiting.unseals is not None:
         return None
-    empty: Any = [] if isinstance(waiting.template, list) else {} if isinstance(waiting.template, dict) else None
-    if empty is None:
+    if not isinstance(waiting.template, list | dict):
         return None
-    item = {"request": waiting.id, "answer": empty}
+    item = {"request": waiting.id, "answer": _emptied(waiting.template)}
     try:
         check_orders(result, key, [item])
     except BadInput:
         return None
     return item
+
+
+def _emptied(template: Any) -> Any:
+    """The template with every list emptied: the answer that does nothing (no attacks, no moves)."""
+    if isinstance(template, list):
+        return []
+    if isinstance(template, dict):
+        return {key: _emptied(value) for key, value in template.items()}
+    return template
 
 
 def pending_request(result: Replay, key_name: str | None) -> Request | None:
@@ -370,7 +378,8 @@ def report_text(result: Replay, record: PassRecord) -> str:
     text = pass_markdown(result, record)
     if record.waiting is None:
         verdict = progress.game_result(result, record.position.state)
-        text = text.rstrip("\n") + "\n\n## Result\n\n" + progress.result_line(verdict).capitalize() + ".\n"
+        said = progress.verdict_text(verdict)
+        text = text.rstrip("\n") + "\n\n## Result\n\n" + said[:1].upper() + said[1:] + ".\n"
     return text
 
 

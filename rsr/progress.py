@@ -41,16 +41,20 @@ def is_over(result: Replay) -> bool:
     return waiting is None or game_result(result, result.position.state) is not None
 
 
+def verdict_text(verdict: dict[str, Any] | None) -> str:
+    """Who won and at which level, with the case that decides it: ``japan wins (marginal, RSR 20.2)``."""
+    if verdict is None:
+        return "the ruleset names no winner for this scenario"
+    winner = verdict.get("winner")
+    detail = ", ".join(str(verdict[k]) for k in ("level", "case") if verdict.get(k))
+    return (f"{winner} wins" if winner else "nobody wins") + (f" ({detail})" if detail else "")
+
+
 def result_line(verdict: dict[str, Any] | None) -> str:
     """One line naming the winner and the level of victory, with the case that decides it."""
     if verdict is None:
-        return "the game is over; the ruleset names no winner for this scenario"
-    winner = verdict.get("winner")
-    level = verdict.get("level")
-    case = verdict.get("case")
-    head = f"{winner} wins" if winner else "nobody wins"
-    detail = ", ".join(str(x) for x in (level, case) if x)
-    return f"the game is over: {head}" + (f" ({detail})" if detail else "")
+        return "the game is over; " + verdict_text(None)
+    return "the game is over: " + verdict_text(verdict)
 
 
 def refuse_if_over(result: Replay) -> None:
