@@ -14,7 +14,7 @@ from typing import Any
 
 from rsr import keys as keystore
 from rsr import progress
-from rsr.engine import Request, dry_run, get_ruleset
+from rsr.engine import Position, Request, dry_run, get_ruleset
 from rsr.errors import BadInput
 from rsr.fairdice import seal
 from rsr.fileio import atomic_write
@@ -235,7 +235,10 @@ class Status:
     lines: list[str] = field(default_factory=list)  # what happens next, one thing per line (rsr.progress)
 
 
-def author_view(result: Replay, key_name: str | None) -> tuple[str | None, Any]:
+AuthorView = tuple[Position, Request | None, PassRecord | None]
+
+
+def author_view(result: Replay, key_name: str | None) -> tuple[str | None, AuthorView | None]:
     """This player's side (None if no key of the game is here) and, when the next packet is theirs,
     ``position_for_author``."""
     try:
@@ -259,6 +262,11 @@ def _waiting(result: Replay) -> Request | None:
     return result.passes[-1].waiting if result.passes else result.start_waiting
 
 
+def _comment(text: str) -> str:
+    """``text`` as YAML comment lines, whatever line breaks it holds."""
+    return "\n".join("# " + line for line in text.splitlines() or [""])
+
+
 def template(game_dir: Path, key_name: str | None) -> str:
     """The orders file to fill in, as YAML that loads as it is (every note is a whole comment line)."""
     result = load_game(game_dir)
@@ -273,9 +281,9 @@ def template(game_dir: Path, key_name: str | None) -> str:
         lines.append("# the game is over")
         return "\n".join(lines) + "\ninputs: []\n"
     if waiting.side != side:
-        lines.append(f"# the game waits for {waiting.side} ({waiting.prompt}); your packet carries no orders")
+        lines.append(_comment(f"the game waits for {waiting.side} ({waiting.prompt}); your packet carries no orders"))
         return "\n".join(lines) + "\ninputs: []\n"
-    lines.append(f"# {waiting.prompt} ({waiting.case})")
+    lines.append(_comment(f"{waiting.prompt} ({waiting.case})"))
     unsealing = unseal_input(result.game_id, waiting)
     if unsealing is not None:
         lines.append("# your sealed choice, to reveal now (stored on this machine when you sealed it)")
