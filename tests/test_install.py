@@ -13,6 +13,8 @@ checkout's editable hook there is not run).
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -82,6 +84,30 @@ def test_installed_rsr_plays_the_demo_from_an_empty_directory(installed: tuple[P
     audit = next((empty / "demo" / "audit").glob("game-*"))
     verified = _run([str(bindir / "rsr"), "verify", str(audit)], empty, env)
     assert verified.startswith("verified:")
+    _check_receive_summary(bindir, env, empty / "demo", tmp_path / "receive")
+
+
+def _check_receive_summary(bindir: Path, env: dict[str, str], demo: Path, work: Path) -> None:
+    """The installed rsr, in the home of the player who receives the demo's packets from the last one
+    backwards, prints the summary: their dice made public and the report that holds their results."""
+    turns = sorted(next(demo.glob("players/alice/games/game-*")).joinpath("turns").iterdir())
+    alice_side = turns[0].name.split("-")[1]
+    for seq in range(len(turns) - 1, 2, -1):
+        author_side = turns[seq].name.split("-")[1]
+        recipient = "bob" if author_side == alice_side else "alice"
+        game = work / str(seq) / "game"
+        (game / "turns").mkdir(parents=True)
+        for path in turns[:seq]:
+            shutil.copy(path, game / "turns" / path.name)
+        home_env = {**env, "RSR_HOME": str(demo / "players" / recipient / "rsr-home")}
+        out = _run([str(bindir / "rsr"), "receive", str(game), str(turns[seq])], work, home_env)
+        assert f"received packet {seq} ({author_side})" in out
+        if "your dice, now public:" in out:
+            report = re.search(r"report: (reports/\S+\.md)", out)
+            assert report and (game / report.group(1)).is_file(), out
+            assert re.search(r"^now: ", out, re.MULTILINE), out
+            return
+    raise AssertionError("no packet of the demo made the recipient's dice public")
 
 
 def test_every_package_folder_is_listed_in_pyproject() -> None:
