@@ -40,8 +40,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     assert REPO not in root.parents
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_", "VIRTUAL_ENV"))}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    source = root / "source"  # built from a copy: nothing is written into the checkout, no stale build/ is used
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "demo", "*.egg-info", "__pycache__", ".*_cache"))
     wheels = root / "wheels"
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(REPO)], root, env)
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(source)], root, env)
     wheel = next(wheels.glob("rsr-*.whl"))
     target = root / "venv"
     venv.EnvBuilder(with_pip=False, symlinks=os.name != "nt").create(target)
