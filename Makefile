@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint soak bench clean
+.PHONY: demo test lint soak bench packets clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,9 @@ soak: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+packets: $(STAMP)
+	$(BIN)/python bench/packets_per_turn.py --turns 2 --games 3
 
 clean:
 	rm -rf $(VENV) demo

@@ -5,14 +5,17 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import math
 import os
-from dataclasses import dataclass
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rsr import journal
+from rsr import journal, progress
 from rsr import keys as keystore
-from rsr.engine import Request, dry_run, resolve_pass
+from rsr.engine import Position, Request, dry_run, resolve_pass
 from rsr.errors import BadInput, RulesError, VerificationError
 from rsr.fairdice import NONCE_BYTES, KeyedDice, seal
 from rsr.fileio import atomic_write, game_locked
@@ -39,7 +42,7 @@ from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet
 from rsr.report import pass_markdown
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
-from rsr.yamlio import dump_yaml, load_yaml_text
+from rsr.yamlio import dump_yaml, load_yaml_file, load_yaml_text
 
 MAX_INPUT_BYTES = 8 * 1024 * 1024
 SAFE_INT = 2**53 - 1
@@ -77,6 +80,52 @@ def choose_key(result: Replay, name: str | None) -> keystore.KeyPair:
     return keystore.load_key(chosen)
 
 
+OPTION_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
+
+
+def parse_rule_options(items: Iterable[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs of ``rsr new --option``: VALUE is one YAML scalar, read with its exact type
+    (``3`` an integer, ``1.5`` a number, ``true`` a boolean, ``'3'`` or ``text`` a string). Whether the
+    ruleset knows the option is for the ruleset to say when the game starts."""
+    options: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or not OPTION_NAME.match(name):
+            raise BadInput(f"--option {item!r}: write NAME=VALUE, NAME in lower case letters, digits, - and _")
+        if name in options:
+            raise BadInput(f"--option {name} is given twice")
+        value = load_yaml_text(text, f"--option {name}")
+        if value is None or isinstance(value, dict | list):
+            raise BadInput(f"--option {name}: the value must be one number, true/false or text, not {text!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise BadInput(f"--option {name}: {text!r} is not a finite number")
+        if not isinstance(value, str | int | float | bool):  # YAML dates and timestamps
+            raise BadInput(f"--option {name}: quote {text!r} to pass it as text")
+        options[name] = value
+    return options
+
+
+def scenarios_by_ruleset() -> dict[str, list[str]]:
+    """Every ruleset rsr knows with the names of its scenarios."""
+    from rsr.rulesets import known_rulesets
+    from rsr.scenario import available
+
+    return {ruleset_id: available(ruleset_id) for ruleset_id in known_rulesets()}
+
+
+def scenario_catalogue() -> list[tuple[str, str, str]]:
+    """(ruleset, scenario, title) of every scenario, rulesets and scenarios in name order."""
+    from rsr.scenario import SCENARIO_ROOT
+
+    rows = []
+    for ruleset_id, names in scenarios_by_ruleset().items():
+        for name in names:
+            data = load_yaml_file(SCENARIO_ROOT / ruleset_id / f"{name}.yaml")
+            rows.append((ruleset_id, name, str(data.get("title", "")).strip()))
+    return rows
+
+
 def utc_now() -> str:
     """The time a packet is signed, to the second, in UTC (shown in status and reports; rules never read it)."""
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -87,13 +136,14 @@ def new_game(parent: Path, ruleset_id: str, scenario_name: str, side: str, key_n
              deadline_hours: int | None = None) -> tuple[Path, Packet]:
     ruleset = get_ruleset(ruleset_id)
     scenario = load_scenario(ruleset.id, scenario_name)
+    options = dict(options or {})
     try:  # refuse data or options the ruleset cannot play before anything is written
-        ruleset.initial_state(scenario, dict(options or {}))
+        ruleset.initial_state(scenario, options)
     except RulesError as exc:
         raise BadInput(str(exc)) from exc
     key = keystore.load_key(key_name)
     opponent = keystore.decode_public(opponent_key) if opponent_key else None
-    packet = invite_packet(ruleset, scenario, key, side, player, os.urandom(16), opponent, dict(options or {}),
+    packet = invite_packet(ruleset, scenario, key, side, player, os.urandom(16), opponent, options,
                            nonce=os.urandom(NONCE_BYTES), deadline_hours=deadline_hours, time=utc_now())
     checked_before_signing(None, packet)
     game_dir = create_game_dir(parent, packet)
@@ -351,28 +401,45 @@ class Status:
     waiting: Request | None
     next_author: str
     pending: PassRecord | None
+    lines: list[str] = field(default_factory=list)  # what happens next, one thing per line (rsr.progress)
+
+
+AuthorView = tuple[Position, Request | None, PassRecord | None]
+
+
+def author_view(result: Replay, key_name: str | None) -> tuple[str | None, AuthorView | None]:
+    """This player's side (None if no key of the game is here) and, when the next packet is theirs,
+    ``position_for_author``."""
+    try:
+        key = choose_key(result, key_name)
+        side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)
+    except (BadInput, StopIteration):
+        return None, None
+    if result.next_author() != side or progress.is_over(result):
+        return side, None
+    return side, position_for_author(result, key)
 
 
 def status(game_dir: Path, key_name: str | None) -> Status:
     result = load_game(game_dir)
-    side = None
-    pending = None
-    try:
-        key = choose_key(result, key_name)
-        side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)
-        _, waiting, pending = position_for_author(result, key) if result.next_author() == side else (
-            None, _waiting(result), None)
-    except BadInput:
-        waiting = _waiting(result)
-    return Status(result, side, waiting, result.next_author(), pending)
+    side, view = author_view(result, key_name)
+    waiting, pending = (view[1], view[2]) if view else (_waiting(result), None)
+    return Status(result, side, waiting, result.next_author(), pending, progress.next_lines(result, side, view))
 
 
 def _waiting(result: Replay) -> Request | None:
     return result.passes[-1].waiting if result.passes else result.start_waiting
 
 
+def _comment(text: str) -> str:
+    """``text`` as YAML comment lines, whatever line breaks it holds."""
+    return "\n".join("# " + line for line in text.splitlines() or [""])
+
+
 def template(game_dir: Path, key_name: str | None) -> str:
+    """The orders file to fill in, as YAML that loads as it is (every note is a whole comment line)."""
     result = load_game(game_dir)
+    progress.refuse_if_over(result)
     key = choose_key(result, key_name)
     side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)
     if result.next_author() != side:
@@ -383,9 +450,9 @@ def template(game_dir: Path, key_name: str | None) -> str:
         lines.append("# the game is over")
         return "\n".join(lines) + "\ninputs: []\n"
     if waiting.side != side:
-        lines.append(f"# the game waits for {waiting.side} ({waiting.prompt}); your packet carries no orders")
+        lines.append(_comment(f"the game waits for {waiting.side} ({waiting.prompt}); your packet carries no orders"))
         return "\n".join(lines) + "\ninputs: []\n"
-    lines.append(f"# {waiting.prompt} ({waiting.case})")
+    lines.append(_comment(f"{waiting.prompt} ({waiting.case})"))
     unsealing = unseal_input(result.game_id, waiting)
     if unsealing is not None:
         lines.append("# your sealed choice, to reveal now (stored on this machine when you sealed it)")
@@ -399,11 +466,47 @@ def template(game_dir: Path, key_name: str | None) -> str:
     return "\n".join(lines) + "\n" + dump_yaml({"inputs": [item]})
 
 
+def pass_answer(result: Replay, key_name: str | None) -> dict[str, Any] | None:
+    """The input that answers the request pending for this player with nothing (no attacks, no moves), if
+    the request is theirs, its answer is a list or a mapping, and the rules accept it empty."""
+    key = choose_key(result, key_name)
+    _, waiting, _ = position_for_author(result, key)
+    side = next((s for s, pub in sorted(result.keys.items()) if pub == key.public_raw), None)
+    if waiting is None or waiting.side != side or waiting.unseals is not None:
+        return None
+    if not isinstance(waiting.template, list | dict):
+        return None
+    item = {"request": waiting.id, "answer": _emptied(waiting.template)}
+    try:
+        check_orders(result, key, [item])
+    except BadInput:
+        return None
+    return item
+
+
+def _emptied(template: Any) -> Any:
+    """The template with every list emptied: the answer that does nothing (no attacks, no moves)."""
+    if isinstance(template, list):
+        return []
+    if isinstance(template, dict):
+        return {key: _emptied(value) for key, value in template.items()}
+    return template
+
+
+def pending_request(result: Replay, key_name: str | None) -> Request | None:
+    """The request this player's next packet must answer, if the next packet is theirs and one is asked."""
+    side, view = author_view(result, key_name)
+    if view is None or view[1] is None or view[1].side != side:
+        return None
+    return view[1]
+
+
 def submit(game_dir: Path, inputs: list[dict[str, Any]], key_name: str | None,
            out: Path | None = None, message: str | None = None) -> Packet:
     """Check, sign, journal and write the next packet; every decision is taken inside the game lock."""
     with game_locked(game_dir):
         result = load_game(game_dir)
+        progress.refuse_if_over(result)
         key = choose_key(result, key_name)
         seq = len(result.packets)
         journal.refuse_if_signed(result.game_id, seq)
@@ -440,6 +543,15 @@ def own_key(result: Replay, key_name: str | None) -> keystore.KeyPair | None:
         return None  # a third party's copy: it checks the chain, it cannot resolve
 
 
+def receive_summary(game_dir: Path, new_seqs: list[int], key_name: str | None) -> list[str]:
+    """What ``rsr receive`` prints after taking packets in (rsr.progress.receive_summary)."""
+    if not new_seqs:
+        return []
+    result = load_game(game_dir)
+    side, view = author_view(result, key_name)
+    return progress.receive_summary(result, side, new_seqs, view)
+
+
 def resolutions(result: Replay, key_name: str | None, seq: int | None = None) -> list[PassRecord]:
     """Every resolution in the log, plus the one this player's next packet will record (if any);
     with ``seq``, only the resolution of that packet."""
@@ -459,6 +571,16 @@ def resolutions(result: Replay, key_name: str | None, seq: int | None = None) ->
     return records
 
 
+def report_text(result: Replay, record: PassRecord) -> str:
+    """The report of one pass; the pass that ends the game also says who won, and by which case."""
+    text = pass_markdown(result, record)
+    if record.waiting is None:
+        verdict = progress.game_result(result, record.after.state)
+        said = progress.verdict_text(verdict)
+        text = text.rstrip("\n") + "\n\n## Result\n\n" + said[:1].upper() + said[1:] + ".\n"
+    return text
+
+
 def write_reports(game_dir: Path, key_name: str | None, result: Replay | None = None) -> list[Path]:
     """Reports of the passes in the log, and of the pass my next packet will carry (never through a link).
 
@@ -473,7 +595,7 @@ def write_reports(game_dir: Path, key_name: str | None, result: Replay | None = 
         if path.exists() and not path.is_symlink() and number < len(records) - 2:
             written.append(path)
             continue
-        text = pass_markdown(result, record)
+        text = report_text(result, record)
         if path.is_symlink() or not path.exists() or path.read_text() != text:
             atomic_write(path, text.encode(), root=game_dir)
         written.append(path)

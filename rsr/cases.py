@@ -1,4 +1,4 @@
-"""Adjudication cases (DESIGN.md 6): a position, inputs, scripted dice, and what must happen.
+"""Adjudication cases (docs/architecture.md): a position, inputs, scripted dice, and what must happen.
 
 A case file is YAML validated by ``schemas/case.schema.json``. ``changes`` replaces keys of the scenario
 document (set-up, trenches, turns, sequence); ``terrain``, ``hexsides`` (``replace_hexsides``),

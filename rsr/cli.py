@@ -1,4 +1,4 @@
-"""The command line. Exit status: 0 success, 1 verification or rules failure, 2 bad input.
+"""The command line (docs/architecture.md). Exit status: 0 success, 1 verification or rules failure, 2 bad input.
 
 Every command that takes a game directory takes it first. Errors are one line on stderr; bad input
 never shows a traceback and never changes the game directory.
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from rsr.completion import SHELLS, GameDirPath, attach, completion_script
 from rsr.errors import BadInput, RsrError
 
 
@@ -30,13 +31,14 @@ class LazyModule:
 
 
 if TYPE_CHECKING:
-    from rsr import actions
+    from rsr import actions, progress
     from rsr import keys as keystore
 else:
     actions = LazyModule("rsr.actions")
     keystore = LazyModule("rsr.keys")
+    progress = LazyModule("rsr.progress")
 
-GameDir = click.Path(file_okay=False, path_type=Path)
+GameDir = GameDirPath(file_okay=False, path_type=Path)
 
 
 def console(width: int | None = None) -> Any:
@@ -169,13 +171,16 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
 @click.option("--remote", default=None, help="With --git: the shared repository's URL (added as origin).")
 @click.option("--deadline-hours", type=click.IntRange(1, 8760), default=None,
               help="Hours each player has to answer a packet; after that the other may sign an overdue claim.")
+@click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE",
+              help="A rules option for this game (repeatable); VALUE is a YAML scalar: 3, 1.5, true, text.")
 @exchange_options
 def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, player: str,
         opponent_key: str | None, opponent_email: str | None, remote: str | None, deadline_hours: int | None,
-        write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
+        rule_options: tuple[str, ...], write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
     """Start a game under PARENT: writes the invitation to send to your opponent."""
     from rsr import contacts
 
+    options = actions.parse_rule_options(rule_options)
     if opponent_email:
         contacts.check_address(opponent_email, "--opponent-email")
     if remote and not use_git:
@@ -191,8 +196,10 @@ def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, pla
 
         gitsync.init_repo(parent, remote)
     game_dir, packet = actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name, opponent_key,
-                                        deadline_hours=deadline_hours)
+                                        options, deadline_hours=deadline_hours)
     click.echo(f"game {packet.game} created in {game_dir}")
+    for name, value in options.items():
+        click.echo(f"  rules option {name} = {value!r}")
     contacts.ignore_local_files(game_dir)
     if opponent_email:
         contacts.record_opponent_email(game_dir, opponent_email)
@@ -296,14 +303,14 @@ def status(game_dir: Path, key_name: str | None) -> None:
     position = st.pending.after if st.pending else result.position
     for line in result.ruleset.describe(position.state):
         click.echo(line)
-    click.echo(f"next packet: {st.next_author}'s" + (" (yours)" if st.side == st.next_author else ""))
-    from rsr.claims import owed
+    if st.side:
+        click.echo(f"you play {st.side}")
+    for line in st.lines:
+        click.echo(line)
+    from rsr.claims import deadline_hours, owed
 
-    click.echo(owed(result).describe(datetime.datetime.now(datetime.UTC)))
-    if st.waiting is None:
-        click.echo("the game is over")
-    else:
-        click.echo(f"the game asks {st.waiting.side}: {st.waiting.prompt} [{st.waiting.id}]")
+    if deadline_hours(result) is not None:
+        click.echo(owed(result).describe(datetime.datetime.now(datetime.UTC)))
 
 
 @main.group(cls=RsrGroup)
@@ -442,7 +449,10 @@ def receive(game_dir: Path, packet_file: Path | None, key_name: str | None, use_
         click.echo(f"received packet {packet.seq} ({packet.side})")
     for note in notes:
         click.echo(note)
-    if reports:
+    summary = actions.receive_summary(game_dir, [p.seq for p in new], key_name)
+    for line in summary:
+        click.echo(line)
+    if reports and not summary:
         click.echo(f"latest report: {reports[-1]}")
 
 
@@ -501,24 +511,37 @@ def play(game_dir: Path, key_name: str | None) -> None:
     from rsr.yamlio import load_yaml_text
 
     text = actions.template(game_dir, key_name)
-    console().print(text)
-    if "inputs: []" in text:
-        if click.confirm("sign an empty packet now?", default=True):
+    click.echo(text, nl=False)  # plain text: a terminal must not wrap or restyle YAML the player may paste
+    result = actions.load_game(game_dir)
+    asked = actions.pending_request(result, key_name)
+    if asked is None:
+        if click.confirm("your packet carries no orders; sign it now?", default=True):
             packet = actions.submit(game_dir, [], key_name)
-            console().print(f"wrote packet {packet.seq}")
+            click.echo(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
         return
     edited = click.edit(text, extension=".yaml") if sys.stdin.isatty() else None
     if edited is None:
-        console().print("paste your orders (YAML), end with an empty line:")
+        click.echo("paste your orders (YAML), end with an empty line:")
         edited = "\n".join(iter(lambda: sys.stdin.readline().rstrip("\n"), ""))
     data = load_yaml_text(edited, "orders")
-    inputs = (data or {}).get("inputs", []) if isinstance(data, dict) else []
-    result = actions.load_game(game_dir)
-    actions.plain_json(inputs, "orders")
+    if data is not None and not isinstance(data, dict):
+        raise BadInput("orders: an orders file is a mapping with a list 'inputs:'")
+    inputs = (data or {}).get("inputs") or []
+    if not isinstance(inputs, list):
+        raise BadInput("orders: 'inputs:' must be a list")
+    if not inputs:
+        refusal = f"no orders given while the game asks you: {asked.prompt} [{asked.id}]; nothing signed"
+        passing = actions.pass_answer(result, key_name)
+        if passing is None:
+            raise BadInput(refusal + " (the rules allow no empty answer here)")
+        if not click.confirm(f"no orders given, but the game asks you: {asked.prompt}. Pass, answering it with "
+                             f"{passing['answer']!r} (the rules allow it)?", default=False):
+            raise BadInput(refusal)
+        inputs = [passing]
     actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
     if click.confirm("orders check out; sign and write the packet?", default=True):
         packet = actions.submit(game_dir, inputs, key_name)
-        console().print(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
+        click.echo(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
 
 
 @main.command("verify")
@@ -726,11 +749,51 @@ def _hex(value: str, size: int, what: str) -> bytes:
 @click.option("--count", type=click.IntRange(1, 100000), default=1, show_default=True)
 @click.option("--start", type=click.IntRange(0), default=0, help="First roll number.")
 def dice_roll(reveal: str, game_id: str, packet_hash: str, sides: int, count: int, start: int) -> None:
-    """Print rolls start..start+count-1 of a packet's dice (DESIGN.md 3.2)."""
+    """Print rolls start..start+count-1 of a packet's dice (docs/protocol.md)."""
     from rsr.fairdice import dice_key, roll_value
 
     key_bytes = dice_key(_hex(reveal, 32, "reveal"), _hex(game_id, 16, "game"), _hex(packet_hash, 32, "packet-hash"))
     click.echo(" ".join(str(roll_value(key_bytes, n, sides)) for n in range(start, start + count)))
+
+
+@dice.command("show")
+@click.argument("game_dir", type=GameDir)
+@click.argument("seq", type=click.IntRange(0))
+def dice_show(game_dir: Path, seq: int) -> None:
+    """Print what checks the dice of packet SEQ by hand: the reveal, game id, packet hash and every roll.
+
+    Each roll line gives n, sides, value and purpose; 'rsr dice roll' (or any other implementation of
+    docs/protocol.md) fed with the three hex values reproduces every value.
+    """
+    result = actions.load_game(game_dir)
+    record = next((r for r in result.passes if r.resolved == seq), None)
+    if record is None:
+        if seq >= len(result.packets):
+            raise BadInput(f"the log has no packet {seq} (it holds 0..{len(result.packets) - 1})")
+        if seq < 2 and not result.packets[seq].payload.get("inputs"):
+            raise BadInput(f"packet {seq} is the {'invitation' if seq == 0 else 'acceptance'}: it has no dice")
+        if progress.is_over(result):
+            raise BadInput(f"packet {seq} came after the last die of the game: it has no dice")
+        raise BadInput(f"the dice of packet {seq} are not public yet: packet {seq + 1} reveals them")
+    resolved, resolver = result.packets[record.resolved], result.packets[record.resolver]
+    reveal = resolver.payload["reveal"]
+    click.echo(f"packet {seq} ({resolved.side}), dice revealed by packet {record.resolver} ({resolver.side})")
+    click.echo(f"reveal       {reveal}")
+    click.echo(f"game         {result.game_id}")
+    click.echo(f"packet-hash  {resolved.hash_hex}")
+    click.echo(f"dice key     {record.key.hex()}")
+    click.echo(f"rolls        {len(record.rolls)}")
+    for roll in record.rolls:
+        click.echo(f"  n={roll.n} sides={roll.sides} value={roll.value} purpose={roll.purpose}")
+    runs: list[list[Any]] = []  # consecutive rolls with the same number of sides: one check command each
+    for roll in record.rolls:
+        if runs and runs[-1][0] == roll.sides and runs[-1][1] + runs[-1][2] == roll.n:
+            runs[-1][2] += 1
+        else:
+            runs.append([roll.sides, roll.n, 1])
+    for sides, start, count in runs:
+        click.echo(f"check: rsr dice roll --reveal {reveal} --game {result.game_id} --packet-hash {resolved.hash_hex} "
+                   f"--sides {sides} --start {start} --count {count}")
 
 
 @main.group(cls=RsrGroup)
@@ -759,16 +822,52 @@ def case_run(paths: tuple[Path, ...]) -> None:
         sys.exit(1)
 
 
-@main.command("demo")
+class ScenarioListCommand(click.Command):
+    """A command whose help ends with every ruleset and its scenarios."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(f"{ruleset}:", ", ".join(names)) for ruleset, names in actions.scenarios_by_ruleset().items()]
+        with formatter.section("Rulesets and scenarios (rsr scenarios describes them)"):
+            formatter.write_dl(rows)
+        super().format_epilog(ctx, formatter)
+
+
+DEMO_SCENARIOS = {"red-sun-rising": "liaoyang-1904", "red-star": "july-1939-contact"}
+
+
+@main.command("demo", cls=ScenarioListCommand)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo"), show_default=True)
-@click.option("--scenario", default="liaoyang-1904", show_default=True,
-              help="Scenario to play (red-sun-rising: liaoyang-1904, korea-1904, liaoyang-turn-1904).")
-@click.option("--ruleset", "ruleset_id", default="red-sun-rising", show_default=True)
-def demo(out: Path, scenario: str, ruleset_id: str) -> None:
+@click.option("--ruleset", "ruleset_id", default="red-sun-rising", show_default=True,
+              help="red-sun-rising or red-star.")
+@click.option("--scenario", default=None,
+              help="Scenario to play (default: " + ", ".join(f"{s} for {r}" for r, s in DEMO_SCENARIOS.items()) + ").")
+def demo(out: Path, scenario: str | None, ruleset_id: str) -> None:
     """Play the sample game between two generated keys through packet files, then verify it."""
     from rsr.demo import run_demo
 
-    run_demo(out, echo=click.echo, scenario=scenario, ruleset_id=ruleset_id)
+    chosen = scenario or DEMO_SCENARIOS.get(ruleset_id)
+    if chosen is None:
+        raise BadInput(f"give --scenario for ruleset {ruleset_id} (rsr scenarios lists them)")
+    run_demo(out, echo=click.echo, scenario=chosen, ruleset_id=ruleset_id)
+
+
+@main.command("scenarios")
+def scenarios_command() -> None:
+    """List every scenario of every ruleset: name, ruleset, title."""
+    rows = actions.scenario_catalogue()
+    width = max(len(name) for _, name, _ in rows)
+    for ruleset, name, title in rows:
+        click.echo(f"{name:<{width}}  {ruleset:<14}  {title}")
+
+
+@main.command("completion")
+@click.argument("shell", type=click.Choice(SHELLS))
+def completion(shell: str) -> None:
+    """Print the shell completion script for SHELL (bash, zsh or fish); see README, "Shell completion"."""
+    click.echo(completion_script(main, shell), nl=False)
+
+
+attach(main)  # completion of key names and scenario names on every command that takes them
 
 
 if __name__ == "__main__":  # pragma: no cover

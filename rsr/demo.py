@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from rsr import actions, bots
+from rsr import actions, bots, progress
 from rsr import keys as keystore
 from rsr.engine import Position, Request, dry_run
 from rsr.errors import BadInput
@@ -23,10 +23,8 @@ from rsr.game import Replay, position_for_author
 from rsr.packet import Packet
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
-from rsr.schemas import REPO_ROOT
 from rsr.yamlio import dump_yaml
 
-EXAMPLES = REPO_ROOT / "examples" / "red-sun-rising"
 SCENARIO = "liaoyang-1904"
 
 
@@ -124,6 +122,7 @@ def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCE
             result = actions.load_game(receiver.game_dir)
             if result.passes and result.passes[-1].waiting is None:
                 echo(f"{receiver.name} receives the last reveal: the game is over and every die is public")
+                echo(progress.result_line(progress.game_result(result, result.position.state)))
                 break
             key = actions.choose_key(result, None)
             position, waiting, _ = position_for_author(result, key)

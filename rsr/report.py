@@ -1,4 +1,4 @@
-"""Human-readable reports rendered from events (DESIGN.md 2: reports come from events).
+"""Human-readable reports rendered from events (docs/architecture.md: reports come from events).
 
 The frame (dice, events, position, what comes next) is common; each ruleset adds its own tables
 through ``report_tables(events)``.
@@ -178,16 +178,22 @@ def _table_cells(table: list[str]) -> tuple[list[str], list[list[str]]]:
 
 
 def victory_lines(result: Replay, state: Any) -> list[str]:
-    """The ruleset's ``result(state)`` (a dict or None), where the ruleset has one."""
+    """The ruleset's ``result(state)`` where it has one: who won, at which level and by which case first,
+    then whatever else the verdict names (cities held, points)."""
+    from rsr.progress import verdict_text
+
     judge = getattr(result.ruleset, "result", None)
     if not callable(judge):
         return []
     verdict = judge(state)
     if not verdict:
         return ["The game goes on: no result yet."] if not getattr(state, "finished", False) else []
-    if isinstance(verdict, dict):
-        return [f"{key.replace('_', ' ')}: {value}" for key, value in verdict.items()]
-    return [str(verdict)]
+    if not isinstance(verdict, dict):
+        return [str(verdict)]
+    said = verdict_text(verdict)
+    details = [f"{key.replace('_', ' ')}: {value}" for key, value in verdict.items()
+               if key not in ("winner", "level", "case")]
+    return [said[:1].upper() + said[1:] + "."] + details
 
 
 def build_report(result: Replay, record: PassRecord) -> PassReport:
@@ -265,7 +271,7 @@ def report_markdown(report: PassReport) -> str:
             out += _wrap(item, "* ", "  ")
         out.append("")
     if report.victory:
-        out += ["## Victory", ""] + [line for v in report.victory for line in _wrap(v, "* ", "  ")] + [""]
+        out += ["## Result", ""] + [line for v in report.victory for line in _wrap(v, "* ", "  ")] + [""]
     out += ["## What happened, in the sequence of play", ""]
     if not report.groups:
         out += ["Nothing: no input of this packet could be applied yet.", ""]
@@ -353,7 +359,7 @@ def report_html(report: PassReport, svg: str, nav: str = "") -> str:
                      "These results rest on stand-in data, not the printed charts:"
                      + _html_list(report.provisional) + "</div>")
     if report.victory:
-        parts.append("<h2>Victory</h2>" + _html_list(report.victory))
+        parts.append("<h2>Result</h2>" + _html_list(report.victory))
     parts.append(f'<h2>Map</h2><figure id="map">{svg}</figure>')
     parts.append("<h2>What happened, in the sequence of play</h2>")
     if not report.groups:

@@ -4,7 +4,8 @@ A scenario file names the data files it includes (map, counters, tables); the lo
 document ``{scenario: ..., map: ..., counters: ..., tables: ...}`` whose RFC 8785 SHA-256 packet 0
 records, so both players provably play the same data. A player who owns the game may pass an overlay
 directory whose files replace the included ones of the same name (a transcription of the real map or
-charts); the hash then pins that data instead.
+charts); the hash then pins that data instead. The folder ships inside the package as rsr.data.scenarios
+(rsr/data/__init__.py finds it).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from rsr.canonical import canonical_bytes
+from rsr.data import scenarios_dir
 from rsr.errors import BadInput
-from rsr.schemas import REPO_ROOT, SCHEMA_DIR, validate
+from rsr.schemas import SCHEMA_DIR, validate
 from rsr.yamlio import load_yaml_file
 
-SCENARIO_ROOT = REPO_ROOT / "scenarios"
+SCENARIO_ROOT = scenarios_dir()
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
 

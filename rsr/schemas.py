@@ -8,13 +8,13 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rsr.data import schemas_dir
 from rsr.errors import BadInput
 
 if TYPE_CHECKING:
     import jsonschema
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SCHEMA_DIR = REPO_ROOT / "schemas"
+SCHEMA_DIR: Path = schemas_dir()
 
 
 @cache

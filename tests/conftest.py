@@ -1,4 +1,4 @@
-"""Shared fixtures: an isolated key store per test, and paths to the shared contract files."""
+"""Shared fixtures: an isolated key store per test, and the dice test vectors (tests/vectors/)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-VECTORS = REPO.parent / "shared" / "vectors" / "dice-v1.json"
+VECTORS = REPO / "tests" / "vectors" / "dice-v1.json"
 
 
 @pytest.fixture(autouse=True)
@@ -22,8 +22,6 @@ def rsr_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def vectors() -> dict[str, Any]:
-    if not VECTORS.exists():
-        pytest.skip(f"contract vectors not found at {VECTORS}")
     return json.loads(VECTORS.read_text())
 
 

@@ -1,4 +1,4 @@
-"""Runs every adjudication case under tests/cases/ (DESIGN.md 6); each case file cites its rules."""
+"""Runs every adjudication case under tests/cases/ (docs/architecture.md); each case file cites its rules."""
 
 from __future__ import annotations
 

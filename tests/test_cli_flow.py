@@ -1,4 +1,4 @@
-"""A game played only through the command line, as two players on two machines would (DESIGN.md 5)."""
+"""A game played only through the command line, as two players on two machines would (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ def test_demo_games_verify_through_the_command_line(demo_dir: Path) -> None:
 
 
 def test_demo_game_passes_the_independent_checker(demo_dir: Path) -> None:
-    """tools/independent_verify.py was written from DESIGN.md 3.1-3.5 alone, not from rsr's code."""
+    """tools/independent_verify.py was written from docs/protocol.md alone, not from rsr's code."""
     audit = next(demo_dir.glob("audit/game-*"))
     run = subprocess.run([sys.executable, str(REPO / "tools" / "independent_verify.py"), str(audit)],
                          capture_output=True, text=True, check=False)

@@ -1,4 +1,4 @@
-"""The engine's resolution rules (DESIGN.md 3.2-3.3): dry runs stop at dice, sealed answers, policies."""
+"""The engine's resolution rules (docs/protocol.md): dry runs stop at dice, sealed answers, policies."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_illegal_and_stale_inputs_are_named() -> None:
 
 
 def test_sealed_choice_is_hidden_until_unsealed() -> None:
-    """DESIGN.md 3.3: the sealed side's content stays hidden while the other side answers in the clear."""
+    """Sealed choices (docs/protocol.md): the sealed content stays hidden while the other side answers openly."""
     ruleset, pos = start()
     enqueue(pos, 2, "attacker", [{"request": "r1/attack", "sealed": seal(SALT, 3)}])
     pos, result = resolve_pass(ruleset, pos, ScriptedDice([]))

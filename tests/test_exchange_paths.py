@@ -1,4 +1,4 @@
-"""Real exchange paths (DESIGN.md 6): packets through an SMTP server on loopback into a Maildir, and
+"""Real exchange paths (docs/architecture.md): packets through an SMTP server on loopback into a Maildir, and
 through two clones of a git repository."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The dice contract of DESIGN.md 3.2-3.3, checked against ../shared/vectors/dice-v1.json."""
+"""The dice contract (docs/protocol.md), checked against the test vectors in tests/vectors/dice-v1.json."""
 
 from __future__ import annotations
 

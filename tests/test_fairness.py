@@ -1,4 +1,4 @@
-"""Why nobody can cheat at dice (DESIGN.md 3.2), shown on a real signed game.
+"""Why nobody can cheat at dice (docs/protocol.md), shown on a real signed game.
 
 * The author of packet j cannot obtain the dice its inputs will meet: they are keyed by the secret the
   opponent reveals in packet j+1, which is in no file the author holds and not derivable from its key.

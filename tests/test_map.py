@@ -81,7 +81,7 @@ def test_every_packet_map_shows_its_attacks_moves_and_counters(ruleset_id: str, 
 
 def test_crop_around_a_hex_and_the_whole_map(tmp_path: Path) -> None:
     game_dir = played_game("red-sun-rising")
-    result = actions.load_game(game_dir)
+    result = actions.load_game(game_dir, cache=False)
     record = result.passes[0]
     _, scene = draw_position(result, record)
     near = crop_hexes(scene, "1908", 1)

@@ -1,4 +1,4 @@
-"""Packets on the wire (DESIGN.md 3.3a-3.4): armor, email damage, strictness, hostile input."""
+"""Packets on the wire (docs/protocol.md): armor, email damage, strictness, hostile input."""
 
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ from hypothesis import strategies as st  # noqa: E402
 @given(width=st.integers(min_value=4, max_value=120), quote=st.sampled_from(["", "> ", ">", "> > ", ">> "]),
        newline=st.sampled_from(["\n", "\r\n"]), before=st.text(max_size=200), after=st.text(max_size=200))
 def test_any_rewrapping_and_quoting_still_reads(width: int, quote: str, newline: str, before: str, after: str) -> None:
-    """DESIGN.md 3.4: whatever an email client does to line length, quoting and line ends, the packet reads."""
+    """docs/protocol.md: whatever an email client does to line length, quoting and line ends, the packet reads."""
     key = keystore.KeyPair("fixed", bytes(range(32)))
     packet = sign_payload({"v": 1, "game": "ab" * 16, "seq": 2, "side": "japan", "prev": "cd" * 32,
                            "commit": "ef" * 32, "reveal": "01" * 32, "resolution": {"state": "02" * 32, "dice": []},

@@ -1,8 +1,8 @@
 """Red Sun/Red Star scenario data (scenarios/red-star/): the provisional map, the charts and the counters of
 the July scenario load, validate against their schemas, and agree with what the rulebook and its errata say.
 
-Expected values below are written from the rulebook (/work/shared/rules/red-sun-red-star.txt) and
-/work/shared/rules/data-notes.md, independently of the generator in tools/rs_map. Set RS_MAP_YAML,
+Expected values below are written from the rulebook (the rulebook text) and
+the notes on the rulebook's missing components, independently of the generator in tools/rs_map. Set RS_MAP_YAML,
 RS_TABLES_YAML or RS_COUNTERS_YAML to check a player's transcription of the same shape instead
 (docs/red-star/data.md).
 """

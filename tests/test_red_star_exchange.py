@@ -1,6 +1,6 @@
 """Issue 5 acceptance: a Red Sun/Red Star game turn for each side through signed packet files.
 
-Both keys on one machine (hot-seat, DESIGN.md 3.2). The ruleset's own bot writes every input; a choice the
+Both keys on one machine (hot-seat). The ruleset's own bot writes every input; a choice the
 bot marks ``seal: true`` is sealed with a fresh salt and unsealed from this test's store when the game asks
 for it (the orders layer does the same from the player's home, rsr/actions.py). The turn has movement,
 hasty attacks, prepared combats with sealed lead units and armor protection (RS/RS 6.21, 6.22) and a

@@ -87,7 +87,7 @@ def test_flame_tank_shift_against_leg_only() -> None:
 
 
 def test_unseal_that_does_not_match_is_refused() -> None:
-    """DESIGN.md 3.3 with RS/RS 6.21: the revealed choices must be the sealed ones."""
+    """Sealed choices (docs/protocol.md) with RS/RS 6.21: the revealed choices must be the sealed ones."""
     scen = scenario([{"unit": "jp-1-64", "hex": "4410"}, {"unit": "su-1-149", "hex": "4411"}],
                     "japan.prepared-combat", {"japan": 3, "soviet": 0}, extra=False)
     salt = bytes(range(16))

@@ -30,7 +30,7 @@ def flat(text: str) -> str:
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_markdown_and_text_say_every_die_move_loss_and_fit_80_columns(ruleset_id: str) -> None:
     game_dir = played_game(ruleset_id)
-    result = actions.load_game(game_dir)
+    result = actions.load_game(game_dir, cache=False)
     seen_modified = False
     for record in result.passes:
         report = build_report(result, record)
@@ -85,7 +85,7 @@ def _one_page(game_dir: Path, seq: int, tmp_path: Path) -> str:
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_html_report_is_self_contained_with_map_and_dice_table(ruleset_id: str, tmp_path: Path) -> None:
     game_dir = played_game(ruleset_id)
-    result = actions.load_game(game_dir)
+    result = actions.load_game(game_dir, cache=False)
     record = max(result.passes, key=lambda r: len(r.rolls))  # the packet with the most dice
     page = _one_page(game_dir, record.resolved, tmp_path)
     assert page.startswith("<!DOCTYPE html>")
@@ -99,7 +99,7 @@ def test_html_report_is_self_contained_with_map_and_dice_table(ruleset_id: str, 
 
 def test_html_replay_links_every_packet(tmp_path: Path) -> None:
     game_dir = played_game("red-sun-rising")
-    result = actions.load_game(game_dir)
+    result = actions.load_game(game_dir, cache=False)
     out = tmp_path / "replay"
     made = CliRunner().invoke(main, ["report", str(game_dir), "--html", "--all", "--out", str(out)])
     assert made.exit_code == 0, made.output
@@ -119,7 +119,7 @@ def test_html_replay_links_every_packet(tmp_path: Path) -> None:
 def test_victory_state_comes_from_the_rulesets_result() -> None:
     state: Any = SimpleNamespace(finished=True)
     judged = SimpleNamespace(ruleset=SimpleNamespace(result=lambda s: {"winner": "japan", "level": "marginal"}))
-    assert victory_lines(judged, state) == ["winner: japan", "level: marginal"]  # type: ignore[arg-type]
+    assert victory_lines(judged, state) == ["Japan wins (marginal)."]  # type: ignore[arg-type]
     silent = SimpleNamespace(ruleset=SimpleNamespace())
     assert victory_lines(silent, state) == []  # type: ignore[arg-type]
 
@@ -127,7 +127,7 @@ def test_victory_state_comes_from_the_rulesets_result() -> None:
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_replay_prints_one_frame_with_map_and_report(ruleset_id: str) -> None:
     game_dir = played_game(ruleset_id)
-    result = actions.load_game(game_dir)
+    result = actions.load_game(game_dir, cache=False)
     record = result.passes[len(result.passes) // 2]
     frame = CliRunner().invoke(main, ["replay", str(game_dir), "--seq", str(record.resolved)])
     assert frame.exit_code == 0, frame.output

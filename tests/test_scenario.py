@@ -1,4 +1,4 @@
-"""Scenario loading (DESIGN.md 4): schema errors name the file and path; YAML is read safely."""
+"""Scenario loading (docs/architecture.md): schema errors name the file and path; YAML is read safely."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sealed choices through signed packets (DESIGN.md 3.3), with the test duel ruleset."""
+"""Sealed choices through signed packets (docs/protocol.md), with the test duel ruleset."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Tampering with a game directory makes ``rsr verify`` exit 1 naming the packet and the reason.
 
-DESIGN.md 3.1-3.5; the issue's acceptance list: flipped bytes in any payload or signature, reordered,
+docs/protocol.md; the issue's acceptance list: flipped bytes in any payload or signature, reordered,
 dropped and foreign packets, a wrong reveal, an out-of-turn packet, and two packets at one seq.
 """
 

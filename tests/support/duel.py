@@ -2,7 +2,8 @@
 
 ``attacker`` secretly picks a lane (sealable), ``defender`` picks a lane in the clear, the attacker
 unseals, and if the lanes differ a d6 decides whether the shot hits (policy ``aim``: ``careful`` adds 1).
-It is not a game of the project; it exercises DESIGN.md 3.2-3.3 without depending on a real ruleset.
+It is not a game of the project; it exercises the dice and sealed choices of docs/protocol.md without
+depending on a real ruleset.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Hex numbers are ``AABB``: ``AA`` is the line, ``BB`` the position along it (docs/data-format.md). Lines
 run west to east and are stacked northward; alternate lines are offset by half a hex toward higher
 ``BB`` (which ones is ``shifted_lines``). The fit to the real map comes from
-/work/shared/rules/data-notes.md ("Derived"): each line is about 0.205 degrees of latitude north of the
+the notes on the rulebook's missing components ("Derived"): each line is about 0.205 degrees of latitude north of the
 one before, each position about 0.296 degrees of longitude east of the one before, and the centre of
 hex 0801 (Port Arthur) is at 38.80 N 121.25 E.
 

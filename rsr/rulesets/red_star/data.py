@@ -1,7 +1,7 @@
 """The static data of a Red Sun/Red Star game (map, counters, charts), read from the pinned scenario.
 
 Everything here is fixed for the whole game, shared between copies of the state and never hashed with
-it. Every chart cell keeps its provenance string (DESIGN.md 4), so an event that used a provisional value
+it. Every chart cell keeps its provenance string (docs/architecture.md), so an event that used a provisional value
 can say so.
 """
 
