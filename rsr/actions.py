@@ -21,6 +21,7 @@ from rsr.game import (
     Replay,
     accept_packet,
     build_packet,
+    check_last_inputs,
     check_orders,
     create_game_dir,
     incoming,
@@ -44,6 +45,13 @@ SAFE_INT = 2**53 - 1
 
 def load_game(game_dir: Path) -> Replay:
     return replay(load_log(game_dir))
+
+
+def verify_game(game_dir: Path) -> Replay:
+    """``rsr verify``: the whole log replayed, and the last packet's inputs up to the first die (read-only)."""
+    result = load_game(game_dir)
+    check_last_inputs(result)
+    return result
 
 
 def choose_key(result: Replay, name: str | None) -> keystore.KeyPair:
@@ -392,18 +400,18 @@ def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[l
     text = read_packet_text(source)
     label = "standard input" if str(source) == "-" else str(source)
     with game_locked(game_dir):
-        log = load_log(game_dir)
-        resolver = _own_key(replay(log), key_name)
-        new, _ = incoming(game_dir, text, label, resolver)
+        new, _ = incoming(game_dir, text, label, lambda extended: _own_key(extended, key_name))
         result = write_packets(game_dir, new) if new else None
         return new, write_reports(game_dir, key_name, result)
 
 
 def _own_key(result: Replay, key_name: str | None) -> keystore.KeyPair | None:
+    """The key that resolves the log's last packet: the named one, or the stored key of the side that writes
+    next (with both keys on one machine, not the key of the packet's own author)."""
     try:
         return choose_key(result, key_name)
     except BadInput:
-        return None  # a third party's copy: it checks the chain, it cannot resolve
+        return None  # a third party's copy: it checks the chain and what comes before the first die
 
 
 def resolutions(result: Replay, key_name: str | None, seq: int | None = None) -> list[PassRecord]:

@@ -8,6 +8,7 @@ with the new packet before anything is written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,8 @@ from rsr.engine import (
     initial_position,
     resolve_pass,
 )
-from rsr.errors import BadInput, RulesError, VerificationError, printable
-from rsr.fairdice import KeyedDice, Roll, commitment, derive_secret, dice_key
+from rsr.errors import BadInput, NeedDice, RulesError, VerificationError, printable
+from rsr.fairdice import KeyedDice, NoDice, Roll, commitment, derive_secret, dice_key
 from rsr.fileio import atomic_write, game_locked, read_limited
 from rsr.keys import KeyPair, decode_public, fingerprint, verify_signature
 from rsr.packet import (
@@ -207,6 +208,27 @@ def run_pass(ruleset: Ruleset, position: Position, key: bytes, resolved: int, re
         raise exc
     return PassRecord(resolved, resolver, resolver_side, key, list(dice.rolls), outcome.events,
                       after.digest(ruleset), outcome.waiting, after)
+
+
+def check_last_inputs(result: Replay) -> None:
+    """The last packet's inputs as far as they go before the first die: they must not break the rules.
+
+    Nobody but the next author knows the dice of the last packet, so ``replay`` cannot resolve it; but
+    whatever the resolution applies before its first die is the same for every roll, and an input that
+    breaks the rules there breaks them for good: the log could never be continued. Anyone can see that
+    (``rsr verify``, a third party's ``rsr receive``). What lies after the first die is judged by the
+    resolver's own rsr when it receives the packet.
+    """
+    if len(result.packets) < 2:
+        return
+    try:
+        resolve_pass(result.ruleset, result.position, NoDice())
+    except NeedDice:
+        return
+    except RulesError as exc:
+        raise VerificationError(f"an input breaks the rules (before any die): {exc}", result.last.seq) from exc
+    except VerificationError as exc:
+        raise VerificationError(f"{exc.reason} (before any die)", result.last.seq) from exc
 
 
 # -- the author's side: resolving the opponent's packet and writing the next one -------------------------------
@@ -489,15 +511,19 @@ def _open_incoming(log: list[Packet], keys: dict[str, bytes], block: Any) -> Pac
     return open_packet(block, keys)
 
 
+Resolver = KeyPair | Callable[[Replay], KeyPair | None] | None
+
+
 def incoming(game_dir: Path, text: str, source: str = "input",
-             resolver: KeyPair | None = None) -> tuple[list[Packet], list[Packet]]:
+             resolver: Resolver = None) -> tuple[list[Packet], list[Packet]]:
     """Check packets from an email or file against the log: (new packets, already present).
 
     The caller holds the game lock, so what is decided here is what gets written. Nothing is written
-    unless the packets extend the log validly *and* apply: with ``resolver`` (this player's key) the
-    pass this player's next packet will record is run too, and a packet whose inputs break the rules
-    is kept in disputes/ with the reason instead of turns/. A second packet at an existing seq signed by
-    the same side is equivocation and its proof goes to disputes/.
+    unless the packets extend the log validly *and* apply: with ``resolver`` (this player's key, or a
+    function of the extended log giving the key of the side that writes next) the pass this player's next
+    packet will record is run too (without it, what anyone can check before the first die), and a packet
+    whose inputs break the rules is kept in disputes/ with the reason instead of turns/. A second packet at
+    an existing seq signed by the same side is equivocation and its proof goes to disputes/.
     """
     log = load_log(game_dir)
     keys = replay(log).keys
@@ -543,12 +569,16 @@ def _packet_problem(exc: Exception, block: Any, log: list[Packet]) -> str:
 
 
 def _check_extension(game_dir: Path, log: list[Packet], new: list[Packet], source: str,
-                     resolver: KeyPair | None) -> None:
+                     resolver: Resolver) -> None:
     """Replay the log with ``new``; with a resolver key, also run the pass it will record."""
     try:
         result = replay(log + new)
-        if resolver is not None and resolver.public_raw in result.keys.values():
-            pending_pass(result, resolver)
+        key = resolver(result) if callable(resolver) else resolver
+        if key is not None and key.public_raw in result.keys.values() and \
+                my_side(result, key) == result.next_author():
+            pending_pass(result, key)
+        else:
+            check_last_inputs(result)  # a third party's copy: what anyone can check without the dice
     except (VerificationError, RulesError) as exc:
         bad = new[-1]
         path = write_dispute(

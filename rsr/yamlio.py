@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from rsr.errors import BadInput
+from rsr.errors import BadInput, printable
 
 MAX_YAML_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64
@@ -57,11 +57,16 @@ def load_yaml_text(text: str, where: str) -> Any:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = f" line {mark.line + 1}" if mark else ""
-        raise BadInput(f"{where}:{line}: {exc.problem or exc.context}") from exc
-    except yaml.YAMLError as exc:
-        raise BadInput(f"{where}: not valid YAML ({exc})") from exc
+        raise BadInput(f"{where}:{line}: {_one_line(str(exc.problem or exc.context))}") from exc
+    except yaml.YAMLError as exc:  # e.g. a ReaderError (a control character), whose text spans lines
+        raise BadInput(f"{where}: not valid YAML ({_one_line(str(exc))})") from exc
     except RecursionError as exc:
         raise BadInput(f"{where}: nested too deeply") from exc
+
+
+def _one_line(text: str) -> str:
+    """A YAML error's text on one line, without control characters."""
+    return printable(" ".join(text.split()), 200)
 
 
 def load_yaml_file(path: Path) -> Any:
