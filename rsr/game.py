@@ -402,8 +402,8 @@ def load_log(game_dir: Path) -> list[Packet]:
     keys: dict[str, bytes] | None = None
     for path in files:
         head = path.name.split("-")[0]
-        if not head.isdigit() or len(head) > 7:
-            raise VerificationError(f"{path.name} is not named NNNN-side-tag.rsr")
+        if not (head.isascii() and head.isdigit()) or len(head) > 7:  # '①'.isdigit() is true, int('①') fails
+            raise VerificationError(f"{printable(path.name)} is not named NNNN-side-tag.rsr")
         seq = int(head)
         text = read_text_file(path)
         try:

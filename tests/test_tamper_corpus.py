@@ -45,7 +45,7 @@ def long_games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Base
 # how many of each kind per ruleset in the long corpus
 PLAN = {"byte-flip": 480, "base64-substitution": 380, "truncation": 280, "reorder": 260, "drop": 180,
         "duplicate-seq": 200, "cross-game": 240, "email-damage (content unchanged)": 60, "wrong-reveal": 160,
-        "re-signed-edit": 260, "re-signed-bad-inputs": 150}
+        "re-signed-edit": 260, "re-signed-bad-inputs": 150, "hostile-file": 100}
 
 
 def mutants(rng: random.Random, game: BaseGame, other: BaseGame, plan: dict[str, int]) -> Iterator[Mutant]:
@@ -67,6 +67,8 @@ def mutants(rng: random.Random, game: BaseGame, other: BaseGame, plan: dict[str,
                 yield tamper.duplicate_seq(rng, game, length, other)
             elif kind == "cross-game":
                 yield tamper.cross_game(rng, game, length, other)
+            elif kind == "hostile-file":
+                yield tamper.hostile_file(rng, game, length)
             elif kind.startswith("email-damage"):
                 yield tamper.email_damage(rng, game, length)
             elif kind == "wrong-reveal":
@@ -120,7 +122,7 @@ def payloads(folder: Path) -> list[bytes]:
 
 
 def check_mutant(mutant: Mutant, folder: Path, tally: Tally, game: BaseGame) -> int:
-    tamper.write_turns(folder, mutant.files)
+    tamper.write_turns(folder, mutant.files, mutant.special)
     code, output, exc = run(["verify", str(folder)])
     label = f"{game.label} {mutant.kind} [{mutant.detail}]"
     tally.codes[mutant.kind][code] += 1
@@ -185,7 +187,7 @@ def subprocess_sample(games: dict[str, tuple[BaseGame, BaseGame]], root: Path, c
     for ruleset, (game, other) in sorted(games.items()):
         made = list(mutants(rng, game, other, plan))
         for number, mutant in enumerate(made[:count]):
-            folder = tamper.write_turns(root / f"sub-{ruleset}-{number}", mutant.files)
+            folder = tamper.write_turns(root / f"sub-{ruleset}-{number}", mutant.files, mutant.special)
             inproc, _, _ = run(["verify", str(folder)])
             done = subprocess.run([str(rsr), "verify", str(folder)], capture_output=True, text=True, check=False)
             if done.returncode != inproc or "Traceback" in done.stderr or done.returncode == 0 or \

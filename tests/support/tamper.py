@@ -173,12 +173,27 @@ class Mutant:
     files: Files
     original: list[bytes]  # the payloads of the untouched directory this mutant was made from
     forged: Packet | None = None  # a re-signed packet that is the log's last one (for the receive check)
+    special: dict[str, str] = field(default_factory=dict)  # name -> "dir", "fifo", "dev-zero", "sparse", "link"
 
 
-def write_turns(folder: Path, files: Files) -> Path:
-    (folder / "turns").mkdir(parents=True)
+def write_turns(folder: Path, files: Files, special: dict[str, str] | None = None) -> Path:
+    turns = folder / "turns"
+    turns.mkdir(parents=True)
     for name, data in files.items():
-        (folder / "turns" / name).write_bytes(data)
+        (turns / name).write_bytes(data)
+    for name, kind in (special or {}).items():
+        path = turns / name
+        if kind == "dir":
+            path.mkdir()
+        elif kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "dev-zero":
+            path.symlink_to("/dev/zero")
+        elif kind == "sparse":
+            with open(path, "wb") as handle:
+                handle.truncate(9 * 1024 * 1024)
+        elif kind.startswith("link:"):
+            path.symlink_to(turns / kind[5:])
     return folder
 
 
@@ -450,6 +465,35 @@ def resigned_bad_inputs(rng: random.Random, game: BaseGame) -> Mutant:
             inputs.insert(0, {"request": "no/such/request", "answer": _copy(rng.choice(JUNK))})
 
     return _forge(game, seq, change, "re-signed-bad-inputs", f"packet {seq} ({packet.side}): {how}")
+
+
+def hostile_file(rng: random.Random, game: BaseGame, length: int) -> Mutant:
+    """What a shared repository can hold in turns/: odd names, folders, FIFOs, devices, huge files, links."""
+    files = game.prefix(length)
+    names = sorted(files)
+    target = rng.choice(names)
+    seq, side = target.split("-")[:2]
+    how = rng.choice(["unicode-digits", "control-chars", "long-seq", "dir", "fifo", "dev-zero", "sparse", "empty",
+                      "link-to-other", "no-side"])
+    special: dict[str, str] = {}
+    if how == "unicode-digits":
+        files["\u2460\u2461-" + side + "-x.rsr"] = files[target]
+    elif how == "control-chars":
+        files[f"{seq}-{side}\n\x1b[2K-x.rsr"] = files.pop(target)
+    elif how == "long-seq":
+        files[f"0000000{seq}-{side}-x.rsr"] = files.pop(target)
+    elif how in ("dir", "fifo", "dev-zero", "sparse"):
+        del files[target]
+        special[target] = how
+    elif how == "empty":
+        files[target] = b""
+    elif how == "link-to-other":
+        other = rng.choice([n for n in names if n != target])
+        del files[target]
+        special[target] = "link:" + other
+    else:
+        files[f"{seq}.rsr"] = files.pop(target)
+    return Mutant("hostile-file", f"{target}: {how}", files, game.payloads(length), special=special)
 
 
 def email_damage(rng: random.Random, game: BaseGame, length: int) -> Mutant:
