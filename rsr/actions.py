@@ -15,7 +15,7 @@ from rsr import keys as keystore
 from rsr.engine import Request, dry_run, get_ruleset, resolve_pass
 from rsr.errors import BadInput, RulesError, VerificationError
 from rsr.fairdice import NONCE_BYTES, KeyedDice, seal
-from rsr.fileio import atomic_write, game_locked
+from rsr.fileio import atomic_write, game_locked, read_limited
 from rsr.game import (
     PassRecord,
     Replay,
@@ -220,8 +220,11 @@ def unseal_input(game_id: str, request: Request) -> dict[str, Any] | None:
     path = _seal_path(game_id, request.unseals)
     if not path.exists():
         return None
-    record = json.loads(path.read_text())
-    return {"unseal": record["request"], "salt": record["salt"], "choice": record["choice"]}
+    try:
+        record = json.loads(read_limited(path, MAX_INPUT_BYTES, "sealed choice"))
+        return {"unseal": record["request"], "salt": record["salt"], "choice": record["choice"]}
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BadInput(f"{path}: the sealed choice kept on this machine is damaged ({type(exc).__name__})") from exc
 
 
 def check_sealed_content(result: Replay, key: keystore.KeyPair, inputs: list[dict[str, Any]]) -> None:
@@ -290,8 +293,6 @@ def load_orders(path: Path | str) -> list[dict[str, Any]]:
 
 
 def read_text_file_limited(path: Path, limit: int, what: str) -> str:
-    from rsr.fileio import read_limited
-
     try:
         return read_limited(path, limit, what).decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -439,7 +440,17 @@ def write_reports(game_dir: Path, key_name: str | None, result: Replay | None = 
         author = result.packets[record.resolved].side
         path = game_dir / "reports" / f"{record.resolved:04d}-{author}.md"
         text = pass_markdown(result, record)
-        if path.is_symlink() or not path.exists() or path.read_text() != text:
+        if not _holds(path, text.encode()):
             atomic_write(path, text.encode(), root=game_dir)
         written.append(path)
     return written
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file (not a link) holding ``data``; a FIFO or a device is never read."""
+    if path.is_symlink() or not path.exists():
+        return False
+    try:
+        return read_limited(path, len(data), "report") == data
+    except BadInput:
+        return False

@@ -130,3 +130,43 @@ def test_an_error_quoting_a_new_line_is_printed_on_one_line(tmp_path: Path, monk
     out = CliRunner().invoke(main, ["verify", str(tmp_path / "g")])
     assert out.exit_code == 2
     assert out.output.count("\n") == 1 and "\x1b" not in out.output, out.output
+
+
+def test_a_turn_file_named_with_non_ascii_digits_is_refused_in_one_line(tmp_path: Path) -> None:
+    """'①'.isdigit() is true but int('①') raises: a shared repository's odd file name was a traceback."""
+    game_dir, _ = duel_game(tmp_path, INPUTS, 3)
+    (game_dir / "turns" / "\u2460\u2461-attacker-x.rsr").write_text("x")
+    out = CliRunner().invoke(main, ["verify", str(game_dir)])
+    assert out.exit_code == 1 and isinstance(out.exception, (SystemExit, type(None))), out.output
+    assert "is not named NNNN-side-tag.rsr" in out.output and out.output.count("\n") == 1
+
+
+def test_a_damaged_journal_entry_refuses_signing_and_names_the_file(tmp_path: Path) -> None:
+    """A broken file system truncated a journal entry: what was signed there is unknown, so rsr signs nothing
+    at that seq and says which file to repair (one line, exit 2)."""
+    from rsr import journal
+
+    game_dir, _ = duel_game(tmp_path, INPUTS, 3)
+    result = actions.load_game(game_dir)
+    entry = journal.entry_path(result.game_id, 3)
+    entry.parent.mkdir(parents=True)
+    entry.write_text("-----BEGIN RSR PACKET-----\nGame: x\n")
+    orders = tmp_path / "orders.yaml"
+    orders.write_text("inputs:\n- request: r1/defend\n  answer: 2\n")
+    out = CliRunner().invoke(main, ["submit", str(game_dir), str(orders), "--key", "def"])
+    assert out.exit_code == 2, out.output
+    assert "journal entry" in out.output and "damaged" in out.output and out.output.count("\n") == 1
+    assert len(list((game_dir / "turns").glob("*.rsr"))) == 3
+
+
+def test_a_fifo_in_place_of_a_report_neither_hangs_nor_stops_the_exchange(tmp_path: Path) -> None:
+    import os
+
+    game_dir, _ = duel_game(tmp_path, INPUTS, 3)
+    (game_dir / "reports").mkdir(exist_ok=True)
+    os.mkfifo(game_dir / "reports" / "0002-attacker.md")
+    orders = tmp_path / "orders.yaml"
+    orders.write_text("inputs:\n- request: r1/defend\n  answer: 2\n")
+    out = CliRunner().invoke(main, ["submit", str(game_dir), str(orders), "--key", "def"])
+    assert out.exit_code == 0, out.output
+    assert (game_dir / "reports" / "0002-attacker.md").is_file()
