@@ -33,10 +33,10 @@ from rsr.errors import BadInput, RsrError
 from rsr.game import check_last_inputs, pending_pass, position_for_author, replay
 from rsr.packet import SIGN_PREFIX, Packet, armor, extract_blocks, read_packets
 from rsr.schemas import REPO_ROOT
-from tests.support.tamper import BaseGame, shared_games
+from tests.support.tamper import BaseGame, claim_setup, shared_games
 
 QUICK = 40
-LONG = 2500
+LONG = 1000
 
 NASTY_SCALARS = ["-1", "0", "1e30", ".inf", "-.nan", "0.5", "null", "~", "[]", "{}", "!!binary aGk=", "2020-01-01",
                  "2020-01-01T10:00:00Z", "'x'", "0x10", "0o17", "yes", "no", "on", "&a x", "*a", "!!set {a}",
@@ -413,6 +413,42 @@ def test_fuzz_case_files(tmp_path: Path) -> None:
     run_property(case_texts(30), case_check(tmp_path), 25)
 
 
+# -- overdue claims ------------------------------------------------------------------------------------------
+
+
+def claim_check(result: Any, attacker: Any) -> Callable[[Any], None]:
+    from rsr.claims import CLAIM_PREFIX, check_claim
+    from rsr.packet import armor_lines
+
+    def check(value: Any) -> None:
+        if isinstance(value, str):
+            check_claim(result, value)
+            return
+        data = _any_json(value)
+        text = "\n".join(armor_lines("-----BEGIN RSR CLAIM-----", "-----END RSR CLAIM-----", [], data,
+                                     attacker.sign(CLAIM_PREFIX + data)))
+        check_claim(result, text)
+
+    return check
+
+
+def claim_values(claim: str, result: Any) -> st.SearchStrategy[Any]:
+    fields = {"claim": st.sampled_from(["overdue", "x"]), "game": st.sampled_from([result.game_id, "00"]),
+              "side": st.one_of(st.sampled_from(["attacker", "defender"]), JSON_VALUES),
+              "owed_by": JSON_VALUES, "owed_seq": st.one_of(st.integers(-3, 5), JSON_VALUES),
+              "last_hash": st.sampled_from([result.last.hash_hex, "ab"]),
+              "last_time": st.one_of(st.sampled_from([result.last.payload["time"]]), JSON_VALUES),
+              "deadline_hours": st.one_of(st.just(1), JSON_VALUES),
+              "time": st.one_of(st.sampled_from(["2026-01-02T00:00:00Z", "9999-99-99T00:00:00Z"]), JSON_VALUES)}
+    return st.one_of(mutated_text([claim]), st.fixed_dictionaries(fields))
+
+
+@pytest.mark.usefixtures("duel_registered")
+def test_fuzz_overdue_claims(tmp_path: Path) -> None:
+    result, claim, attacker = claim_setup()
+    run_property(claim_values(claim, result), claim_check(result, attacker), QUICK * 2)
+
+
 # -- the command line: one line, exit 1 or 2 ---------------------------------------------------------------
 
 
@@ -452,8 +488,11 @@ def test_fuzz_command_line(games: dict[str, tuple[BaseGame, BaseGame]], tmp_path
 
 
 @pytest.mark.soak
+@pytest.mark.usefixtures("duel_registered")
 def test_fuzz_every_parser_long(games: dict[str, tuple[BaseGame, BaseGame]], tmp_path: Path,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    result, claim, attacker = claim_setup()
+    run_property(claim_values(claim, result), claim_check(result, attacker), LONG)
     texts = armored_texts(games)
     run_property(st.one_of(mutated_text(texts), st.text(max_size=2000)), packet_armor_check(games), LONG)
     run_property(st.one_of(st.binary(max_size=2000), JSON_VALUES, packet_like()), signed_payload_check(games), LONG)
@@ -461,7 +500,7 @@ def test_fuzz_every_parser_long(games: dict[str, tuple[BaseGame, BaseGame]], tmp
     (tmp_path / "orders").mkdir()
     run_property(orders_texts(), orders_check(games, tmp_path / "orders"), LONG)
     root = _scenario_copy(tmp_path)
-    run_property(scenario_texts(root), scenario_check(root, monkeypatch), LONG // 5)
+    run_property(scenario_texts(root), scenario_check(root, monkeypatch), LONG // 10)
     scenario._CACHE.clear()
     (tmp_path / "cases").mkdir()
     run_property(case_texts(len(CASE_FILES)), case_check(tmp_path / "cases"), LONG // 2)

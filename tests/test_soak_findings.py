@@ -170,3 +170,24 @@ def test_a_fifo_in_place_of_a_report_neither_hangs_nor_stops_the_exchange(tmp_pa
     out = CliRunner().invoke(main, ["submit", str(game_dir), str(orders), "--key", "def"])
     assert out.exit_code == 0, out.output
     assert (game_dir / "reports" / "0002-attacker.md").is_file()
+
+
+def test_a_claim_naming_a_list_as_its_side_or_unreadable_times_is_bad_input() -> None:
+    """``rsr claim check`` read an unsigned claim's side as a dictionary key (TypeError: unhashable) and a
+    signed claim's times with strptime unguarded (ValueError): both were tracebacks."""
+    import json
+
+    from rsr.claims import CLAIM_PREFIX, check_claim
+    from rsr.packet import armor_lines
+    from tests.support.tamper import claim_setup
+
+    result, claim, attacker = claim_setup()
+    assert check_claim(result, claim)[0].startswith("valid claim signed by attacker")
+    payload = json.loads(__import__("rsr.packet", fromlist=["unarmor"]).unarmor(
+        claim, "-----BEGIN RSR CLAIM-----", "-----END RSR CLAIM-----", "claim")[0])
+    for change in ({"side": ["attacker"]}, {"time": "2026-13-45T99:00:00Z"}, {"time": 5}):
+        data = json.dumps({**payload, **change}, sort_keys=True, separators=(",", ":")).encode()
+        text = "\n".join(armor_lines("-----BEGIN RSR CLAIM-----", "-----END RSR CLAIM-----", [], data,
+                                     attacker.sign(CLAIM_PREFIX + data)))
+        with pytest.raises(BadInput):
+            check_claim(result, text)

@@ -520,3 +520,20 @@ def email_damage(rng: random.Random, game: BaseGame, length: int) -> Mutant:
     files[name] = text.encode()
     return Mutant("email-damage (content unchanged)", f"{name}: {how}", files, game.payloads(length))
 
+
+def claim_setup() -> tuple[Replay, str, keystore.KeyPair]:
+    """A duel game with a one-hour deadline whose defender owes packet 3, and the attacker's signed claim."""
+    import datetime
+
+    from rsr.claims import make_claim
+    from tests.support.duel import duel_scenario
+
+    attacker, defender = keystore.new_key("att"), keystore.new_key("def")
+    invite = invite_packet(get_ruleset("duel"), duel_scenario(), attacker, "attacker", "A", bytes(range(16)), None,
+                           {}, nonce=bytes([1]) * 32, deadline_hours=1, time="2026-01-01T00:00:00Z")
+    accept = accept_packet(invite, defender, "D", nonce=bytes([2]) * 32, time="2026-01-01T00:10:00Z")
+    log = replay([invite, accept])
+    third = build_packet(log, attacker, [{"request": "r1/attack", "answer": 1}], time="2026-01-01T00:20:00Z")
+    result = replay([invite, accept, third])
+    claim = make_claim(result, attacker, datetime.datetime(2026, 1, 2, tzinfo=datetime.UTC))
+    return result, claim, attacker
