@@ -31,12 +31,12 @@ from rsr.canonical import strict_loads
 from rsr.cli import main
 from rsr.errors import BadInput, RsrError
 from rsr.game import check_last_inputs, pending_pass, position_for_author, replay
-from rsr.packet import SIGN_PREFIX, Packet, armor, extract_blocks, read_packets
+from rsr.packet import SIGN_PREFIX, armor, extract_blocks, read_packets
 from rsr.schemas import REPO_ROOT
 from tests.support.tamper import BaseGame, claim_setup, shared_games
 
 QUICK = 40
-LONG = 1000
+LONG = 600
 
 NASTY_SCALARS = ["-1", "0", "1e30", ".inf", "-.nan", "0.5", "null", "~", "[]", "{}", "!!binary aGk=", "2020-01-01",
                  "2020-01-01T10:00:00Z", "'x'", "0x10", "0o17", "yes", "no", "on", "&a x", "*a", "!!set {a}",
@@ -245,8 +245,9 @@ def replayed_field_check(games: dict[str, tuple[BaseGame, BaseGame]]) -> Callabl
             data = rfc8785.dumps(payload)
         except (rfc8785.CanonicalizationError, TypeError, ValueError):
             return
-        forged = Packet(payload, data, game.keys[packet.side].sign(SIGN_PREFIX + data))
-        text = forged.armored()
+        # armored by hand with the original headers, as a hostile sender would (Packet's properties assume a
+        # payload that passed the schema)
+        text = armor(data, game.keys[packet.side].sign(SIGN_PREFIX + data), packet.game, packet.seq, packet.side)
         reread = read_packets(text, None) if seq <= 1 else read_packets(text, pinned_keys(game))
         result = replay(game.packets[:seq] + reread)
         check_last_inputs(result)
