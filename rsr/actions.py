@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import json
 import os
@@ -243,9 +244,35 @@ def check_sealed_content(result: Replay, key: keystore.KeyPair, inputs: list[dic
                            f"never be unsealed: {exc}") from exc
 
 
+def check_input_shapes(inputs: list[dict[str, Any]], where: str = "orders") -> None:
+    """Each input has one of the shapes a packet may carry (the packet schema's ``input``), before the rules
+    see it: a policy without its rule, say, is refused here with its place, not met by the rules code."""
+    for number, item in enumerate(inputs, start=1):
+        if isinstance(item, dict) and item.get("seal") is True and set(item) == {"request", "answer", "seal"}:
+            item = {"request": item["request"], "answer": item["answer"]}  # sealed when signed
+        if not _input_validator().is_valid(item):
+            shown = repr(item) if len(repr(item)) <= 120 else repr(item)[:120] + "..."
+            raise BadInput(f"{where}: input {number} {shown} is none of: {{request, answer}}, {{request, answer, "
+                           "seal: true}, {unseal, salt, choice}, {policy, rule}")
+
+
+@functools.cache
+def _input_validator() -> Any:
+    """The packet schema's ``input`` definition, on its own."""
+    import jsonschema
+
+    from rsr.schemas import SCHEMA_DIR
+
+    schema = json.loads((SCHEMA_DIR / "packet.schema.json").read_text())
+    alone = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/input"}
+    return jsonschema.validators.validator_for(schema)(alone)
+
+
 def check_all_orders(result: Replay, key: keystore.KeyPair, inputs: list[dict[str, Any]]) -> Any:
-    """Every check ``submit`` makes before signing, without signing: plain data, sealed content, the dry run."""
+    """Every check ``submit`` makes before signing, without signing: plain data, input shapes, sealed content,
+    the dry run."""
     plain_json(inputs, "orders")
+    check_input_shapes(inputs)
     check_sealed_content(result, key, inputs)
     return check_orders(result, key, seal_inputs(result.game_id, inputs, keep=False))
 
@@ -278,6 +305,7 @@ def read_orders(path: Path | str) -> Orders:
         if not isinstance(item, dict):
             raise BadInput(f"{path}: inputs[{number}] is not a mapping")
         plain_json(item, f"{path}: inputs[{number}]")
+    check_input_shapes(inputs, str(path))
     message = data.get("message")
     if message is not None:
         if not isinstance(message, str):

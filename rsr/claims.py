@@ -103,7 +103,8 @@ def check_claim(result: Replay, text: str) -> list[str]:
     if payload["game"] != result.game_id:
         raise BadInput(f"the claim is about game {str(payload['game'])[:8]}, not this game {result.game_id[:8]}")
     side = payload["side"]
-    if not isinstance(side, str) or side not in result.keys or not verify_signature(result.keys[side], signature, CLAIM_PREFIX + payload_bytes):
+    if not isinstance(side, str) or side not in result.keys or \
+            not verify_signature(result.keys[side], signature, CLAIM_PREFIX + payload_bytes):
         raise BadInput("the claim's signature does not verify against the claimant's key in this game")
     seq = payload["owed_seq"]
     if not isinstance(seq, int) or not 1 <= seq <= len(result.packets):

@@ -62,6 +62,8 @@ def load_yaml_text(text: str, where: str) -> Any:
         raise BadInput(f"{where}: not valid YAML ({_one_line(str(exc))})") from exc
     except RecursionError as exc:
         raise BadInput(f"{where}: nested too deeply") from exc
+    except (ValueError, TypeError, OverflowError) as exc:  # an explicit tag on a value it cannot build: !!int x
+        raise BadInput(f"{where}: a value cannot be read ({_one_line(str(exc))})") from exc
 
 
 def _one_line(text: str) -> str:

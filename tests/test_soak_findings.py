@@ -191,3 +191,35 @@ def test_a_claim_naming_a_list_as_its_side_or_unreadable_times_is_bad_input() ->
                                      attacker.sign(CLAIM_PREFIX + data)))
         with pytest.raises(BadInput):
             check_claim(result, text)
+
+
+@pytest.mark.parametrize("text, said", [
+    ("inputs: !!int x\n", "a value cannot be read"),
+    ("inputs:\n- request: r1/defend\n  answer: !!float nope\n", "a value cannot be read"),
+    ("inputs:\n- policy: aim\n", "input 1 {'policy': 'aim'} is none of"),
+    ("inputs:\n- request: r1/defend\n", "input 1 {'request': 'r1/defend'} is none of"),
+    ("inputs:\n- unseal: r1/attack\n  choice: 1\n", "is none of"),
+])
+def test_orders_of_a_shape_no_packet_may_carry_are_refused_before_the_rules(text: str, said: str,
+                                                                           tmp_path: Path) -> None:
+    """The parser fuzz found ``!!int x`` (ValueError from the YAML constructor) and a policy without its rule
+    (KeyError in the rules engine) as tracebacks of ``orders check``."""
+    game_dir, _ = duel_game(tmp_path, INPUTS, 3)
+    orders = tmp_path / "orders.yaml"
+    orders.write_text(text)
+    for command in (["orders", "check"], ["submit"]):
+        out = CliRunner().invoke(main, [*command, str(game_dir), str(orders), "--key", "def"])
+        assert out.exit_code == 2 and isinstance(out.exception, (SystemExit, type(None))), out.output
+        assert said in out.output and out.output.count("\n") == 1, out.output
+    assert len(list((game_dir / "turns").glob("*.rsr"))) == 3
+
+
+def test_accept_with_orders_of_a_bad_shape_is_bad_input(tmp_path: Path) -> None:
+    game_dir, _ = duel_game(tmp_path, INPUTS, 1)
+    orders = tmp_path / "orders.yaml"
+    orders.write_text("inputs:\n- policy: aim\n")
+    invite = sorted((game_dir / "turns").glob("0000-*.rsr"))[0]
+    out = CliRunner().invoke(main, ["accept", str(invite), "--key", "def", "--dir", str(tmp_path / "b"),
+                                    "--orders", str(orders)])
+    assert out.exit_code == 2 and isinstance(out.exception, (SystemExit, type(None))), out.output
+    assert "is none of" in out.output and not (tmp_path / "b").exists()
