@@ -35,7 +35,7 @@ from rsr.packet import SIGN_PREFIX, armor, extract_blocks, read_packets
 from rsr.schemas import REPO_ROOT
 from tests.support.tamper import BaseGame, claim_setup, shared_games
 
-QUICK = 40
+QUICK = 25
 LONG = 600
 
 NASTY_SCALARS = ["-1", "0", "1e30", ".inf", "-.nan", "0.5", "null", "~", "[]", "{}", "!!binary aGk=", "2020-01-01",
