@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import json
 import math
@@ -18,12 +19,13 @@ from rsr import keys as keystore
 from rsr.engine import Position, Request, dry_run, resolve_pass
 from rsr.errors import BadInput, RulesError, VerificationError
 from rsr.fairdice import NONCE_BYTES, KeyedDice, seal
-from rsr.fileio import atomic_write, game_locked
+from rsr.fileio import atomic_write, game_locked, read_limited
 from rsr.game import (
     PassRecord,
     Replay,
     accept_packet,
     build_packet,
+    check_last_inputs,
     check_orders,
     create_game_dir,
     extend,
@@ -66,6 +68,14 @@ def remember(result: Replay) -> None:
     from rsr.cache import HomeCheckpoints
 
     HomeCheckpoints().save(result)
+
+
+def verify_game(game_dir: Path) -> Replay:
+    """``rsr verify``: the whole log replayed from the invitation (no checkpoint is trusted, only the last
+    position kept), and the last packet's inputs up to the first die (read-only)."""
+    result = load_game(game_dir, cache=False, keep_positions=False)
+    check_last_inputs(result)
+    return result
 
 
 def choose_key(result: Replay, name: str | None) -> keystore.KeyPair:
@@ -293,8 +303,11 @@ def unseal_input(game_id: str, request: Request) -> dict[str, Any] | None:
     path = _seal_path(game_id, request.unseals)
     if not path.exists():
         return None
-    record = json.loads(path.read_text())
-    return {"unseal": record["request"], "salt": record["salt"], "choice": record["choice"]}
+    try:
+        record = json.loads(read_limited(path, MAX_INPUT_BYTES, "sealed choice"))
+        return {"unseal": record["request"], "salt": record["salt"], "choice": record["choice"]}
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BadInput(f"{path}: the sealed choice kept on this machine is damaged ({type(exc).__name__})") from exc
 
 
 def check_sealed_content(result: Replay, key: keystore.KeyPair, inputs: list[dict[str, Any]]) -> None:
@@ -313,9 +326,35 @@ def check_sealed_content(result: Replay, key: keystore.KeyPair, inputs: list[dic
                            f"never be unsealed: {exc}") from exc
 
 
+def check_input_shapes(inputs: list[dict[str, Any]], where: str = "orders") -> None:
+    """Each input has one of the shapes a packet may carry (the packet schema's ``input``), before the rules
+    see it: a policy without its rule, say, is refused here with its place, not met by the rules code."""
+    for number, item in enumerate(inputs, start=1):
+        if isinstance(item, dict) and item.get("seal") is True and set(item) == {"request", "answer", "seal"}:
+            item = {"request": item["request"], "answer": item["answer"]}  # sealed when signed
+        if not _input_validator().is_valid(item):
+            shown = repr(item) if len(repr(item)) <= 120 else repr(item)[:120] + "..."
+            raise BadInput(f"{where}: input {number} {shown} is none of: {{request, answer}}, {{request, answer, "
+                           "seal: true}, {unseal, salt, choice}, {policy, rule}")
+
+
+@functools.cache
+def _input_validator() -> Any:
+    """The packet schema's ``input`` definition, on its own."""
+    import jsonschema
+
+    from rsr.schemas import SCHEMA_DIR
+
+    schema = json.loads((SCHEMA_DIR / "packet.schema.json").read_text())
+    alone = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/input"}
+    return jsonschema.validators.validator_for(schema)(alone)
+
+
 def check_all_orders(result: Replay, key: keystore.KeyPair, inputs: list[dict[str, Any]]) -> Any:
-    """Every check ``submit`` makes before signing, without signing: plain data, sealed content, the dry run."""
+    """Every check ``submit`` makes before signing, without signing: plain data, input shapes, sealed content,
+    the dry run."""
     plain_json(inputs, "orders")
+    check_input_shapes(inputs)
     check_sealed_content(result, key, inputs)
     return check_orders(result, key, seal_inputs(result.game_id, inputs, keep=False))
 
@@ -348,6 +387,7 @@ def read_orders(path: Path | str) -> Orders:
         if not isinstance(item, dict):
             raise BadInput(f"{path}: inputs[{number}] is not a mapping")
         plain_json(item, f"{path}: inputs[{number}]")
+    check_input_shapes(inputs, str(path))
     message = data.get("message")
     if message is not None:
         if not isinstance(message, str):
@@ -363,8 +403,6 @@ def load_orders(path: Path | str) -> list[dict[str, Any]]:
 
 
 def read_text_file_limited(path: Path, limit: int, what: str) -> str:
-    from rsr.fileio import read_limited
-
     try:
         return read_limited(path, limit, what).decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -528,8 +566,7 @@ def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[l
     label = "standard input" if str(source) == "-" else str(source)
     with game_locked(game_dir):
         result = load_game(game_dir)
-        resolver = own_key(result, key_name)
-        new, _, after = incoming(game_dir, text, label, resolver, result)
+        new, _, after = incoming(game_dir, text, label, lambda extended: own_key(extended, key_name), result)
         if new:
             write_packets(game_dir, new, after)
             remember(after)
@@ -537,10 +574,12 @@ def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[l
 
 
 def own_key(result: Replay, key_name: str | None) -> keystore.KeyPair | None:
+    """The key that resolves the log's last packet: the named one, or the stored key of the side that writes
+    next (with both keys on one machine, not the key of the packet's own author)."""
     try:
         return choose_key(result, key_name)
     except BadInput:
-        return None  # a third party's copy: it checks the chain, it cannot resolve
+        return None  # a third party's copy: it checks the chain and what comes before the first die
 
 
 def receive_summary(game_dir: Path, new_seqs: list[int], key_name: str | None) -> list[str]:
@@ -592,11 +631,21 @@ def write_reports(game_dir: Path, key_name: str | None, result: Replay | None = 
     for number, record in enumerate(records):
         author = result.packets[record.resolved].side
         path = game_dir / "reports" / f"{record.resolved:04d}-{author}.md"
-        if path.exists() and not path.is_symlink() and number < len(records) - 2:
+        if number < len(records) - 2 and path.is_file() and not path.is_symlink():
             written.append(path)
             continue
         text = report_text(result, record)
-        if path.is_symlink() or not path.exists() or path.read_text() != text:
+        if not _holds(path, text.encode()):
             atomic_write(path, text.encode(), root=game_dir)
         written.append(path)
     return written
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file (not a link) holding ``data``; a FIFO or a device is never read."""
+    if path.is_symlink() or not path.exists():
+        return False
+    try:
+        return read_limited(path, len(data), "report") == data
+    except BadInput:
+        return False

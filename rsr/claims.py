@@ -103,7 +103,8 @@ def check_claim(result: Replay, text: str) -> list[str]:
     if payload["game"] != result.game_id:
         raise BadInput(f"the claim is about game {str(payload['game'])[:8]}, not this game {result.game_id[:8]}")
     side = payload["side"]
-    if side not in result.keys or not verify_signature(result.keys[side], signature, CLAIM_PREFIX + payload_bytes):
+    if not isinstance(side, str) or side not in result.keys or \
+            not verify_signature(result.keys[side], signature, CLAIM_PREFIX + payload_bytes):
         raise BadInput("the claim's signature does not verify against the claimant's key in this game")
     seq = payload["owed_seq"]
     if not isinstance(seq, int) or not 1 <= seq <= len(result.packets):
@@ -113,8 +114,11 @@ def check_claim(result: Replay, text: str) -> list[str]:
         raise BadInput(f"the claim's packet {seq - 1} is not the one in this log")
     if payload["deadline_hours"] != deadline_hours(result):
         raise BadInput("the claim's deadline is not the one the invitation set")
-    due = parse_time(payload["last_time"]) + datetime.timedelta(hours=payload["deadline_hours"])
-    claimed = parse_time(payload["time"])
+    try:  # signed by a player of the game, but not necessarily by rsr
+        due = parse_time(payload["last_time"]) + datetime.timedelta(hours=payload["deadline_hours"])
+        claimed = parse_time(payload["time"])
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise BadInput(f"the claim's times cannot be read ({exc})") from exc
     lines = [f"valid claim signed by {side} at {payload['time']}: {payload['owed_by']} owed packet {seq} since "
              f"{payload['last_time']}, due {due.strftime(TIME_FORMAT)}"]
     lines.append("the deadline had passed when the claim was signed" if claimed > due else

@@ -48,7 +48,9 @@ def console(width: int | None = None) -> Any:
 
 
 def fail(exc: RsrError) -> None:
-    click.echo(f"rsr: {exc}", err=True)
+    # one line, whatever the message quotes (a key or a file name from hostile input may hold a new line)
+    text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in " ".join(str(exc).splitlines()))
+    click.echo(f"rsr: {text}", err=True)
     sys.exit(exc.exit_code)
 
 
@@ -551,7 +553,7 @@ def verify(game_dir: Path, dice: bool) -> None:
     """Replay and check the whole log: signatures, chain, reveals, every die, every rule."""
     from rsr.report import dice_audit
 
-    result = actions.load_game(game_dir, cache=False, keep_positions=False)  # only the packets are trusted
+    result = actions.verify_game(game_dir)
     rolls = sum(len(r.rolls) for r in result.passes)
     if dice:
         for line in dice_audit(result):

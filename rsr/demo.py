@@ -145,7 +145,7 @@ def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCE
         shutil.copy(path, audit / "turns" / path.name)
     for game_dir in (alice.game_dir, bob.game_dir, audit):
         assert game_dir is not None
-        result = actions.load_game(game_dir, cache=False)  # a full check, as `rsr verify` makes it
+        result = actions.verify_game(game_dir)  # the full check `rsr verify` makes
         rolls = sum(len(r.rolls) for r in result.passes)
         echo(f"verified {game_dir}: {len(result.packets)} packets, {rolls} dice")
     echo(f"{packets_sent} packets were mailed")

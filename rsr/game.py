@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -24,8 +25,8 @@ from rsr.engine import (
     initial_position,
     resolve_pass,
 )
-from rsr.errors import BadInput, RulesError, VerificationError, printable
-from rsr.fairdice import KeyedDice, Roll, commitment, derive_secret, dice_key
+from rsr.errors import BadInput, NeedDice, RulesError, VerificationError, printable
+from rsr.fairdice import KeyedDice, NoDice, Roll, commitment, derive_secret, dice_key
 from rsr.fileio import atomic_write, game_locked, read_limited
 from rsr.keys import KeyPair, decode_public, fingerprint
 from rsr.packet import (
@@ -259,6 +260,27 @@ def run_pass(ruleset: Ruleset, position: Position, key: bytes, resolved: int, re
                       after.digest(ruleset), outcome.waiting, after)
 
 
+def check_last_inputs(result: Replay) -> None:
+    """The last packet's inputs as far as they go before the first die: they must not break the rules.
+
+    Nobody but the next author knows the dice of the last packet, so ``replay`` cannot resolve it; but
+    whatever the resolution applies before its first die is the same for every roll, and an input that
+    breaks the rules there breaks them for good: the log could never be continued. Anyone can see that
+    (``rsr verify``, a third party's ``rsr receive``). What lies after the first die is judged by the
+    resolver's own rsr when it receives the packet.
+    """
+    if len(result.packets) < 2:
+        return
+    try:
+        resolve_pass(result.ruleset, result.position, NoDice())
+    except NeedDice:
+        return
+    except RulesError as exc:
+        raise VerificationError(f"an input breaks the rules (before any die): {exc}", result.last.seq) from exc
+    except VerificationError as exc:
+        raise VerificationError(f"{exc.reason} (before any die)", result.last.seq) from exc
+
+
 # -- the author's side: resolving the opponent's packet and writing the next one -------------------------------
 
 
@@ -434,8 +456,8 @@ def load_log(game_dir: Path) -> list[Packet]:
     keys: dict[str, bytes] | None = None
     for path in files:
         head = path.name.split("-")[0]
-        if not head.isdigit() or len(head) > 7:
-            raise VerificationError(f"{path.name} is not named NNNN-side-tag.rsr")
+        if not (head.isascii() and head.isdigit()) or len(head) > 7:  # '①'.isdigit() is true, int('①') fails
+            raise VerificationError(f"{printable(path.name)} is not named NNNN-side-tag.rsr")
         seq = int(head)
         text = read_text_file(path)
         try:
@@ -548,16 +570,21 @@ def _open_incoming(log: list[Packet], keys: dict[str, bytes], block: Any) -> Pac
     return open_packet(block, keys)
 
 
-def incoming(game_dir: Path, text: str, source: str = "input", resolver: KeyPair | None = None,
+Resolver = KeyPair | Callable[[Replay], KeyPair | None] | None
+
+
+def incoming(game_dir: Path, text: str, source: str = "input", resolver: Resolver = None,
              result: Replay | None = None) -> tuple[list[Packet], list[Packet], Replay]:
-    """Check packets from an email or file against the log: (new packets, already present).
+    """Check packets from an email or file against the log: (new packets, already present, the replay with
+    the new packets).
 
     The caller holds the game lock, so what is decided here is what gets written. Nothing is written
-    unless the packets extend the log validly *and* apply: with ``resolver`` (this player's key) the
-    pass this player's next packet will record is run too, and a packet whose inputs break the rules
-    is kept in disputes/ with the reason instead of turns/. A second packet at an existing seq signed by
-    the same side is equivocation and its proof goes to disputes/. ``result`` is the log already replayed
-    (inside the same lock); the third value returned is the replay with the new packets.
+    unless the packets extend the log validly *and* apply: with ``resolver`` (this player's key, or a
+    function of the extended log giving the key of the side that writes next) the pass this player's next
+    packet will record is run too (without it, what anyone can check before the first die), and a packet
+    whose inputs break the rules is kept in disputes/ with the reason instead of turns/. A second packet at
+    an existing seq signed by the same side is equivocation and its proof goes to disputes/. ``result`` is
+    the log already replayed (inside the same lock).
     """
     result = result if result is not None else replay(load_log(game_dir))
     log = result.packets
@@ -603,12 +630,16 @@ def _packet_problem(exc: Exception, block: Any, log: list[Packet]) -> str:
 
 
 def _check_extension(game_dir: Path, result: Replay, new: list[Packet], source: str,
-                     resolver: KeyPair | None) -> Replay:
+                     resolver: Resolver) -> Replay:
     """Extend the replay with ``new``; with a resolver key, also run the pass it will record."""
     try:
         after = extend(result, new)
-        if resolver is not None and resolver.public_raw in after.keys.values():
-            pending_pass(after, resolver)
+        key = resolver(after) if callable(resolver) else resolver
+        if key is not None and key.public_raw in after.keys.values() and \
+                my_side(after, key) == after.next_author():
+            pending_pass(after, key)
+        else:
+            check_last_inputs(after)  # a third party's copy: what anyone can check without the dice
     except (VerificationError, RulesError) as exc:
         bad = new[-1]
         path = write_dispute(

@@ -20,7 +20,7 @@ from pathlib import Path
 from rsr import actions
 from rsr.errors import BadInput, RulesError, VerificationError
 from rsr.fileio import game_locked
-from rsr.game import extend, load_log, my_side, pending_pass
+from rsr.game import check_last_inputs, extend, load_log, my_side, pending_pass
 from rsr.mail import conflict, log_keys
 from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet, self_signed_key
 
@@ -220,11 +220,13 @@ def pull_game(game_dir: Path, key_name: str | None) -> Pulled:
             if incoming[0].seq != expect:
                 raise VerificationError(f"{ref} has packet {incoming[0].seq} of {game_dir.name} but the log has "
                                         f"{expect} packets; nothing was merged")
-            resolver = actions.own_key(before, key_name)
             try:  # every new packet verifies and obeys the rules before anything is merged
                 after = extend(before, incoming)
+                resolver = actions.own_key(after, key_name)
                 if resolver is not None and my_side(after, resolver) == after.next_author():
                     pending_pass(after, resolver)
+                else:
+                    check_last_inputs(after)
             except (VerificationError, RulesError) as exc:
                 raise VerificationError(f"{ref}: packet {incoming[-1].seq} of {game_dir.name} is rejected ({exc}); "
                                         "nothing was merged") from exc

@@ -31,9 +31,15 @@ def entry_path(game_id: str, seq: int) -> Path:
 def signed_payload(game_id: str, seq: int) -> bytes | None:
     """The payload bytes of the packet this machine signed at ``seq`` of ``game_id``, if any."""
     path = entry_path(game_id, seq)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None
-    blocks = extract_blocks(read_limited(path, MAX_ARMOR_BYTES, "journal entry").decode("utf-8", "replace"))
+    try:
+        blocks = extract_blocks(read_limited(path, MAX_ARMOR_BYTES, "journal entry").decode("utf-8", "replace"))
+    except BadInput as exc:
+        # what was signed there is unknown, so nothing may be signed in its place
+        raise BadInput(f"your journal entry {path} is damaged ({exc}); rsr will not sign packet {seq} of game "
+                       f"{game_id[:8]} until it holds the packet you sent (copy it from the game's turns/ or "
+                       "your sent mail)") from exc
     return blocks[0].payload_bytes
 
 

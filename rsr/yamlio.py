@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rsr.errors import BadInput
+from rsr.errors import BadInput, printable
 
 MAX_YAML_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64
@@ -30,11 +30,18 @@ def load_yaml_text(text: str, where: str) -> Any:
         mark = exc.problem_mark or exc.context_mark
         # (libyaml puts an error at the end of the input one line past the last; name the last line)
         line = f" line {min(mark.line + 1, text.count(chr(10)) + 1)}" if mark else ""
-        raise BadInput(f"{where}:{line}: {exc.problem or exc.context}") from exc
-    except yaml.YAMLError as exc:
-        raise BadInput(f"{where}: not valid YAML ({exc})") from exc
+        raise BadInput(f"{where}:{line}: {_one_line(str(exc.problem or exc.context))}") from exc
+    except yaml.YAMLError as exc:  # e.g. a ReaderError (a control character), whose text spans lines
+        raise BadInput(f"{where}: not valid YAML ({_one_line(str(exc))})") from exc
     except RecursionError as exc:
         raise BadInput(f"{where}: nested too deeply") from exc
+    except (ValueError, TypeError, OverflowError) as exc:  # an explicit tag on a value it cannot build: !!int x
+        raise BadInput(f"{where}: a value cannot be read ({_one_line(str(exc))})") from exc
+
+
+def _one_line(text: str) -> str:
+    """A YAML error's text on one line, without control characters."""
+    return printable(" ".join(text.split()), 200)
 
 
 def load_yaml_file(path: Path) -> Any:
