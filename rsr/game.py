@@ -256,8 +256,30 @@ def run_pass(ruleset: Ruleset, position: Position, key: bytes, resolved: int, re
         raise VerificationError(f"an input breaks the rules: {exc}", resolved) from exc
     except VerificationError as exc:
         raise exc
+    check_leftovers(ruleset, after, resolved)
     return PassRecord(resolved, resolver, resolver_side, key, list(dice.rolls), outcome.events,
                       after.digest(ruleset), outcome.waiting, after)
+
+
+def check_leftovers(ruleset: Ruleset, after: Position, resolved: int) -> None:
+    """What the pass resolving packet ``resolved`` left of its inputs: only standing policies, and valid ones.
+
+    A policy waits in the queue until its side is next asked (that is what it is for), so it is checked now
+    rather than when it is installed. Any other input an honest rsr signs is applied in this very pass: its
+    dry run takes inputs only up to the first die and refuses any the game has not reached. One left over
+    could only break a later pass, with the blame on the wrong packet.
+    """
+    for _, queue in sorted(after.queues.items()):
+        for item in queue:
+            if item.seq != resolved:
+                continue
+            if "policy" not in item.input:
+                raise VerificationError(f"input {item.index + 1} was never used: the game went on without it "
+                                        "(rsr signs only inputs the game has reached)", resolved)
+            try:
+                ruleset.check_policy(item.input["policy"], item.input["rule"])
+            except (RulesError, BadInput) as exc:
+                raise VerificationError(f"{item.where}: {exc}", resolved) from exc
 
 
 def check_last_inputs(result: Replay) -> None:

@@ -333,3 +333,24 @@ def test_an_armor_lead_with_armor_protection_cannot_be_sealed_rs_rs_6_22(tmp_pat
     assert snapshot(japan) == before
     orders.write_text(declare + choice.format(protection="false"))
     table.rsr("japan", "submit", str(japan), str(orders))
+
+
+def test_an_input_the_game_never_reaches_is_rejected_not_left_to_break_a_later_pass(
+        game: tuple[Path, dict], tmp_path: Path) -> None:
+    """A re-signed packet may carry inputs beyond what its pass uses (an honest rsr refuses them before
+    signing). Left queued they would break some later pass and stall the game; the resolver refuses the
+    packet now, and a policy left waiting for its side must at least be a valid one."""
+    game_dir, keys = game
+    for extra, reason in (({"request": "r2/attack", "answer": 2}, "input 2 was never used"),
+                          ({"policy": "aim", "rule": "reckless"}, "unknown policy aim: reckless")):
+        bad = forged_next(game_dir, keys["attacker"], [{"request": "r2/attack", "answer": 1}, extra])
+        mail = tmp_path / "mail.txt"
+        mail.write_text(bad.armored())
+        out = run("receive", str(game_dir), str(mail), "--key", "def")
+        assert out.exit_code == 1 and reason in one_line(out.output), out.output
+        assert not list((game_dir / "turns").glob("0004-*"))
+    good = forged_next(game_dir, keys["attacker"], [{"request": "r2/attack", "answer": 1},
+                                                    {"policy": "aim", "rule": "careful"}])
+    mail = tmp_path / "mail.txt"
+    mail.write_text(good.armored())
+    assert run("receive", str(game_dir), str(mail), "--key", "def").exit_code == 0
