@@ -59,6 +59,7 @@ class Walk:
     allowance: dict[str, Fraction]
     problem: str | None = None
     entered_zoc: bool = False
+    halted: dict[str, int] = field(default_factory=dict)  # unit -> path index it could not enter (RS/RS 5.22)
 
 
 def allowance_of(state: RsState, unit: Unit) -> Fraction:
@@ -139,11 +140,13 @@ def parse_moves(state: RsState, side: str, answer: Any) -> tuple[list[str], list
     return list(trucks), moves
 
 
-def walk(state: RsState, side: str, move: Move, strict: bool) -> Walk:
+def walk(state: RsState, side: str, move: Move, strict: bool, extra: dict[int, int] | None = None) -> Walk:
     """Walk a stack along its path under RS/RS 7.1-7.3 and 8.2.
 
     ``strict``: the first problem is an error (checking an order); otherwise the stack stops in the last
-    legal hex, and a member that cannot pay for the next hex is dropped off where it is (7.2).
+    legal hex, and a member that cannot pay for the next hex is dropped off where it is (7.2). ``extra``:
+    path index -> interdiction MP each unit must add to enter that hex; a unit that cannot pay halts before
+    it even as its first hex (RS/RS 5.22, artillery.walk_interdicted).
     """
     static = state.static
     units = [state.units[u] for u in move.units]
@@ -224,6 +227,12 @@ def walk(state: RsState, side: str, move: Move, strict: bool) -> Walk:
                     cost += 2  # RS/RS 8.2: leaving friendly units behind in the enemy zone of control
                 else:
                     cost += halve_movement(state, allow[unit_id])  # RS/RS 8.2: the last friendly unit to leave
+            if extra and index in extra:  # RS/RS 5.22: the interdiction cost has no first-hex exception
+                cost += extra[index]
+                if cost > left[unit_id]:
+                    active.remove(unit_id)
+                    result.halted[unit_id] = index
+                    continue
             if cost > left[unit_id] and reached[unit_id] > 0:
                 if strict:
                     return fail(f"{unit_id} cannot pay {fraction_text(cost)} MP to enter {there} "

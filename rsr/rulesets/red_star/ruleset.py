@@ -15,7 +15,7 @@ from rsr.engine import Context, Event, Request, Sealed, register
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
 from rsr.rulesets.red_star import combat as cm
-from rsr.rulesets.red_star import force, movement, resolve, stacking, victory
+from rsr.rulesets.red_star import artillery, force, movement, resolve, stacking, victory
 from rsr.rulesets.red_star import retreat as rt
 from rsr.rulesets.red_star.data import load_static
 from rsr.rulesets.red_star.sequence import TURN, find_segment, segment_label, segment_side
@@ -43,6 +43,8 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "advance": ("into-hex", "none", "ask"),     # RS/RS 6.8
     "replacements": ("restore", "none", "ask"),  # RS/RS 4.23
     "reserves": ("keep", "release", "ask"),     # RS/RS 7.62
+    # -- artillery (issue 14, rsr/rulesets/red_star/artillery.py) --
+    "fire-missions": ("ask", "hold"),           # RS/RS 5.2: the phasing player's bombardment and interdiction
 }
 
 
@@ -70,7 +72,7 @@ class RedStar:
                                        "retreat": "auto", "retreat-losses": "fewest-factors",
                                        "target-ties": "highest-proficiency", "overstack": "newest",
                                        "advance": "into-hex", "replacements": "restore",
-                                       "reserves": "keep"}
+                                       "reserves": "keep", "fire-missions": "ask"}
 
     # -- set-up -------------------------------------------------------------------------------------------
 
@@ -150,6 +152,33 @@ class RedStar:
     def _request_unseal(self, state: RsState, ask: Ask) -> Request:
         return Request(ask.id, ask.side, "unseal", f"reveal your sealed choice {ask.data['sealed']}",
                        ask.data.get("case", "RS/RS 6.21"), unseals=ask.data["sealed"])
+
+    # -- artillery (issue 14) --
+    def _request_fire_missions(self, state: RsState, ask: Ask) -> Request:
+        return Request(ask.id, ask.side, "fire-missions", f"Artillery Fire segment, {state.date()}: bombardment "
+                       "and interdiction missions (an empty list fires none)", "RS/RS 5.2",
+                       options={"artillery": artillery.options(state, ask.side),
+                                "support_points": state.support.get(ask.side, 0)},
+                       template={"missions": []}, policy="fire-missions")
+
+    def _answer_fire_missions(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        missions = artillery.check_missions(state, ask.side, answer)
+        artillery.fire(state, ctx, ask.side, missions)
+
+    def _run_artillery_fire(self, state: RsState, ctx: Context, side: str | None) -> bool:
+        """RS/RS 5.0-5.2: the phasing side's markers of last turn come off; it may fire indirect missions."""
+        assert side is not None
+        if state.force_step == "":
+            state.force_step = "asked"
+            artillery.clear_interdiction(state, ctx, side)
+            if not artillery.eligible(state, side) or state.support.get(side, 0) < 1:
+                ctx.emit("fire-missions", f"no {side} artillery can fire an indirect mission", "RS/RS 5.2",
+                         side=side, missions=0)
+                return True
+            state.ask = Ask("fire-missions", side, f"t{state.turn}/{side}/artillery/missions")
+            return False
+        return True
+    # -- end artillery --
 
     def _request_replacements(self, state: RsState, ask: Ask) -> Request:
         return Request(ask.id, ask.side, "replacements", f"Force Adjustment, {state.date()}: spend replacement "
@@ -465,6 +494,8 @@ class RedStar:
             return {"units": rt.default_advance(state, combat), "path": [combat.hex]}
         if kind == "replacements" and rule in ("restore", "none"):
             return force.auto_replacements(state, request.side) if rule == "restore" else {}
+        if kind == "fire-missions" and rule == "hold":  # artillery (issue 14)
+            return {"missions": []}
         if kind == "reserves" and rule in ("keep", "release"):
             return {"release": [] if rule == "keep" else list(request.options["units"])}
         return None
@@ -668,7 +699,7 @@ class RedStar:
             return
         first = state.units[alive[0]].hex
         move.units = tuple(u for u in alive if state.units[u].hex == first)
-        walked = movement.walk(state, side, move, strict=False)
+        walked = artillery.walk_interdicted(state, ctx, side, move)  # RS/RS 5.22 (issue 14)
         start = first or ""
         entered = movement.apply_walk(state, side, move, walked)
         run.moved += [u for u in move.units if u not in run.moved]

@@ -131,6 +131,7 @@ class RsState:
     carriers: dict[str, str] = field(default_factory=dict)  # the bridge counter -> the engineer carrying it
     marks: list[dict[str, Any]] = field(default_factory=list)  # RS/RS 4.11: "2" markers waiting for the owner
     marks_asked: int = 0
+    interdiction: dict[str, dict[str, int]] = field(default_factory=dict)  # RS/RS 5.22: side -> hex -> factors
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RsState:
         """Units hold only plain values, so a field-by-field copy is enough for them (and much faster)."""
