@@ -14,8 +14,8 @@ from typing import Any
 from rsr.engine import Context, Event, Request, Sealed, register
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
+from rsr.rulesets.red_star import artillery, force, movement, resolve, stacking, support, victory
 from rsr.rulesets.red_star import combat as cm
-from rsr.rulesets.red_star import artillery, force, movement, resolve, stacking, victory
 from rsr.rulesets.red_star import retreat as rt
 from rsr.rulesets.red_star.data import load_static
 from rsr.rulesets.red_star.sequence import TURN, find_segment, segment_label, segment_side
@@ -371,6 +371,7 @@ class RedStar:
         extra = sorted(set(answer["combats"]) - {c.id for c in wanted})
         if extra:
             raise RulesError(f"{extra[0]} is not a combat waiting for your choices")
+        support.check_unique(state.combats, "attacker")  # RS/RS 5.1 (issue 14)
 
     def _answer_attack_choices(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         if isinstance(answer, Sealed):
@@ -392,6 +393,7 @@ class RedStar:
             if raw is None:
                 raise RulesError(f"give the defence choices for {combat.id} (RS/RS 6.21)")
             combat.defence_choice = cm.check_choice(state, combat, "defender", raw, combat.id)
+        support.check_unique(state.combats, "defender")  # RS/RS 5.1 (issue 14)
         state.choices_stage = "unseal" if any(c.attack_sealed for c in state.combats) else "done"
 
     def _answer_morale(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:

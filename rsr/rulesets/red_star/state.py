@@ -72,6 +72,7 @@ class Combat:
     firefights: int = 0
     support_paid: bool = False
     tie_orders: dict[str, list[str]] = field(default_factory=dict)  # RS/RS 6.25: hex -> the owner's order
+    support_guns: dict[str, list[str]] = field(default_factory=dict)  # RS/RS 5.3: role -> paid guns (issue 14)
 
 
 @dataclass
