@@ -201,27 +201,54 @@ def _provisional(table: FireTable, selection: str) -> list[str]:
     return found
 
 
-def fire(state: RsState, ctx: Context, side: str, missions: list[dict[str, Any]]) -> None:
-    """Carry out checked missions in order: pay, mark Fired, resolve (RS/RS 5.1, 5.21, 5.22, 5.51)."""
+def announce(state: RsState, ctx: Context, side: str, missions: list[dict[str, Any]]) -> None:
+    """RS/RS 5.1, 5.21, 5.22, 5.41: the missions are announced: points spent, Fired markers placed. Enemy
+    counterbattery may answer before they resolve (counterbattery.py)."""
     if not missions:
         ctx.emit("fire-missions", f"{side} fires no artillery missions", "RS/RS 5.2", side=side, missions=0)
     for mission in missions:
         guns = [state.units[g] for g in mission["artillery"]]
         cost = cost_of(state, mission["mission"], len(guns))
+        mission["cost"] = cost
         state.support[side] = state.support.get(side, 0) - cost
         for gun in guns:
             gun.fired = True  # RS/RS 5.1: the Fired marker goes on the instant it fires
-        firing = [g for g in guns if reaches(state, g, mission["hex"])]
+        ctx.emit("announced", f"mission {mission['number']}: {side} announces {mission['mission']} of "
+                 f"{mission[mission['mission']]} by {', '.join(mission['artillery'])} ({cost} support point(s), "
+                 f"{state.support[side]} left)", "RS/RS 5.2", side=side, mission=mission["number"],
+                 mission_kind=mission["mission"], target=mission[mission["mission"]],
+                 artillery=list(mission["artillery"]), cost=cost, support_left=state.support[side])
+
+
+def resolve_missions(state: RsState, ctx: Context, side: str, missions: list[dict[str, Any]],
+                     suppressed: list[str]) -> None:
+    """Resolve announced missions in order; suppressed or eliminated guns do not fire and their points are
+    lost (RS/RS 5.41); a gun out of reach is wasted (5.51)."""
+    for mission in missions:
+        guns = [state.units[g] for g in mission["artillery"]]
         for gun in guns:
+            if gun.id in suppressed or not gun.on_map:
+                ctx.emit("cancelled", f"{gun.id} was {'suppressed' if gun.on_map else 'eliminated'} by counterbattery "
+                         f"and does not fire mission {mission['number']}; its points are lost", "RS/RS 5.41",
+                         unit=gun.id, mission=mission["number"])
+        live = [g for g in guns if g.on_map and g.id not in suppressed]
+        firing = [g for g in live if reaches(state, g, mission["hex"])]
+        for gun in live:
             if gun not in firing:
                 ctx.emit("wasted", f"{gun.id} in {gun.hex} cannot reach {mission['hex']} (range "
                          f"{fire_range(state, gun)}, {range_count(state, gun.hex or '', mission['hex'])} hexes "
                          "counted; at least one hex must lie between): the mission is wasted and its points lost",
                          "RS/RS 5.51", unit=gun.id, hex=mission["hex"], mission=mission["number"])
         if mission["mission"] == "bombard":
-            bombard(state, ctx, side, mission, firing, cost)
+            bombard(state, ctx, side, mission, firing, mission["cost"])
         else:
-            interdict(state, ctx, side, mission, firing, cost)
+            interdict(state, ctx, side, mission, firing, mission["cost"])
+
+
+def fire(state: RsState, ctx: Context, side: str, missions: list[dict[str, Any]]) -> None:
+    """Announce and resolve at once (no counterbattery)."""
+    announce(state, ctx, side, missions)
+    resolve_missions(state, ctx, side, missions, [])
 
 
 def bombard(state: RsState, ctx: Context, side: str, mission: dict[str, Any], firing: list[Unit], cost: int) -> None:

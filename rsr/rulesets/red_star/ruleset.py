@@ -14,7 +14,7 @@ from typing import Any
 from rsr.engine import Context, Event, Request, Sealed, register
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
-from rsr.rulesets.red_star import artillery, force, movement, resolve, stacking, support, victory
+from rsr.rulesets.red_star import artillery, counterbattery, force, movement, resolve, stacking, support, victory
 from rsr.rulesets.red_star import combat as cm
 from rsr.rulesets.red_star import retreat as rt
 from rsr.rulesets.red_star.data import load_static
@@ -30,7 +30,7 @@ from rsr.rulesets.red_star.state import (
     Unit,
     enemy_of,
 )
-from rsr.rulesets.red_star.terrain import allowance, supplied_hexes
+from rsr.rulesets.red_star.terrain import allowance, current, supplied_hexes
 
 POLICIES: dict[str, tuple[str, ...]] = {
     "attack-choices": ("ask", "auto"),          # RS/RS 6.21, 6.22 (the attacker's secret choices)
@@ -45,6 +45,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "reserves": ("keep", "release", "ask"),     # RS/RS 7.62
     # -- artillery (issue 14, rsr/rulesets/red_star/artillery.py) --
     "fire-missions": ("ask", "hold"),           # RS/RS 5.2: the phasing player's bombardment and interdiction
+    "counterbattery": ("none", "ask"),          # RS/RS 5.41 (or a standing order {guns: [ids]})
 }
 
 
@@ -72,7 +73,8 @@ class RedStar:
                                        "retreat": "auto", "retreat-losses": "fewest-factors",
                                        "target-ties": "highest-proficiency", "overstack": "newest",
                                        "advance": "into-hex", "replacements": "restore",
-                                       "reserves": "keep", "fire-missions": "ask"}
+                                       "reserves": "keep", "fire-missions": "ask",
+                                       "counterbattery": "none"}
 
     # -- set-up -------------------------------------------------------------------------------------------
 
@@ -163,11 +165,45 @@ class RedStar:
 
     def _answer_fire_missions(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         missions = artillery.check_missions(state, ask.side, answer)
-        artillery.fire(state, ctx, ask.side, missions)
+        artillery.announce(state, ctx, ask.side, missions)
+        state.missions = missions
+        guns = [g for m in missions for g in m["artillery"]]
+        counterbattery.open_chain(state, ctx, "artillery", {ask.side: guns}, enemy_of(ask.side),
+                                  f"t{state.turn}/{ask.side}/artillery")
+
+    def _request_counterbattery(self, state: RsState, ask: Ask) -> Request:
+        targets = {t: {"hex": state.units[t].hex, "factors": current(state, state.units[t])}
+                   for t in ask.data["targets"]}
+        guns = {g: {"hex": state.units[g].hex, "range": artillery.fire_range(state, state.units[g]),
+                    "reaches": [t for t in ask.data["targets"] if counterbattery.reachable(state, g, t)]}
+                for g in ask.data["guns"]}
+        return Request(ask.id, ask.side, "counterbattery", "announced enemy fire: counterbattery against any of "
+                       f"{', '.join(ask.data['targets'])} before it resolves?", "RS/RS 5.41",
+                       options={"targets": targets, "guns": guns, "support_points": state.support.get(ask.side, 0),
+                                "chain": list(state.cb.get("decl", []))},
+                       template={"fire": []}, policy="counterbattery")
+
+    def _answer_counterbattery(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        counterbattery.declare(state, ctx, ask.side, counterbattery.check(state, ask.side, answer))
+
+    def _support_counterbattery(self, state: RsState, ctx: Context, side: str) -> bool:
+        """RS/RS 5.41: announced direct support may draw counterbattery before any combat resolves."""
+        if not state.cb:
+            announced = {combat_side: [g for c in state.combats for g in (cm.choice_of(c, role).get("support") or [])]
+                         for combat_side, role in ((side, "attacker"), (enemy_of(side), "defender"))}
+            counterbattery.open_chain(state, ctx, "prepared", announced, enemy_of(side),
+                                      f"t{state.turn}/{side}/prepared")
+        return counterbattery.step(state, ctx)
 
     def _run_artillery_fire(self, state: RsState, ctx: Context, side: str | None) -> bool:
         """RS/RS 5.0-5.2: the phasing side's markers of last turn come off; it may fire indirect missions."""
         assert side is not None
+        if state.force_step == "asked" and state.cb:
+            if not counterbattery.step(state, ctx):
+                return False
+            artillery.resolve_missions(state, ctx, side, state.missions, state.cb["suppressed"])
+            state.missions = []
+            state.force_step = "resolved"
         if state.force_step == "":
             state.force_step = "asked"
             artillery.clear_interdiction(state, ctx, side)
@@ -498,6 +534,10 @@ class RedStar:
             return force.auto_replacements(state, request.side) if rule == "restore" else {}
         if kind == "fire-missions" and rule == "hold":  # artillery (issue 14)
             return {"missions": []}
+        if kind == "counterbattery" and rule == "none":
+            return {"fire": []}
+        if kind == "counterbattery" and isinstance(rule, dict):
+            return counterbattery.standing_order(state, request.side, list(rule["guns"]))
         if kind == "reserves" and rule in ("keep", "release"):
             return {"release": [] if rule == "keep" else list(request.options["units"])}
         return None
@@ -509,6 +549,11 @@ class RedStar:
             value = rule.get("check-if-rating-at-least")
             if set(rule) != {"check-if-rating-at-least"} or not isinstance(value, int) or not 0 <= value <= 7:
                 raise RulesError("policy morale is check, retreat, ask, or {check-if-rating-at-least: N}")
+            return
+        if kind == "counterbattery" and isinstance(rule, dict):  # RS/RS 5.41 standing order (issue 14)
+            guns = rule.get("guns")
+            if set(rule) != {"guns"} or not isinstance(guns, list) or not all(isinstance(g, str) for g in guns):
+                raise RulesError("policy counterbattery is none, ask, or {guns: [your artillery unit ids]}")
             return
         if rule not in POLICIES[kind]:
             raise RulesError(f"policy {kind} is one of {', '.join(POLICIES[kind])}, not {rule!r}")
@@ -545,6 +590,8 @@ class RedStar:
         state.combat_index = 0
         state.choices_stage = ""
         state.movement = None
+        state.cb = {}  # RS/RS 5.41 (issue 14)
+        state.missions = []
         if segment.key == "reinforcement-planning":
             state.entry_plans = {}
             force.receive_points(state, ctx)
@@ -613,6 +660,8 @@ class RedStar:
             state.ask = Ask("combats", side, f"t{state.turn}/{side}/prepared/combats")
             return False
         if not self._choices(state, side, "prepared"):
+            return False
+        if state.combat_index == 0 and not self._support_counterbattery(state, ctx, side):  # RS/RS 5.41 (issue 14)
             return False
         while state.combat_index < len(state.combats):
             combat = state.combats[state.combat_index]

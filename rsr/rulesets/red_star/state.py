@@ -133,6 +133,8 @@ class RsState:
     marks: list[dict[str, Any]] = field(default_factory=list)  # RS/RS 4.11: "2" markers waiting for the owner
     marks_asked: int = 0
     interdiction: dict[str, dict[str, int]] = field(default_factory=dict)  # RS/RS 5.22: side -> hex -> factors
+    missions: list[dict[str, Any]] = field(default_factory=list)  # RS/RS 5.2: announced, not yet resolved
+    cb: dict[str, Any] = field(default_factory=dict)   # RS/RS 5.41: the segment's counterbattery chain
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RsState:
         """Units hold only plain values, so a field-by-field copy is enough for them (and much faster)."""

@@ -122,8 +122,16 @@ def pay(state: RsState, ctx: Context, combat: Combat) -> None:
         side = combat.attacker if role == "attacker" else combat.defender
         choice = combat.attack_choice if role == "attacker" else combat.defence_choice
         paid: list[str] = []
+        suppressed = state.cb.get("suppressed", [])
         for gun_id in (choice or {}).get("support", []):
             gun = state.units[gun_id]
+            if gun_id in suppressed or not gun.on_map:  # RS/RS 5.41: no fire, and the point is lost all the same
+                lost = 0 if (role == "defender" and gun.hex == combat.hex) or state.support.get(side, 0) < 1 else 1
+                state.support[side] = state.support.get(side, 0) - lost
+                ctx.emit("cancelled", f"{gun_id} was {'suppressed' if gun.on_map else 'eliminated'} by counterbattery "
+                         f"and does not support {combat.id} ({lost} support point lost)", "RS/RS 5.41",
+                         combat=combat.id, unit=gun_id, side=side, lost=lost)
+                continue
             if support_problem(state, combat, role, gun_id) is not None:
                 ctx.emit("support-off", f"{gun_id} can no longer support {combat.id}", "RS/RS 5.3",
                          combat=combat.id, unit=gun_id, side=side)
