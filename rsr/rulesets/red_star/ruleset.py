@@ -14,7 +14,17 @@ from typing import Any
 from rsr.engine import Context, Event, Request, Sealed, register
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
-from rsr.rulesets.red_star import artillery, counterbattery, force, movement, resolve, stacking, support, victory
+from rsr.rulesets.red_star import (
+    artillery,
+    counterbattery,
+    force,
+    movement,
+    reserves,
+    resolve,
+    stacking,
+    support,
+    victory,
+)
 from rsr.rulesets.red_star import combat as cm
 from rsr.rulesets.red_star import retreat as rt
 from rsr.rulesets.red_star.data import load_static
@@ -42,7 +52,8 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "overstack": ("newest", "ask"),             # RS/RS 4.11 (which units go beneath a "2")
     "advance": ("into-hex", "none", "ask"),     # RS/RS 6.8
     "replacements": ("restore", "none", "ask"),  # RS/RS 4.23
-    "reserves": ("keep", "release", "ask"),     # RS/RS 7.62
+    "reserves": ("after-enemy-move", "keep", "release", "ask"),  # RS/RS 7.61, 7.62 (issue 14: new default)
+    "reserve-moves": ("hold", "ask"),           # RS/RS 7.63 (or a list of conditional orders, reserves.py)
     # -- artillery (issue 14, rsr/rulesets/red_star/artillery.py) --
     "fire-missions": ("ask", "hold"),           # RS/RS 5.2: the phasing player's bombardment and interdiction
     "counterbattery": ("none", "ask"),          # RS/RS 5.41 (or a standing order {guns: [ids]})
@@ -73,7 +84,8 @@ class RedStar:
                                        "retreat": "auto", "retreat-losses": "fewest-factors",
                                        "target-ties": "highest-proficiency", "overstack": "newest",
                                        "advance": "into-hex", "replacements": "restore",
-                                       "reserves": "keep", "fire-missions": "ask",
+                                       "reserves": "after-enemy-move", "reserve-moves": "hold",
+                                       "fire-missions": "ask",
                                        "counterbattery": "none"}
 
     # -- set-up -------------------------------------------------------------------------------------------
@@ -303,8 +315,44 @@ class RedStar:
 
     def _request_reserves(self, state: RsState, ask: Ask) -> Request:
         units = [u.id for u in state.on_map(ask.side) if u.reserve]
-        return Request(ask.id, ask.side, "reserves", "Marker Adjustment: Reserve markers to remove", "RS/RS 7.62",
-                       options={"units": units}, template={"release": []}, policy="reserves")
+        return Request(ask.id, ask.side, "reserves", "Marker Adjustment: Reserve markers to remove or place",
+                       "RS/RS 7.61, 7.62",
+                       options={"units": units, "creatable": reserves.creatable(state, ask.side),
+                                "seen": [u for u in units if u in state.reserve_seen]},
+                       template={"release": [], "create": []}, policy="reserves")
+
+    # -- reserve movement (issue 14) --
+    def _request_reserve_move(self, state: RsState, ask: Ask) -> Request:
+        run = state.movement
+        assert run is not None
+        last = run.moves[run.index - 1]
+        units = {u.id: {"hex": u.hex, "allowance": str(allowance(state, u))}
+                 for u in reserves.movable(state, ask.side, run)}
+        return Request(ask.id, ask.side, "reserve-move", f"the enemy has moved {', '.join(last['units'])}: "
+                       "interrupt with reserve movement?", "RS/RS 7.63",
+                       options={"units": units, "enemy_move": dict(last)}, template={"moves": []},
+                       policy="reserve-moves")
+
+    def _answer_reserve_move(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        run = state.movement
+        assert run is not None
+        moves = reserves.parse(state, ask.side, run, answer)
+        run.triggered += [int(n) for n in (answer.get("orders") or [])]
+        reserves.execute(state, ctx, ask.side, run, moves)
+        run.reserve_done = run.index
+
+    def _reserve_interruption(self, state: RsState, ctx: Context, side: str, run: MovementRun) -> bool:
+        """RS/RS 7.62, 7.63: after each enemy move and its hasty attacks, reserves may interrupt."""
+        if run.executing or run.index == 0 or run.reserve_done >= run.index:
+            return True
+        reserves.lose_in_zoc(state, ctx, side)
+        owner = enemy_of(side)
+        if not reserves.movable(state, owner, run):
+            run.reserve_done = run.index
+            return True
+        state.ask = Ask("reserve-move", owner, f"t{state.turn}/{side}/movement/reserves{run.index}")
+        return False
+    # -- end reserve movement --
 
     def attack_options(self, state: RsState, side: str) -> dict[str, list[str]]:
         """Every unit that may attack now and the enemy hexes next to it (RS/RS 6.0)."""
@@ -489,8 +537,20 @@ class RedStar:
         state.choices_stage = ""
 
     def _answer_reserves(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
-        if not isinstance(answer, dict) or set(answer) - {"release"}:
-            raise RulesError("a reserves answer is {release: [unit ids]} (RS/RS 7.62)")
+        if not isinstance(answer, dict) or set(answer) - {"release", "create"}:
+            raise RulesError("a reserves answer is {release: [unit ids], create: [unit ids]} (RS/RS 7.61, 7.62)")
+        for unit_id in answer.get("create") or []:  # RS/RS 7.61 (issue 14)
+            unit = state.units.get(unit_id)
+            if unit is None or unit.side != ask.side or not unit.on_map:
+                raise RulesError(f"{unit_id} is not a {ask.side} unit on the map")
+            problem = reserves.creation_problem(state, unit)
+            if problem:
+                raise RulesError(problem)
+        for unit_id in answer.get("create") or []:
+            state.units[unit_id].reserve = True
+            if unit_id in state.reserve_seen:
+                state.reserve_seen.remove(unit_id)
+            ctx.emit("reserve", f"{unit_id} receives a Reserve marker", "RS/RS 7.61", unit=unit_id, created=True)
         for unit_id in answer.get("release") or []:
             unit = state.units.get(unit_id)
             if unit is None or unit.side != ask.side or not unit.reserve:
@@ -540,6 +600,12 @@ class RedStar:
             return counterbattery.standing_order(state, request.side, list(rule["guns"]))
         if kind == "reserves" and rule in ("keep", "release"):
             return {"release": [] if rule == "keep" else list(request.options["units"])}
+        if kind == "reserves" and rule == "after-enemy-move":  # issue 14: no reserve sits out the scenario
+            return {"release": list(request.options["seen"])}
+        if kind == "reserve-move" and rule == "hold":
+            return {"moves": []}
+        if kind == "reserve-move" and isinstance(rule, list) and state.movement is not None:
+            return reserves.standing(state, request.side, state.movement, rule)
         return None
 
     def check_policy(self, kind: str, rule: Any) -> None:
@@ -549,6 +615,9 @@ class RedStar:
             value = rule.get("check-if-rating-at-least")
             if set(rule) != {"check-if-rating-at-least"} or not isinstance(value, int) or not 0 <= value <= 7:
                 raise RulesError("policy morale is check, retreat, ask, or {check-if-rating-at-least: N}")
+            return
+        if kind == "reserve-moves" and isinstance(rule, list):  # RS/RS 7.63 conditional orders (issue 14)
+            reserves.check_standing(rule)
             return
         if kind == "counterbattery" and isinstance(rule, dict):  # RS/RS 5.41 standing order (issue 14)
             guns = rule.get("guns")
@@ -717,11 +786,14 @@ class RedStar:
         assert side is not None
         run = state.movement
         if run is None:
+            reserves.note_enemy_segment(state, side)  # RS/RS 7.62 default policy (issue 14)
             state.ask = Ask("movement", side, f"t{state.turn}/{side}/movement/orders")
             return False
         if not self._choices(state, side, "movement"):
             return False
         while run.index < len(run.moves):
+            if not self._reserve_interruption(state, ctx, side, run):  # RS/RS 7.63 (issue 14)
+                return False
             move = run.moves[run.index]
             if not run.executing:
                 self._execute_move(state, ctx, side, move, run)
@@ -739,6 +811,8 @@ class RedStar:
                     return False
             run.index += 1
             run.executing = False
+        if not self._reserve_interruption(state, ctx, side, run):  # RS/RS 7.63 (issue 14)
+            return False
         self._end_movement(state, ctx, side, run)
         return True
 
@@ -762,6 +836,7 @@ class RedStar:
                      f"of {movement.fraction_text(walked.allowance[unit_id])} MP)", "RS/RS 7.1", unit=unit_id,
                      frm=start, to=hexes[-1], path=hexes, move=move.number)
         self._carry(state)
+        reserves.lose_in_zoc(state, ctx, side)  # RS/RS 7.62 (issue 14)
         if walked.problem:
             ctx.emit("path-cut", f"move {move.number} stops early: {walked.problem}", "RS/RS 7.1",
                      move=move.number, reason=walked.problem)
@@ -795,7 +870,7 @@ class RedStar:
                     ctx.emit("markers", f"{unit.id}: {', '.join(removed)} marker(s) removed", "RS/RS 5.7",
                              unit=unit.id)
             state.force_step = "reserves"
-            if any(u.reserve for u in state.on_map(side)):
+            if any(u.reserve for u in state.on_map(side)) or reserves.creatable(state, side):
                 state.ask = Ask("reserves", side, f"t{state.turn}/{side}/markers/reserves")
                 return False
         return True

@@ -87,6 +87,11 @@ class MovementRun:
     spent: dict[str, str] = field(default_factory=dict)  # unit -> MP left after its move, as a fraction text
     combats: list[str] = field(default_factory=list)   # ids of the hasty attacks declared by the order
     executing: bool = False
+    # RS/RS 7.63-7.64 reserve movement by the other side (issue 14)
+    reserve_done: int = 0                                     # moves after which reserves have had their say
+    reserve_moved: list[str] = field(default_factory=list)    # reserve units that moved (or failed release)
+    released: bool = False                                    # 7.64 July: a Japanese unit achieved release
+    triggered: list[int] = field(default_factory=list)        # conditional reserve orders already carried out
 
 
 @dataclass
@@ -135,6 +140,7 @@ class RsState:
     interdiction: dict[str, dict[str, int]] = field(default_factory=dict)  # RS/RS 5.22: side -> hex -> factors
     missions: list[dict[str, Any]] = field(default_factory=list)  # RS/RS 5.2: announced, not yet resolved
     cb: dict[str, Any] = field(default_factory=dict)   # RS/RS 5.41: the segment's counterbattery chain
+    reserve_seen: list[str] = field(default_factory=list)  # reserves that sat through an enemy Movement segment
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RsState:
         """Units hold only plain values, so a field-by-field copy is enough for them (and much faster)."""
