@@ -7,8 +7,10 @@ guns, and so on. The chain closes when both sides in a row have nothing to add. 
 from the last to the first (5.41); a suppressed or eliminated gun fires nothing and its points are lost.
 
 Each declaration is a request (``counterbattery``) answered by the player or by his standing policy:
-``none`` (the default: never), ``ask``, or a standing order ``{guns: [ids]}``: each listed gun able to
-fire answers any announced enemy fire by firing at the strongest enemy gun it reaches. A side that has no
+``none`` (the default: never), ``ask``, or a standing order ``{guns: [ids], against: [kinds]}``: each
+listed gun able to fire answers announced enemy fire of those kinds (``missions``: bombardment and
+interdiction; ``support``: direct support; ``counterbattery``; all three when ``against`` is left out) by
+firing at the strongest enemy gun of those kinds it reaches. A side that has no
 gun able to reach an announced enemy gun is not asked at all. A standing order lets a whole chain play in
 the packets that carry the announcements; each side asked adds one packet exchange.
 """
@@ -35,13 +37,17 @@ def open_chain(state: RsState, ctx: Context, where: str, announced: dict[str, li
                 "turn": first, "quiet": 0, "asks": 0, "prefix": prefix, "suppressed": [], "done": False}
 
 
-def targets_for(state: RsState, side: str) -> list[str]:
+KINDS = ("missions", "support", "counterbattery")
+
+
+def targets_for(state: RsState, side: str, kinds: tuple[str, ...] = KINDS) -> list[str]:
     """Enemy guns whose fire is announced and unresolved: the targets ``side`` may counterbattery."""
     cb = state.cb
     enemy = enemy_of(side)
-    found = list(cb["announced"].get(enemy, []))
+    announced_kind = "missions" if cb["where"] == "artillery" else "support"
+    found = list(cb["announced"].get(enemy, [])) if announced_kind in kinds else []
     for decl in cb["decl"]:
-        if decl["side"] == enemy:
+        if decl["side"] == enemy and "counterbattery" in kinds:
             found += [g for g in decl["artillery"] if g not in found]
     return [g for g in found if state.units[g].on_map]
 
@@ -142,10 +148,11 @@ def declare(state: RsState, ctx: Context, side: str, fire: list[dict[str, Any]])
     cb["turn"] = enemy_of(side)
 
 
-def standing_order(state: RsState, side: str, guns: list[str]) -> dict[str, Any]:
-    """Policy ``{guns: [...]}``: each listed gun able to fire shoots at the strongest announced enemy gun it
-    reaches (most factors, then unit id); guns on one target fire together."""
-    targets = targets_for(state, side)
+def standing_order(state: RsState, side: str, guns: list[str], kinds: tuple[str, ...] = KINDS) -> dict[str, Any]:
+    """Policy ``{guns: [...], against: [...]}``: each listed gun able to fire shoots at the strongest
+    announced enemy gun of those kinds it reaches (most factors, then unit id); guns on one target fire
+    together."""
+    targets = targets_for(state, side, kinds)
     able = [g for g in candidates(state, side) if g in guns]
     by_target: dict[str, list[str]] = {}
     for gun_id in able:

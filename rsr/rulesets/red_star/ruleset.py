@@ -597,7 +597,8 @@ class RedStar:
         if kind == "counterbattery" and rule == "none":
             return {"fire": []}
         if kind == "counterbattery" and isinstance(rule, dict):
-            return counterbattery.standing_order(state, request.side, list(rule["guns"]))
+            return counterbattery.standing_order(state, request.side, list(rule["guns"]),
+                                                 tuple(rule.get("against", counterbattery.KINDS)))
         if kind == "reserves" and rule in ("keep", "release"):
             return {"release": [] if rule == "keep" else list(request.options["units"])}
         if kind == "reserves" and rule == "after-enemy-move":  # issue 14: no reserve sits out the scenario
@@ -621,8 +622,12 @@ class RedStar:
             return
         if kind == "counterbattery" and isinstance(rule, dict):  # RS/RS 5.41 standing order (issue 14)
             guns = rule.get("guns")
-            if set(rule) != {"guns"} or not isinstance(guns, list) or not all(isinstance(g, str) for g in guns):
-                raise RulesError("policy counterbattery is none, ask, or {guns: [your artillery unit ids]}")
+            against = rule.get("against", list(counterbattery.KINDS))
+            bad_guns = not isinstance(guns, list) or not all(isinstance(g, str) for g in guns)
+            if set(rule) - {"guns", "against"} or bad_guns or not isinstance(against, list) \
+                    or set(against) - set(counterbattery.KINDS):
+                raise RulesError("policy counterbattery is none, ask, or {guns: [your artillery unit ids], against: "
+                                 "[missions, support, counterbattery]}")
             return
         if rule not in POLICIES[kind]:
             raise RulesError(f"policy {kind} is one of {', '.join(POLICIES[kind])}, not {rule!r}")
