@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rsr.engine import Context
 from rsr.errors import RulesError
-from rsr.rulesets.red_star import stacking
+from rsr.fairdice import NoDice
+from rsr.rulesets.red_star import bridges, stacking
 from rsr.rulesets.red_star.sequence import HASTY_COST, OPERATIONAL_DISTANCE
 from rsr.rulesets.red_star.state import RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import (
@@ -48,6 +50,7 @@ class Move:
     operational: bool = False
     hasty: list[dict[str, Any]] = field(default_factory=list)
     number: int = 0
+    bridge: dict[str, str] | None = None   # RS/RS 11.1, 11.2 action at the end of the move (bridges.py)
 
 
 @dataclass
@@ -114,8 +117,9 @@ def parse_moves(state: RsState, side: str, answer: Any) -> tuple[list[str], list
         raise RulesError("trucks is a list of unit ids (RS/RS 7.4)")
     moves: list[Move] = []
     for number, raw in enumerate(answer.get("moves") or [], start=1):
-        if not isinstance(raw, dict) or set(raw) - {"units", "unit", "path", "drop", "operational", "hasty"}:
-            raise RulesError(f"move {number}: give units (or unit), path, and optionally drop, operational, hasty")
+        if not isinstance(raw, dict) or set(raw) - {"units", "unit", "path", "drop", "operational", "hasty", "bridge"}:
+            raise RulesError(f"move {number}: give units (or unit), path, and optionally drop, operational, hasty, "
+                             "bridge")
         units = raw.get("units") or ([raw["unit"]] if "unit" in raw else [])
         if not isinstance(units, list) or not units or not all(isinstance(u, str) for u in units):
             raise RulesError(f"move {number}: units is a non-empty list of unit ids")
@@ -136,7 +140,7 @@ def parse_moves(state: RsState, side: str, answer: Any) -> tuple[list[str], list
         if not isinstance(hasty, list) or not all(isinstance(h, dict) for h in hasty):
             raise RulesError(f"move {number}: hasty is a list of {{hex, units}} attacks (RS/RS 7.5)")
         moves.append(Move(tuple(units), tuple(path), drop, bool(raw.get("operational", False)), list(hasty),
-                          number))
+                          number, bridges.check_shape(raw.get("bridge"), f"move {number}")))
     return list(trucks), moves
 
 
@@ -355,6 +359,11 @@ def check_order(state: RsState, side: str, answer: Any) -> tuple[list[str], list
         check_hasty(trial, side, move, walked, hasty_used)
         attacks += len(move.hasty)
         apply_walk(trial, side, move, walked)
+        if move.bridge is not None:  # RS/RS 11.1, 11.2 (issue 14)
+            why = bridges.problem(trial, side, list(move.units), move.bridge, walked.left)
+            if why:
+                raise RulesError(f"move {move.number}: {why}")
+            bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, walked.left)
         moved += list(move.units)
         entered_hexes += [trial.units[u].hex or "" for u in move.units if walked.reached[u]]
     if attacks > state.support.get(side, 0):

@@ -23,7 +23,7 @@ from typing import Any
 
 from rsr.engine import Context
 from rsr.errors import RulesError
-from rsr.rulesets.red_star import movement
+from rsr.rulesets.red_star import bridges, movement
 from rsr.rulesets.red_star.data import half_up
 from rsr.rulesets.red_star.state import MovementRun, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import allowance, in_supply, zone_of_control
@@ -146,6 +146,7 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
         start = state.units[units[0]].hex or ""
         walked = artillery.walk_interdicted(state, ctx, side, move)
         entered = movement.apply_walk(state, side, move, walked)
+        bridges.soviet_adjacency(state, ctx, side, entered, None)  # RS/RS 11.2
         enemy_zoc = zone_of_control(state, enemy_of(side))
         for unit_id in units:
             hexes = entered.get(unit_id, [])

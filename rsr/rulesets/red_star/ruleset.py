@@ -16,6 +16,7 @@ from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
 from rsr.rulesets.red_star import (
     artillery,
+    bridges,
     counterbattery,
     force,
     movement,
@@ -527,7 +528,8 @@ class RedStar:
                 combats.append(combat)
                 ids.append(combat.id)
             run.moves.append({"units": list(move.units), "path": list(move.path), "drop": dict(move.drop),
-                              "operational": move.operational, "number": move.number, "hasty": ids})
+                              "operational": move.operational, "number": move.number, "hasty": ids,
+                              "bridge": move.bridge})
         for unit_id in trucks:
             state.units[unit_id].truck = True
             ctx.emit("truck", f"{unit_id} receives a truck marker (allowance 20)", "RS/RS 7.4", unit=unit_id)
@@ -842,6 +844,9 @@ class RedStar:
                      frm=start, to=hexes[-1], path=hexes, move=move.number)
         self._carry(state)
         reserves.lose_in_zoc(state, ctx, side)  # RS/RS 7.62 (issue 14)
+        if raw.get("bridge"):  # RS/RS 11.1, 11.2 (issue 14)
+            bridges.act(state, ctx, side, list(move.units), raw["bridge"], walked.left)
+        bridges.soviet_adjacency(state, ctx, side, entered, raw.get("bridge"))
         if walked.problem:
             ctx.emit("path-cut", f"move {move.number} stops early: {walked.problem}", "RS/RS 7.1",
                      move=move.number, reason=walked.problem)
