@@ -46,15 +46,15 @@ SCRIPT: dict[str, tuple[dict[str, Any], bool]] = {
     "t1/japan/prepared/defence-choices": ({"combats": {C1: {"lead": "su-1-149", "support": ["su-149-art"]}}}, False),
     "t1/japan/movement/orders": ({"moves": [{"units": ["jp-1-64"], "path": ["4403"]}]}, False),
 }
-RESERVE_ORDER = [{"units": ["su-603-82"], "path": ["3912", "4012", "4011", "4010", "4009", "4008", "4007", "4006",
+RESERVE_ORDER: list[dict[str, Any]] = [{"units": ["su-603-82"], "path": ["3912", "4012", "4011", "4010", "4009", "4008", "4007", "4006",
                                                    "4005"], "when": {"enemy_within": 8, "of": "4008"}}]
-STANDING = {
+STANDING: dict[str, list[dict[str, Any]]] = {
     "japan": [{"policy": "counterbattery", "rule": {"guns": ["jp-1ind-art"], "against": ["counterbattery"]}}],
     "soviet": [{"policy": "counterbattery", "rule": {"guns": ["su-1-185"], "against": ["support"]}},
                {"policy": "defence-choices", "rule": "ask"},
                {"policy": "reserve-moves", "rule": RESERVE_ORDER}],
 }
-ASKED = {
+ASKED: dict[str, list[dict[str, Any]]] = {
     "japan": [{"policy": "counterbattery", "rule": "ask"}],
     "soviet": [{"policy": "counterbattery", "rule": "ask"}, {"policy": "defence-choices", "rule": "ask"},
                {"policy": "reserve-moves", "rule": RESERVE_ORDER}],
@@ -225,3 +225,14 @@ def test_packets_standing_orders_against_asking(tmp_path: Path,
     assert len(_kinds(events, "counterbattery-declared")) >= 2
     assert asked_turn > standing_turn
     print({"standing orders": (standing_turn, standing), "asked": (asked_turn, asked)})
+
+
+def test_report_shows_the_chain_and_the_interruption(artillery_game: tuple[Path, list[Event], int, int]) -> None:
+    """Issue 14 report: missions, the chain in declaration then resolution order, reserve moves as interruptions."""
+    _, events, _, _ = artillery_game
+    tables = dict(get_ruleset("red-star").report_tables(events))
+    artillery = "\n".join(tables["Artillery"])
+    assert artillery.index("declared, level 1") < artillery.index("declared, level 2") < artillery.index(
+        "resolved, level 2")
+    assert "**provisional**" in artillery and "bombard" in artillery
+    assert "| interruption |" in "\n".join(tables["Reserves and bridges"])
