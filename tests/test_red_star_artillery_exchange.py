@@ -46,8 +46,9 @@ SCRIPT: dict[str, tuple[dict[str, Any], bool]] = {
     "t1/japan/prepared/defence-choices": ({"combats": {C1: {"lead": "su-1-149", "support": ["su-149-art"]}}}, False),
     "t1/japan/movement/orders": ({"moves": [{"units": ["jp-1-64"], "path": ["4403"]}]}, False),
 }
-RESERVE_ORDER: list[dict[str, Any]] = [{"units": ["su-603-82"], "path": ["3912", "4012", "4011", "4010", "4009", "4008", "4007", "4006",
-                                                   "4005"], "when": {"enemy_within": 8, "of": "4008"}}]
+RESERVE_PATH = ["3912", "4012", "4011", "4010", "4009", "4008", "4007", "4006", "4005"]
+RESERVE_ORDER: list[dict[str, Any]] = [
+    {"units": ["su-603-82"], "path": RESERVE_PATH, "when": {"enemy_within": 8, "of": "4008"}}]
 STANDING: dict[str, list[dict[str, Any]]] = {
     "japan": [{"policy": "counterbattery", "rule": {"guns": ["jp-1ind-art"], "against": ["counterbattery"]}}],
     "soviet": [{"policy": "counterbattery", "rule": {"guns": ["su-1-185"], "against": ["support"]}},
