@@ -7,8 +7,9 @@ its move, and the MP must be left after the move. A placed counter is a bridge o
 may not cross (11.3). A Soviet unit that enters either hex of its hexside destroys it for good, unless its
 move says ``bridge: {leave: "a-b"}`` (11.2: the Soviet player may choose to leave it intact).
 
-Not implemented yet: picking the counter up again and handing it between engineers (11.2 removal and
-exchange).
+``bridge: {pick_up: "a-b"}`` with an empty path: an engineer without Fired or disruption markers that stays the
+whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal). Not implemented
+yet: handing the counter between two engineers (11.2 exchange) and the reserve engineer's variants.
 """
 
 from __future__ import annotations
@@ -20,7 +21,11 @@ from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.hexgrid import hexside
 from rsr.rulesets.red_star.state import ELIMINATED, RsState, Unit
-from rsr.rulesets.red_star.terrain import bridge_exists, halha_between, is_motorized
+from rsr.rulesets.red_star.terrain import allowance, bridge_exists, halha_between, in_supply, is_motorized
+
+
+def movement_allowance(state: RsState, unit: Unit) -> Fraction:
+    return allowance(state, unit, False, in_supply(state, unit))
 
 COUNTER = "jp-bridge"
 DESTROY_COST = 5         # RS/RS 11.1
@@ -31,7 +36,7 @@ PLACE_COST_MOTORIZED = 10
 def check_shape(raw: Any, where: str) -> dict[str, str] | None:
     if raw is None:
         return None
-    if not isinstance(raw, dict) or len(raw) != 1 or next(iter(raw)) not in ("destroy", "place", "leave") \
+    if not isinstance(raw, dict) or len(raw) != 1 or next(iter(raw)) not in ("destroy", "place", "leave", "pick_up") \
             or not isinstance(next(iter(raw.values())), str) or "-" not in next(iter(raw.values())):
         raise RulesError(f"{where}: bridge is {{destroy: hexside}}, {{place: hexside}} or {{leave: hexside}}, a "
                          "hexside written \"2435-2535\" (RS/RS 11.1, 11.2)")
@@ -59,6 +64,15 @@ def problem(state: RsState, side: str, units: list[str], action: dict[str, str],
     low, high = side_id.split("-")
     if engineer.hex not in (low, high) or not state.static.grid.adjacent(low, high):
         return f"{engineer.id} in {engineer.hex} is not next to the hexside {side_id} (RS/RS 11.1, 11.2)"
+    if kind == "pick_up":
+        if state.pontoon != side_id:
+            return f"the Japanese bridge counter is not on {side_id} (RS/RS 11.2)"
+        if engineer.fired or engineer.disruption:
+            return f"{engineer.id} has a Fired or disruption marker and may not pick up the bridge (RS/RS 11.2)"
+        if left.get(engineer.id, Fraction(0)) < movement_allowance(state, engineer):
+            return (f"{engineer.id} must spend the whole Movement segment next to the bridge: give it no path "
+                    "(RS/RS 11.2)")
+        return None
     if kind == "destroy":
         if not bridge_exists(state, side_id):
             return f"there is no bridge on {side_id} (RS/RS 11.1)"
@@ -90,6 +104,13 @@ def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[
     assert engineer is not None
     if kind == "destroy":
         destroy(state, ctx, side_id, f"destroyed by {engineer.id} (+{DESTROY_COST} MP)", "RS/RS 11.1")
+        return
+    if kind == "pick_up":
+        state.pontoon = None
+        state.carriers[COUNTER] = engineer.id
+        state.units[COUNTER].hex = engineer.hex
+        ctx.emit("bridge", f"{engineer.id} picks up the Japanese bridge counter from {side_id}", "RS/RS 11.2",
+                 hexside=side_id, done=True, action="pick_up", unit=engineer.id)
         return
     state.pontoon = side_id
     del state.carriers[COUNTER]
