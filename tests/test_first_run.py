@@ -65,7 +65,8 @@ def _complete(args: list[str], incomplete: str) -> list[str]:
 
 
 def test_completion_offers_scenarios_of_the_ruleset_given(rsr_home: Path) -> None:
-    assert _complete(["new", "--ruleset", "red-star", "--scenario"], "") == ["july-1939", "july-1939-contact"]
+    assert _complete(["new", "--ruleset", "red-star", "--scenario"], "") == [
+        "july-1939", "july-1939-artillery", "july-1939-contact"]
     assert _complete(["demo", "--scenario"], "liao") == ["liaoyang-1904", "liaoyang-turn-1904"]
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from rsr.engine import enqueue, initial_position, resolve_pass
 from rsr.errors import RulesError, VerificationError
-from rsr.fairdice import ScriptedDice, seal
+from rsr.fairdice import NoDice, ScriptedDice, seal
 from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_star import stacking
 from rsr.rulesets.red_star.data import load_static
@@ -134,10 +134,14 @@ def test_crt_column_choice_and_clamp() -> None:
 
 
 def test_the_july_scenario_loads_and_asks_japan_to_move() -> None:
-    """RS/RS 13.1, 3.2: Japan moves first; on 2 July no units are in contact, so it is asked for movement."""
+    """RS/RS 13.1, 3.2, 5.2: Japan moves first; on 2 July its guns may fire (5.2), and with no units in contact
+    (no prepared combat) it is then asked for movement."""
     ruleset = get_ruleset("red-star")
     position = initial_position(ruleset, load_scenario("red-star", "july-1939"), {})
     request = ruleset.next_request(position.state)
+    assert request is not None and request.id == "t1/japan/artillery/missions" and request.side == "japan"
+    state, _ = ruleset.apply(position.state, request, {"missions": []}, NoDice())
+    request = ruleset.next_request(state)
     assert request is not None and request.id == "t1/japan/movement/orders" and request.side == "japan"
     on_map = [u for u in position.state.units.values() if u.status == "map"]
     assert len(on_map) == 60  # 36 Japanese with the bridge counter, 24 Soviet (13.1)

@@ -17,6 +17,7 @@ from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.hexgrid import hexside
 from rsr.provenance import is_provisional
+from rsr.rulesets.red_star import support
 from rsr.rulesets.red_star.data import CLASSES, half_up
 from rsr.rulesets.red_star.state import Combat, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import (
@@ -70,14 +71,14 @@ def can_attack(state: RsState, unit: Unit) -> str | None:
     if unit.fired:
         return f"{unit.id} has a Fired marker and may not use its combat factors (RS/RS 6.1)"
     if counter.artillery:
-        return (f"{unit.id} is artillery: it joins a combat only by direct support (RS/RS 5.3), which is not "
-                "implemented yet")
+        return (f"{unit.id} is artillery: it joins a prepared combat only as direct support, named under "
+                "support in the choices (RS/RS 5.3)")
     return None
 
 
 # -- declarations ------------------------------------------------------------------------------------------
 
-CHOICE_KEYS = {"lead", "armor_protection", "fire"}
+CHOICE_KEYS = {"lead", "armor_protection", "fire", "support"}  # support: RS/RS 5.3 (issue 14)
 
 
 def parse_declaration(state: RsState, side: str, raw: Any, number: int, used: list[str], kind: str,
@@ -161,7 +162,7 @@ def check_choice(state: RsState, combat: Combat, role: str, raw: Any, where: str
     unit fires in one firefight at the target priority requires (the default fire plan).
     """
     if not isinstance(raw, dict) or set(raw) - CHOICE_KEYS:
-        raise RulesError(f"{where}: choices are {{lead, armor_protection, fire}} (RS/RS 6.21, 6.22)")
+        raise RulesError(f"{where}: choices are {{lead, armor_protection, fire, support}} (RS/RS 6.21, 6.22, 5.3)")
     units = members(state, combat, role) if combat.stage != "waiting" else _planned(state, combat, role)
     by_hex: dict[str, list[str]] = {}
     for unit in units:
@@ -199,7 +200,8 @@ def check_choice(state: RsState, combat: Combat, role: str, raw: Any, where: str
             raise RulesError(f"{where}: {armored[0]} is Armor and the lead unit, so armor protection may not be "
                              "chosen (RS/RS 6.22)")
     fire = _check_fire(state, combat, role, raw.get("fire"), by_hex, lead, where)
-    return {"lead": lead, "armor_protection": protection, "fire": fire}
+    guns = support.check_support(state, combat, role, raw.get("support"), where)  # RS/RS 5.3 (issue 14)
+    return {"lead": lead, "armor_protection": protection, "fire": fire, "support": guns}
 
 
 def _planned(state: RsState, combat: Combat, role: str) -> list[Unit]:
@@ -260,14 +262,15 @@ def auto_choice(state: RsState, combat: Combat, role: str) -> dict[str, Any]:
         lead[hex_id] = min(legs, key=lambda u: (-current(state, u), u.id)).id
     has_armor = any(state.counter(u.id).cls == "Armor" for u in units)
     armored_lead = any(state.counter(u).cls == "Armor" for u in lead.values())
-    return {"lead": lead, "armor_protection": has_armor and not armored_lead, "fire": None}
+    return {"lead": lead, "armor_protection": has_armor and not armored_lead, "fire": None,
+            "support": support.auto_support(state, combat, role)}  # RS/RS 5.3 (issue 14)
 
 
 # -- target priority ----------------------------------------------------------------------------------------
 
 def choice_of(combat: Combat, role: str) -> dict[str, Any]:
     choice = combat.attack_choice if role == "attacker" else combat.defence_choice
-    return choice or {"lead": {}, "armor_protection": False, "fire": []}
+    return choice or {"lead": {}, "armor_protection": False, "fire": [], "support": []}
 
 
 def rank(state: RsState, combat: Combat, role: str, unit: Unit, hex_id: str) -> int:
@@ -360,6 +363,7 @@ class FireSolution:
     shifts: list[Shift]
     column: int
     provisional: list[str] = field(default_factory=list)
+    support: list[str] = field(default_factory=list)  # RS/RS 5.3: supporting guns (issue 14)
 
     @property
     def net_shift(self) -> int:
@@ -405,14 +409,13 @@ def effectiveness(state: RsState, row: str, target_class: str, adjacent: bool) -
     return cell.multiplier, cell.provenance
 
 
-def direct_support(state: RsState, combat: Combat, role: str, units: list[Unit]) -> list[dict[str, Any]]:
-    """RS/RS 5.3, 5.31, 5.32: artillery direct fire joining a side's firefight, as ``{unit, row, factors}``.
-
-    This is where the artillery issue will add Offensive and Defensive Support (with its support points,
-    formation limits 5.6, counterbattery 5.4 and the errata's effectiveness rows). Until then no artillery
-    fires in ground combat, and the list is empty.
-    """
-    return []
+def direct_support(state: RsState, combat: Combat, role: str, units: list[Unit], target_hex: str) -> list[
+        dict[str, Any]]:
+    """RS/RS 5.3, 5.31, 5.32: artillery direct fire joining a side's firefight, as ``{unit, row, factors,
+    adjacent}`` (rsr/rulesets/red_star/support.py). It joins only fire by non-artillery units (5.1)."""
+    if not units:
+        return []
+    return support.rows(state, combat, role, target_hex)
 
 
 def proficiency(state: RsState, combat: Combat, unit: Unit, firing: bool, role: str) -> int:
@@ -448,8 +451,6 @@ def solve(state: RsState, combat: Combat, role: str, units: list[Unit], target: 
             # RS/RS 5.7: a "2" marker halves a defender's factors (after 6.32's count)
             value = value / 2 if keep_fractions else Fraction(half_up(value))
         classes[row] = classes.get(row, Fraction(0)) + value
-    for support in direct_support(state, combat, role, units):  # RS/RS 5.3 (a later issue)
-        classes[support["row"]] = classes.get(support["row"], Fraction(0)) + int(support["factors"])
     by_class = []
     exact = Fraction(0)
     adjacent = all(state.static.grid.adjacent(u.hex or "", target_hex) for u in units)
@@ -462,6 +463,17 @@ def solve(state: RsState, combat: Combat, role: str, units: list[Unit], target: 
                          "value": _number(value), "provenance": provenance})
         if is_provisional(provenance):
             provisional.append(f"Combat Effectiveness {row} vs {target_class}: {provenance}")
+    guns = []
+    for gun in direct_support(state, combat, role, units, target_hex):  # RS/RS 5.3, errata: the chart applies
+        multiplier, provenance = effectiveness(state, gun["row"], target_class, gun["adjacent"])
+        total = Fraction(int(gun["factors"]))
+        value = total * multiplier if keep_fractions else Fraction(math.ceil(total * multiplier))
+        exact += value
+        guns.append(gun["unit"])
+        by_class.append({"class": f"{gun['row']} ({gun['unit']}, support)", "factors": _number(total),
+                         "multiplier": str(multiplier), "value": _number(value), "provenance": provenance})
+        if is_provisional(provenance):
+            provisional.append(f"Combat Effectiveness {gun['row']} vs {target_class}: {provenance}")
     strength = math.ceil(exact)
     crt = static.crt
     base = crt.column_for(strength)
@@ -475,7 +487,7 @@ def solve(state: RsState, combat: Combat, role: str, units: list[Unit], target: 
     if is_provisional(crt.column_provenance[column]):
         provisional.append(f"CRT column {crt.columns[column]}: {crt.column_provenance[column]}")
     return FireSolution([u.id for u in units], printed, used, by_class, strength, target.id, target_hex, base,
-                        shifts, column, provisional)
+                        shifts, column, provisional, guns)
 
 
 def column_shifts(state: RsState, combat: Combat, role: str, units: list[Unit], target: Unit,
@@ -601,7 +613,9 @@ def start(state: RsState, ctx: Context, combat: Combat) -> bool:
                  f"{', '.join(f'{v} in {k}' for k, v in sorted(choice['lead'].items()))}; armor protection "
                  f"{'yes' if choice['armor_protection'] else 'no'}", "RS/RS 6.21", combat=combat.id, role=role,
                  lead=dict(choice["lead"]), armor_protection=choice["armor_protection"],
-                 fire=choice.get("fire"), sealed=(combat.attack_sealed if role == "attacker" else False))
+                 fire=choice.get("fire"), sealed=(combat.attack_sealed if role == "attacker" else False),
+                 support=list(choice.get("support", [])))
+    support.pay(state, ctx, combat)  # RS/RS 5.3 (issue 14)
     return True
 
 

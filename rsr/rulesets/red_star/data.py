@@ -157,6 +157,71 @@ class SupplyEdge:
     provenance: str
 
 
+@dataclass(frozen=True)
+class FireTable:
+    """One artillery table (RS/RS 5.21, 5.22, 5.42; Player Aid): columns by strength, rows by die 1 to 6+."""
+
+    name: str
+    columns: tuple[int, ...]
+    rows: tuple[tuple[str, ...], ...]   # rows[die - 1][column]
+    columns_provenance: str
+    cells_provenance: str
+
+    def column_for(self, strength: int) -> int | None:
+        """The highest column not above ``strength`` (Player Aid); None below the first column."""
+        best = None
+        for index, value in enumerate(self.columns):
+            if value <= strength:
+                best = index
+        return best
+
+    def result(self, column: int, die: int) -> str:
+        """The cell of a modified roll: above 6 reads the "6+" row, below 1 the first row."""
+        row = min(max(die, 1), len(self.rows))
+        return self.rows[row - 1][column]
+
+
+@dataclass(frozen=True)
+class ArtilleryCharts:
+    """RS/RS 5.0-5.53: the three artillery tables, spotting modifiers and support point costs."""
+
+    bombardment: FireTable
+    counterbattery: FireTable
+    interdiction: FireTable
+    spotting: tuple[tuple[int | None, int], ...]   # (up to this distance or None, die modifier)
+    spotting_provenance: str
+    costs: dict[str, int]
+    costs_provenance: str
+    selection_provenance: str
+    bridge_modifier: int
+    bridge_modifier_provenance: str
+
+
+def _fire_table(name: str, raw: dict[str, Any], default: str) -> FireTable:
+    rows = tuple(tuple(str(v) for v in cell["results"]) for cell in sorted(raw["cells"], key=lambda c: c["die"]))
+    for row in rows:
+        if len(row) != len(raw["columns"]):
+            raise BadInput(f"tables: the {name} table has a row of {len(row)} cells for {len(raw['columns'])} columns")
+    return FireTable(name, tuple(int(c) for c in raw["columns"]), rows,
+                     str(raw.get("columns_provenance", default)), str(raw.get("cells_provenance", default)))
+
+
+def _artillery(raw: dict[str, Any] | None, default: str) -> ArtilleryCharts | None:
+    if raw is None:
+        return None
+    return ArtilleryCharts(
+        bombardment=_fire_table("Bombardment", raw["bombardment"], default),
+        counterbattery=_fire_table("Counterbattery", raw["counterbattery"], default),
+        interdiction=_fire_table("Interdiction", raw["interdiction"], default),
+        spotting=tuple((None if s["up_to"] is None else int(s["up_to"]), int(s["modifier"])) for s in raw["spotting"]),
+        spotting_provenance=str(raw.get("spotting_provenance", default)),
+        costs={str(k): int(v) for k, v in sorted(raw["costs"].items())},
+        costs_provenance=str(raw.get("costs_provenance", default)),
+        selection_provenance=str(raw.get("column_selection_provenance", default)),
+        bridge_modifier=int(raw.get("bridge_modifier", -1)),
+        bridge_modifier_provenance=str(raw.get("bridge_modifier_provenance", default)))
+
+
 @dataclass
 class Static(SharedStatic):
     """Everything fixed for the whole game; shared, never copied, not part of the hashed state."""
@@ -182,6 +247,7 @@ class Static(SharedStatic):
     morale: dict[tuple[str, str], MoraleOutcome]
     map_provenance: str
     place_provenance: dict[str, str] = field(default_factory=dict)
+    artillery: ArtilleryCharts | None = None   # RS/RS 5.0 charts (tables.yaml ``artillery``)
     nbrs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # neighbours on the map, sorted
     links: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # (neighbour, hexside) pairs
     halha_sides: frozenset[str] = frozenset()
@@ -357,7 +423,7 @@ def load_static(data: dict[str, Any]) -> Static:
         counters=_counters(data["counters"]), crt=crt, effectiveness=effectiveness,
         effectiveness_options=effectiveness_options, rule_options=rule_options, terrain_costs=terrain_costs,
         hexside_costs=hexside_costs, road_cost=road_cost, morale=morale, map_provenance=default,
-        place_provenance=place_provenance,
+        place_provenance=place_provenance, artillery=_artillery(tables.get("artillery"), tdefault),
     )
 
 

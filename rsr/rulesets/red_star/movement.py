@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rsr.engine import Context
 from rsr.errors import RulesError
-from rsr.rulesets.red_star import stacking
+from rsr.fairdice import NoDice
+from rsr.rulesets.red_star import bridges, stacking
 from rsr.rulesets.red_star.sequence import HASTY_COST, OPERATIONAL_DISTANCE
 from rsr.rulesets.red_star.state import RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import (
@@ -48,6 +50,7 @@ class Move:
     operational: bool = False
     hasty: list[dict[str, Any]] = field(default_factory=list)
     number: int = 0
+    bridge: dict[str, str] | None = None   # RS/RS 11.1, 11.2 action at the end of the move (bridges.py)
 
 
 @dataclass
@@ -59,6 +62,7 @@ class Walk:
     allowance: dict[str, Fraction]
     problem: str | None = None
     entered_zoc: bool = False
+    halted: dict[str, int] = field(default_factory=dict)  # unit -> path index it could not enter (RS/RS 5.22)
 
 
 def allowance_of(state: RsState, unit: Unit) -> Fraction:
@@ -113,8 +117,9 @@ def parse_moves(state: RsState, side: str, answer: Any) -> tuple[list[str], list
         raise RulesError("trucks is a list of unit ids (RS/RS 7.4)")
     moves: list[Move] = []
     for number, raw in enumerate(answer.get("moves") or [], start=1):
-        if not isinstance(raw, dict) or set(raw) - {"units", "unit", "path", "drop", "operational", "hasty"}:
-            raise RulesError(f"move {number}: give units (or unit), path, and optionally drop, operational, hasty")
+        if not isinstance(raw, dict) or set(raw) - {"units", "unit", "path", "drop", "operational", "hasty", "bridge"}:
+            raise RulesError(f"move {number}: give units (or unit), path, and optionally drop, operational, hasty, "
+                             "bridge")
         units = raw.get("units") or ([raw["unit"]] if "unit" in raw else [])
         if not isinstance(units, list) or not units or not all(isinstance(u, str) for u in units):
             raise RulesError(f"move {number}: units is a non-empty list of unit ids")
@@ -135,15 +140,17 @@ def parse_moves(state: RsState, side: str, answer: Any) -> tuple[list[str], list
         if not isinstance(hasty, list) or not all(isinstance(h, dict) for h in hasty):
             raise RulesError(f"move {number}: hasty is a list of {{hex, units}} attacks (RS/RS 7.5)")
         moves.append(Move(tuple(units), tuple(path), drop, bool(raw.get("operational", False)), list(hasty),
-                          number))
+                          number, bridges.check_shape(raw.get("bridge"), f"move {number}")))
     return list(trucks), moves
 
 
-def walk(state: RsState, side: str, move: Move, strict: bool) -> Walk:
+def walk(state: RsState, side: str, move: Move, strict: bool, extra: dict[int, int] | None = None) -> Walk:
     """Walk a stack along its path under RS/RS 7.1-7.3 and 8.2.
 
     ``strict``: the first problem is an error (checking an order); otherwise the stack stops in the last
-    legal hex, and a member that cannot pay for the next hex is dropped off where it is (7.2).
+    legal hex, and a member that cannot pay for the next hex is dropped off where it is (7.2). ``extra``:
+    path index -> interdiction MP each unit must add to enter that hex; a unit that cannot pay halts before
+    it even as its first hex (RS/RS 5.22, artillery.walk_interdicted).
     """
     static = state.static
     units = [state.units[u] for u in move.units]
@@ -224,6 +231,12 @@ def walk(state: RsState, side: str, move: Move, strict: bool) -> Walk:
                     cost += 2  # RS/RS 8.2: leaving friendly units behind in the enemy zone of control
                 else:
                     cost += halve_movement(state, allow[unit_id])  # RS/RS 8.2: the last friendly unit to leave
+            if extra and index in extra:  # RS/RS 5.22: the interdiction cost has no first-hex exception
+                cost += extra[index]
+                if cost > left[unit_id]:
+                    active.remove(unit_id)
+                    result.halted[unit_id] = index
+                    continue
             if cost > left[unit_id] and reached[unit_id] > 0:
                 if strict:
                     return fail(f"{unit_id} cannot pay {fraction_text(cost)} MP to enter {there} "
@@ -346,6 +359,11 @@ def check_order(state: RsState, side: str, answer: Any) -> tuple[list[str], list
         check_hasty(trial, side, move, walked, hasty_used)
         attacks += len(move.hasty)
         apply_walk(trial, side, move, walked)
+        if move.bridge is not None:  # RS/RS 11.1, 11.2 (issue 14)
+            why = bridges.problem(trial, side, list(move.units), move.bridge, walked.left)
+            if why:
+                raise RulesError(f"move {move.number}: {why}")
+            bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, walked.left)
         moved += list(move.units)
         entered_hexes += [trial.units[u].hex or "" for u in move.units if walked.reached[u]]
     if attacks > state.support.get(side, 0):

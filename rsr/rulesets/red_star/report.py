@@ -72,6 +72,33 @@ def points_table(events: list[Event]) -> list[str]:
     return ["| points | case |", "|---|---|", *rows] if rows else []
 
 
+ARTILLERY_KINDS = ("announced", "fire-mission", "wasted", "cancelled", "counterbattery-declared", "counterbattery-pass",
+                   "counterbattery", "suppressed", "direct-support", "support-off", "interdiction", "interdicted",
+                   "interdiction-off")
+
+
+def artillery_table(events: list[Event]) -> list[str]:
+    """RS/RS 5.0-5.53 (issue 14): missions with cost, column, modifiers, die and result; counterbattery chains
+    in declaration order then resolution order (last declared first); direct support; interdiction rolls."""
+    rows = []
+    for event in events:
+        if event.kind in ARTILLERY_KINDS:
+            d = event.data
+            what = {"counterbattery-declared": f"declared, level {d.get('level')}",
+                    "counterbattery": f"resolved, level {d.get('level')}"}.get(event.kind, event.kind)
+            flag = "**provisional**" if event.provisional else ""
+            rows.append(f"| {what} | {event.text.replace('|', '/')} | {event.case or ''} | {flag} |")
+    return ["| step | what happened | case | data |", "|---|---|---|---|", *rows] if rows else []
+
+
+def reserves_table(events: list[Event]) -> list[str]:
+    """RS/RS 7.6-7.64 (issue 14): reserve moves are interruptions of the enemy's movement, marked so."""
+    rows = [f"| {'interruption' if e.kind == 'reserve-moved' else e.kind} | {e.text} | {e.case} |" for e in events
+            if e.kind in ("reserve-moved", "reserve-lost", "release", "reserve", "bridge")]
+    return ["| step | what happened | case |", "|---|---|---|", *rows] if rows else []
+
+
 def tables(events: list[Event]) -> list[tuple[str, list[str]]]:
-    return [("Force adjustment and points", points_table(events)), ("Movement", movement_table(events)),
+    return [("Force adjustment and points", points_table(events)), ("Artillery", artillery_table(events)),
+            ("Movement", movement_table(events)), ("Reserves and bridges", reserves_table(events)),
             ("Secret choices", choices_table(events)), ("Firefights", firefight_table(events))]

@@ -13,6 +13,7 @@ from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.rulesets.red_star import combat as cm
 from rsr.rulesets.red_star import retreat as rt
+from rsr.rulesets.red_star import support
 from rsr.rulesets.red_star.losses import lose_factors
 from rsr.rulesets.red_star.sequence import MORALE_DIE
 from rsr.rulesets.red_star.state import Ask, Combat, RsState, Unit
@@ -114,6 +115,7 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
         else:
             target = chosen
     solution = cm.solve(state, combat, role, units, target, target_hex, combat.last_printed)
+    support.fired(state, combat, solution.support)  # RS/RS 5.1, 5.3 (issue 14)
     combat.last_printed = sum(solution.used.values())
     combat.firefights += 1
     number = combat.firefights
@@ -142,7 +144,7 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
         by_class=solution.by_class, strength=solution.strength, target=target.id, target_hex=target_hex,
         base_column=crt.columns[solution.base_column], shifts=shifts, net_shift=solution.net_shift,
         column=crt.columns[solution.column], die=die, result=cell.text, steps=cell.steps, morale=cell.morale,
-        night=combat.night,
+        night=combat.night, support=list(solution.support),
     )
     result: dict[str, Any] = {
         "target": target.id, "hex": target_hex, "role": other, "owner": target.side, "steps": cell.steps,

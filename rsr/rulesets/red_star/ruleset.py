@@ -15,8 +15,19 @@ from rsr.engine import Context, Event, Request, Sealed
 from rsr.errors import BadInput, RulesError
 from rsr.fairdice import Dice, NoDice
 from rsr.rulesets import register
+from rsr.rulesets.red_star import (
+    artillery,
+    bridges,
+    counterbattery,
+    force,
+    movement,
+    reserves,
+    resolve,
+    stacking,
+    support,
+    victory,
+)
 from rsr.rulesets.red_star import combat as cm
-from rsr.rulesets.red_star import force, movement, resolve, stacking, victory
 from rsr.rulesets.red_star import retreat as rt
 from rsr.rulesets.red_star.data import load_static
 from rsr.rulesets.red_star.sequence import TURN, find_segment, segment_label, segment_side
@@ -31,7 +42,7 @@ from rsr.rulesets.red_star.state import (
     Unit,
     enemy_of,
 )
-from rsr.rulesets.red_star.terrain import allowance, supplied_hexes
+from rsr.rulesets.red_star.terrain import allowance, current, supplied_hexes
 
 POLICIES: dict[str, tuple[str, ...]] = {
     "attack-choices": ("ask", "auto"),          # RS/RS 6.21, 6.22 (the attacker's secret choices)
@@ -43,7 +54,11 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "overstack": ("newest", "ask"),             # RS/RS 4.11 (which units go beneath a "2")
     "advance": ("into-hex", "none", "ask"),     # RS/RS 6.8
     "replacements": ("restore", "none", "ask"),  # RS/RS 4.23
-    "reserves": ("keep", "release", "ask"),     # RS/RS 7.62
+    "reserves": ("after-enemy-move", "keep", "release", "ask"),  # RS/RS 7.61, 7.62 (issue 14: new default)
+    "reserve-moves": ("hold", "ask"),           # RS/RS 7.63 (or a list of conditional orders, reserves.py)
+    # -- artillery (issue 14, rsr/rulesets/red_star/artillery.py) --
+    "fire-missions": ("ask", "hold"),           # RS/RS 5.2: the phasing player's bombardment and interdiction
+    "counterbattery": ("none", "ask"),          # RS/RS 5.41 (or a standing order {guns: [ids]})
 }
 
 
@@ -76,7 +91,9 @@ class RedStar:
                                        "retreat": "auto", "retreat-losses": "fewest-factors",
                                        "target-ties": "highest-proficiency", "overstack": "newest",
                                        "advance": "into-hex", "replacements": "restore",
-                                       "reserves": "keep"}
+                                       "reserves": "after-enemy-move", "reserve-moves": "hold",
+                                       "fire-missions": "ask",
+                                       "counterbattery": "none"}
 
     # -- set-up -------------------------------------------------------------------------------------------
 
@@ -155,6 +172,67 @@ class RedStar:
     def _request_unseal(self, state: RsState, ask: Ask) -> Request:
         return Request(ask.id, ask.side, "unseal", f"reveal your sealed choice {ask.data['sealed']}",
                        ask.data.get("case", "RS/RS 6.21"), unseals=ask.data["sealed"])
+
+    # -- artillery (issue 14) --
+    def _request_fire_missions(self, state: RsState, ask: Ask) -> Request:
+        return Request(ask.id, ask.side, "fire-missions", f"Artillery Fire segment, {state.date()}: bombardment "
+                       "and interdiction missions (an empty list fires none)", "RS/RS 5.2",
+                       options={"artillery": artillery.options(state, ask.side),
+                                "support_points": state.support.get(ask.side, 0)},
+                       template={"missions": []}, policy="fire-missions")
+
+    def _answer_fire_missions(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        missions = artillery.check_missions(state, ask.side, answer)
+        artillery.announce(state, ctx, ask.side, missions)
+        state.missions = missions
+        guns = [g for m in missions for g in m["artillery"]]
+        counterbattery.open_chain(state, ctx, "artillery", {ask.side: guns}, enemy_of(ask.side),
+                                  f"t{state.turn}/{ask.side}/artillery")
+
+    def _request_counterbattery(self, state: RsState, ask: Ask) -> Request:
+        targets = {t: {"hex": state.units[t].hex, "factors": current(state, state.units[t])}
+                   for t in ask.data["targets"]}
+        guns = {g: {"hex": state.units[g].hex, "range": artillery.fire_range(state, state.units[g]),
+                    "reaches": [t for t in ask.data["targets"] if counterbattery.reachable(state, g, t)]}
+                for g in ask.data["guns"]}
+        return Request(ask.id, ask.side, "counterbattery", "announced enemy fire: counterbattery against any of "
+                       f"{', '.join(ask.data['targets'])} before it resolves?", "RS/RS 5.41",
+                       options={"targets": targets, "guns": guns, "support_points": state.support.get(ask.side, 0),
+                                "chain": list(state.cb.get("decl", []))},
+                       template={"fire": []}, policy="counterbattery")
+
+    def _answer_counterbattery(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        counterbattery.declare(state, ctx, ask.side, counterbattery.check(state, ask.side, answer))
+
+    def _support_counterbattery(self, state: RsState, ctx: Context, side: str) -> bool:
+        """RS/RS 5.41: announced direct support may draw counterbattery before any combat resolves."""
+        if not state.cb:
+            announced = {combat_side: [g for c in state.combats for g in (cm.choice_of(c, role).get("support") or [])]
+                         for combat_side, role in ((side, "attacker"), (enemy_of(side), "defender"))}
+            counterbattery.open_chain(state, ctx, "prepared", announced, enemy_of(side),
+                                      f"t{state.turn}/{side}/prepared")
+        return counterbattery.step(state, ctx)
+
+    def _run_artillery_fire(self, state: RsState, ctx: Context, side: str | None) -> bool:
+        """RS/RS 5.0-5.2: the phasing side's markers of last turn come off; it may fire indirect missions."""
+        assert side is not None
+        if state.force_step == "asked" and state.cb:
+            if not counterbattery.step(state, ctx):
+                return False
+            artillery.resolve_missions(state, ctx, side, state.missions, state.cb["suppressed"])
+            state.missions = []
+            state.force_step = "resolved"
+        if state.force_step == "":
+            state.force_step = "asked"
+            artillery.clear_interdiction(state, ctx, side)
+            if not artillery.eligible(state, side) or state.support.get(side, 0) < 1:
+                ctx.emit("fire-missions", f"no {side} artillery can fire an indirect mission", "RS/RS 5.2",
+                         side=side, missions=0)
+                return True
+            state.ask = Ask("fire-missions", side, f"t{state.turn}/{side}/artillery/missions")
+            return False
+        return True
+    # -- end artillery --
 
     def _request_replacements(self, state: RsState, ask: Ask) -> Request:
         return Request(ask.id, ask.side, "replacements", f"Force Adjustment, {state.date()}: spend replacement "
@@ -248,9 +326,45 @@ class RedStar:
                        template={"trucks": [], "moves": []})
 
     def _request_reserves(self, state: RsState, ask: Ask) -> Request:
-        return Request(ask.id, ask.side, "reserves", "Marker Adjustment: Reserve markers to remove", "RS/RS 7.62",
-                       options=lambda: {"units": [u.id for u in state.on_map(ask.side) if u.reserve]},
-                       template={"release": []}, policy="reserves")
+        units = [u.id for u in state.on_map(ask.side) if u.reserve]
+        return Request(ask.id, ask.side, "reserves", "Marker Adjustment: Reserve markers to remove or place",
+                       "RS/RS 7.61, 7.62",
+                       options=lambda: {"units": units, "creatable": reserves.creatable(state, ask.side),
+                                        "seen": [u for u in units if u in state.reserve_seen]},
+                       template={"release": [], "create": []}, policy="reserves")
+
+    # -- reserve movement (issue 14) --
+    def _request_reserve_move(self, state: RsState, ask: Ask) -> Request:
+        run = state.movement
+        assert run is not None
+        last = run.moves[run.index - 1]
+        units = {u.id: {"hex": u.hex, "allowance": str(allowance(state, u))}
+                 for u in reserves.movable(state, ask.side, run)}
+        return Request(ask.id, ask.side, "reserve-move", f"the enemy has moved {', '.join(last['units'])}: "
+                       "interrupt with reserve movement?", "RS/RS 7.63",
+                       options={"units": units, "enemy_move": dict(last)}, template={"moves": []},
+                       policy="reserve-moves")
+
+    def _answer_reserve_move(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        run = state.movement
+        assert run is not None
+        moves = reserves.parse(state, ask.side, run, answer)
+        run.triggered += [int(n) for n in (answer.get("orders") or [])]
+        reserves.execute(state, ctx, ask.side, run, moves)
+        run.reserve_done = run.index
+
+    def _reserve_interruption(self, state: RsState, ctx: Context, side: str, run: MovementRun) -> bool:
+        """RS/RS 7.62, 7.63: after each enemy move and its hasty attacks, reserves may interrupt."""
+        if run.executing or run.index == 0 or run.reserve_done >= run.index:
+            return True
+        reserves.lose_in_zoc(state, ctx, side)
+        owner = enemy_of(side)
+        if not reserves.movable(state, owner, run):
+            run.reserve_done = run.index
+            return True
+        state.ask = Ask("reserve-move", owner, f"t{state.turn}/{side}/movement/reserves{run.index}")
+        return False
+    # -- end reserve movement --
 
     def attack_options(self, state: RsState, side: str) -> dict[str, list[str]]:
         """Every unit that may attack now and the enemy hexes next to it (RS/RS 6.0)."""
@@ -354,6 +468,7 @@ class RedStar:
         extra = sorted(set(answer["combats"]) - {c.id for c in wanted})
         if extra:
             raise RulesError(f"{extra[0]} is not a combat waiting for your choices")
+        support.check_unique(state.combats, "attacker")  # RS/RS 5.1 (issue 14)
 
     def _answer_attack_choices(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         if isinstance(answer, Sealed):
@@ -375,6 +490,7 @@ class RedStar:
             if raw is None:
                 raise RulesError(f"give the defence choices for {combat.id} (RS/RS 6.21)")
             combat.defence_choice = cm.check_choice(state, combat, "defender", raw, combat.id)
+        support.check_unique(state.combats, "defender")  # RS/RS 5.1 (issue 14)
         state.choices_stage = "unseal" if any(c.attack_sealed for c in state.combats) else "done"
 
     def _answer_morale(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
@@ -424,7 +540,8 @@ class RedStar:
                 combats.append(combat)
                 ids.append(combat.id)
             run.moves.append({"units": list(move.units), "path": list(move.path), "drop": dict(move.drop),
-                              "operational": move.operational, "number": move.number, "hasty": ids})
+                              "operational": move.operational, "number": move.number, "hasty": ids,
+                              "bridge": move.bridge})
         for unit_id in trucks:
             state.units[unit_id].truck = True
             ctx.emit("truck", f"{unit_id} receives a truck marker (allowance 20)", "RS/RS 7.4", unit=unit_id)
@@ -434,8 +551,20 @@ class RedStar:
         state.choices_stage = ""
 
     def _answer_reserves(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
-        if not isinstance(answer, dict) or set(answer) - {"release"}:
-            raise RulesError("a reserves answer is {release: [unit ids]} (RS/RS 7.62)")
+        if not isinstance(answer, dict) or set(answer) - {"release", "create"}:
+            raise RulesError("a reserves answer is {release: [unit ids], create: [unit ids]} (RS/RS 7.61, 7.62)")
+        for unit_id in answer.get("create") or []:  # RS/RS 7.61 (issue 14)
+            unit = state.units.get(unit_id)
+            if unit is None or unit.side != ask.side or not unit.on_map:
+                raise RulesError(f"{unit_id} is not a {ask.side} unit on the map")
+            problem = reserves.creation_problem(state, unit)
+            if problem:
+                raise RulesError(problem)
+        for unit_id in answer.get("create") or []:
+            state.units[unit_id].reserve = True
+            if unit_id in state.reserve_seen:
+                state.reserve_seen.remove(unit_id)
+            ctx.emit("reserve", f"{unit_id} receives a Reserve marker", "RS/RS 7.61", unit=unit_id, created=True)
         for unit_id in answer.get("release") or []:
             unit = state.units.get(unit_id)
             if unit is None or unit.side != ask.side or not unit.reserve:
@@ -477,8 +606,21 @@ class RedStar:
             return {"units": rt.default_advance(state, combat), "path": [combat.hex]}
         if kind == "replacements" and rule in ("restore", "none"):
             return force.auto_replacements(state, request.side) if rule == "restore" else {}
+        if kind == "fire-missions" and rule == "hold":  # artillery (issue 14)
+            return {"missions": []}
+        if kind == "counterbattery" and rule == "none":
+            return {"fire": []}
+        if kind == "counterbattery" and isinstance(rule, dict):
+            return counterbattery.standing_order(state, request.side, list(rule["guns"]),
+                                                 tuple(rule.get("against", counterbattery.KINDS)))
         if kind == "reserves" and rule in ("keep", "release"):
             return {"release": [] if rule == "keep" else list(request.options["units"])}
+        if kind == "reserves" and rule == "after-enemy-move":  # issue 14: no reserve sits out the scenario
+            return {"release": list(request.options["seen"])}
+        if kind == "reserve-move" and rule == "hold":
+            return {"moves": []}
+        if kind == "reserve-move" and isinstance(rule, list) and state.movement is not None:
+            return reserves.standing(state, request.side, state.movement, rule)
         return None
 
     def check_policy(self, kind: str, rule: Any) -> None:
@@ -488,6 +630,18 @@ class RedStar:
             value = rule.get("check-if-rating-at-least")
             if set(rule) != {"check-if-rating-at-least"} or not isinstance(value, int) or not 0 <= value <= 7:
                 raise RulesError("policy morale is check, retreat, ask, or {check-if-rating-at-least: N}")
+            return
+        if kind == "reserve-moves" and isinstance(rule, list):  # RS/RS 7.63 conditional orders (issue 14)
+            reserves.check_standing(rule)
+            return
+        if kind == "counterbattery" and isinstance(rule, dict):  # RS/RS 5.41 standing order (issue 14)
+            guns = rule.get("guns")
+            against = rule.get("against", list(counterbattery.KINDS))
+            bad_guns = not isinstance(guns, list) or not all(isinstance(g, str) for g in guns)
+            if set(rule) - {"guns", "against"} or bad_guns or not isinstance(against, list) \
+                    or set(against) - set(counterbattery.KINDS):
+                raise RulesError("policy counterbattery is none, ask, or {guns: [your artillery unit ids], against: "
+                                 "[missions, support, counterbattery]}")
             return
         if rule not in POLICIES[kind]:
             raise RulesError(f"policy {kind} is one of {', '.join(POLICIES[kind])}, not {rule!r}")
@@ -524,6 +678,8 @@ class RedStar:
         state.combat_index = 0
         state.choices_stage = ""
         state.movement = None
+        state.cb = {}  # RS/RS 5.41 (issue 14)
+        state.missions = []
         if segment.key == "reinforcement-planning":
             state.entry_plans = {}
             force.receive_points(state, ctx)
@@ -593,6 +749,8 @@ class RedStar:
             return False
         if not self._choices(state, side, "prepared"):
             return False
+        if state.combat_index == 0 and not self._support_counterbattery(state, ctx, side):  # RS/RS 5.41 (issue 14)
+            return False
         while state.combat_index < len(state.combats):
             combat = state.combats[state.combat_index]
             if combat.stage == "waiting" and not self._pay(state, ctx, combat):
@@ -647,11 +805,14 @@ class RedStar:
         assert side is not None
         run = state.movement
         if run is None:
+            reserves.note_enemy_segment(state, side)  # RS/RS 7.62 default policy (issue 14)
             state.ask = Ask("movement", side, f"t{state.turn}/{side}/movement/orders")
             return False
         if not self._choices(state, side, "movement"):
             return False
         while run.index < len(run.moves):
+            if not self._reserve_interruption(state, ctx, side, run):  # RS/RS 7.63 (issue 14)
+                return False
             move = run.moves[run.index]
             if not run.executing:
                 self._execute_move(state, ctx, side, move, run)
@@ -669,6 +830,8 @@ class RedStar:
                     return False
             run.index += 1
             run.executing = False
+        if not self._reserve_interruption(state, ctx, side, run):  # RS/RS 7.63 (issue 14)
+            return False
         self._end_movement(state, ctx, side, run)
         return True
 
@@ -676,11 +839,14 @@ class RedStar:
         move = movement.Move(tuple(raw["units"]), tuple(raw["path"]), dict(raw["drop"]), raw["operational"], [],
                              raw["number"])
         alive = [u for u in move.units if state.units[u].on_map]
+        if alive and not move.path and raw.get("bridge"):  # RS/RS 11.2 pick-up without moving (issue 14)
+            bridges.act(state, ctx, side, alive, raw["bridge"], {u: movement.allowance_of(state, state.units[u])
+                                                                 for u in alive})
         if not alive or not move.path:
             return
         first = state.units[alive[0]].hex
         move.units = tuple(u for u in alive if state.units[u].hex == first)
-        walked = movement.walk(state, side, move, strict=False)
+        walked = artillery.walk_interdicted(state, ctx, side, move)  # RS/RS 5.22 (issue 14)
         start = first or ""
         entered = movement.apply_walk(state, side, move, walked)
         run.moved += [u for u in move.units if u not in run.moved]
@@ -692,6 +858,10 @@ class RedStar:
                      f"of {movement.fraction_text(walked.allowance[unit_id])} MP)", "RS/RS 7.1", unit=unit_id,
                      frm=start, to=hexes[-1], path=hexes, move=move.number)
         self._carry(state)
+        reserves.lose_in_zoc(state, ctx, side)  # RS/RS 7.62 (issue 14)
+        if raw.get("bridge"):  # RS/RS 11.1, 11.2 (issue 14)
+            bridges.act(state, ctx, side, list(move.units), raw["bridge"], walked.left)
+        bridges.soviet_adjacency(state, ctx, side, entered, raw.get("bridge"))
         if walked.problem:
             ctx.emit("path-cut", f"move {move.number} stops early: {walked.problem}", "RS/RS 7.1",
                      move=move.number, reason=walked.problem)
@@ -725,7 +895,7 @@ class RedStar:
                     ctx.emit("markers", f"{unit.id}: {', '.join(removed)} marker(s) removed", "RS/RS 5.7",
                              unit=unit.id)
             state.force_step = "reserves"
-            if any(u.reserve for u in state.on_map(side)):
+            if any(u.reserve for u in state.on_map(side)) or reserves.creatable(state, side):
                 state.ask = Ask("reserves", side, f"t{state.turn}/{side}/markers/reserves")
                 return False
         return True

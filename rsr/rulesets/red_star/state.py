@@ -72,6 +72,7 @@ class Combat:
     firefights: int = 0
     support_paid: bool = False
     tie_orders: dict[str, list[str]] = field(default_factory=dict)  # RS/RS 6.25: hex -> the owner's order
+    support_guns: dict[str, list[str]] = field(default_factory=dict)  # RS/RS 5.3: role -> paid guns (issue 14)
 
 
 @dataclass
@@ -86,6 +87,11 @@ class MovementRun:
     spent: dict[str, str] = field(default_factory=dict)  # unit -> MP left after its move, as a fraction text
     combats: list[str] = field(default_factory=list)   # ids of the hasty attacks declared by the order
     executing: bool = False
+    # RS/RS 7.63-7.64 reserve movement by the other side (issue 14)
+    reserve_done: int = 0                                     # moves after which reserves have had their say
+    reserve_moved: list[str] = field(default_factory=list)    # reserve units that moved (or failed release)
+    released: bool = False                                    # 7.64 July: a Japanese unit achieved release
+    triggered: list[int] = field(default_factory=list)        # conditional reserve orders already carried out
 
 
 @dataclass
@@ -131,6 +137,11 @@ class RsState:
     carriers: dict[str, str] = field(default_factory=dict)  # the bridge counter -> the engineer carrying it
     marks: list[dict[str, Any]] = field(default_factory=list)  # RS/RS 4.11: "2" markers waiting for the owner
     marks_asked: int = 0
+    interdiction: dict[str, dict[str, int]] = field(default_factory=dict)  # RS/RS 5.22: side -> hex -> factors
+    missions: list[dict[str, Any]] = field(default_factory=list)  # RS/RS 5.2: announced, not yet resolved
+    cb: dict[str, Any] = field(default_factory=dict)   # RS/RS 5.41: the segment's counterbattery chain
+    reserve_seen: list[str] = field(default_factory=list)  # reserves that sat through an enemy Movement segment
+    pontoon: str | None = None       # RS/RS 11.2: the hexside the Japanese bridge counter spans (issue 14)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RsState:
         """Units hold only plain values, so a field-by-field copy is enough for them (and much faster)."""

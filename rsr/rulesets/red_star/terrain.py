@@ -18,6 +18,8 @@ from rsr.rulesets.red_star.state import RsState, Unit, enemy_of
 
 def bridge_exists(state: RsState, side_id: str) -> bool:
     """RS/RS 11.0, 13.1 special rule 2: a bridge exists in the scenarios it names, from its first turn."""
+    if side_id == state.pontoon:  # RS/RS 11.2: the Japanese bridge counter (issue 14)
+        return True
     bridge = state.static.bridges.get(side_id)
     if bridge is None or side_id in state.destroyed_bridges:
         return False
@@ -83,7 +85,13 @@ def step_cost(state: RsState, unit: Unit, frm: str, to: str) -> Fraction | None:
         if cost is None:
             return None
         total += cost
-    if bridged:
+    if bridged and side_id == state.pontoon:  # RS/RS 11.3: no armor over the Japanese bridge counter
+        if state.counter(unit.id).cls == "Armor":
+            return None
+        bridge_cost = static.hexside_costs["bridge"].cost(motorized)
+        assert bridge_cost is not None
+        total += bridge_cost
+    elif bridged:
         bridge = static.bridges[side_id]
         if state.counter(unit.id).cls == "Armor" and not bridge.armor_may_use:
             if bridge.river == "halha":
@@ -114,7 +122,7 @@ def exerts_zoc(state: RsState, unit: Unit) -> bool:
 def _signature(state: RsState, what: str, side: str) -> tuple[Any, ...]:
     """What a zone of control or a supply net depends on: units, markers, bridges, the turn."""
     units = tuple((u.id, u.side, u.hex, u.disruption) for u in state.on_map())
-    return (what, side, state.scenario_key, state.turn, tuple(state.destroyed_bridges), units)
+    return (what, side, state.scenario_key, state.turn, tuple(state.destroyed_bridges), state.pontoon, units)
 
 
 def _cached(state: RsState, key: tuple[Any, ...], make: Callable[[], frozenset[str]]) -> frozenset[str]:

@@ -1,0 +1,144 @@
+"""Bridges: engineers blowing bridges, the Japanese bridge counter (RS/RS 11.0-11.3).
+
+A move may end with a bridge action by an engineer of the moving stack: ``bridge: {destroy: "a-b"}`` (11.1,
+either side, +5 MP) or ``bridge: {place: "a-b"}`` (11.2, the Japanese engineer carrying the bridge counter,
++5 MP, +10 if motorized). The hexside must be one of the sides of the hex where the engineer stands after
+its move, and the MP must be left after the move. A placed counter is a bridge over the Halha that Armor
+may not cross (11.3). A Soviet unit that enters either hex of its hexside destroys it for good, unless its
+move says ``bridge: {leave: "a-b"}`` (11.2: the Soviet player may choose to leave it intact).
+
+``bridge: {pick_up: "a-b"}`` with an empty path: an engineer without Fired or disruption markers that stays the
+whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal). Not implemented
+yet: handing the counter between two engineers (11.2 exchange) and the reserve engineer's variants.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from rsr.engine import Context
+from rsr.errors import RulesError
+from rsr.hexgrid import hexside
+from rsr.rulesets.red_star.state import ELIMINATED, RsState, Unit
+from rsr.rulesets.red_star.terrain import allowance, bridge_exists, halha_between, in_supply, is_motorized
+
+
+def movement_allowance(state: RsState, unit: Unit) -> Fraction:
+    return allowance(state, unit, False, in_supply(state, unit))
+
+COUNTER = "jp-bridge"
+DESTROY_COST = 5         # RS/RS 11.1
+PLACE_COST = 5           # RS/RS 11.2
+PLACE_COST_MOTORIZED = 10
+
+
+def check_shape(raw: Any, where: str) -> dict[str, str] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or len(raw) != 1 or next(iter(raw)) not in ("destroy", "place", "leave", "pick_up") \
+            or not isinstance(next(iter(raw.values())), str) or "-" not in next(iter(raw.values())):
+        raise RulesError(f"{where}: bridge is {{destroy: hexside}}, {{place: hexside}} or {{leave: hexside}}, a "
+                         "hexside written \"2435-2535\" (RS/RS 11.1, 11.2)")
+    action, side = next(iter(raw.items()))
+    low, high = side.split("-", 1)
+    return {action: hexside(low, high)}
+
+
+def engineer_of(state: RsState, units: list[str]) -> Unit | None:
+    for unit_id in units:
+        if state.counter(unit_id).type == "engineer" and state.units[unit_id].on_map:
+            return state.units[unit_id]
+    return None
+
+
+def problem(state: RsState, side: str, units: list[str], action: dict[str, str], left: dict[str, Fraction]) -> \
+        str | None:
+    """Why the bridge action cannot be done where the move ended, or None."""
+    kind, side_id = next(iter(action.items()))
+    if kind == "leave":
+        return None if side == "soviet" else "only the Soviet player leaves the Japanese bridge intact (RS/RS 11.2)"
+    engineer = engineer_of(state, units)
+    if engineer is None:
+        return "only an engineer may place or destroy a bridge (RS/RS 11.1, 11.2)"
+    low, high = side_id.split("-")
+    if engineer.hex not in (low, high) or not state.static.grid.adjacent(low, high):
+        return f"{engineer.id} in {engineer.hex} is not next to the hexside {side_id} (RS/RS 11.1, 11.2)"
+    if kind == "pick_up":
+        if state.pontoon != side_id:
+            return f"the Japanese bridge counter is not on {side_id} (RS/RS 11.2)"
+        if engineer.fired or engineer.disruption:
+            return f"{engineer.id} has a Fired or disruption marker and may not pick up the bridge (RS/RS 11.2)"
+        if left.get(engineer.id, Fraction(0)) < movement_allowance(state, engineer):
+            return (f"{engineer.id} must spend the whole Movement segment next to the bridge: give it no path "
+                    "(RS/RS 11.2)")
+        return None
+    if kind == "destroy":
+        if not bridge_exists(state, side_id):
+            return f"there is no bridge on {side_id} (RS/RS 11.1)"
+        cost = DESTROY_COST
+    else:
+        if side != "japan" or state.carriers.get(COUNTER) != engineer.id:
+            return f"{engineer.id} does not carry the Japanese bridge counter (RS/RS 11.2)"
+        if not halha_between(state, low, high) or bridge_exists(state, side_id):
+            return f"{side_id} is not an unbridged Halha hexside (RS/RS 11.2)"
+        cost = PLACE_COST_MOTORIZED if is_motorized(state, engineer) else PLACE_COST
+    if left.get(engineer.id, Fraction(0)) < cost:
+        return (f"{engineer.id} needs {cost} more MP to {kind} the bridge on {side_id} and has "
+                f"{left.get(engineer.id, Fraction(0))} left (RS/RS 11.1, 11.2)")
+    return None
+
+
+def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[str, str],
+        left: dict[str, Fraction]) -> None:
+    """Carry out a bridge action at the end of a move, or say why it could not be done."""
+    why = problem(state, side, units, action, left)
+    kind, side_id = next(iter(action.items()))
+    if kind == "leave":
+        return
+    if why:
+        ctx.emit("bridge", f"the bridge action is not carried out: {why}", "RS/RS 11.1", hexside=side_id,
+                 done=False)
+        return
+    engineer = engineer_of(state, units)
+    assert engineer is not None
+    if kind == "destroy":
+        destroy(state, ctx, side_id, f"destroyed by {engineer.id} (+{DESTROY_COST} MP)", "RS/RS 11.1")
+        return
+    if kind == "pick_up":
+        state.pontoon = None
+        state.carriers[COUNTER] = engineer.id
+        state.units[COUNTER].hex = engineer.hex
+        ctx.emit("bridge", f"{engineer.id} picks up the Japanese bridge counter from {side_id}", "RS/RS 11.2",
+                 hexside=side_id, done=True, action="pick_up", unit=engineer.id)
+        return
+    state.pontoon = side_id
+    del state.carriers[COUNTER]
+    state.units[COUNTER].hex = engineer.hex
+    ctx.emit("bridge", f"{engineer.id} places the Japanese bridge counter across the Halha on {side_id}",
+             "RS/RS 11.2", hexside=side_id, done=True, action="place", unit=engineer.id)
+
+
+def destroy(state: RsState, ctx: Context, side_id: str, why: str, case: str) -> None:
+    if side_id == state.pontoon:
+        state.pontoon = None
+        counter = state.units[COUNTER]
+        counter.status, counter.hex = ELIMINATED, None  # RS/RS 11.2: permanently out of play
+    elif side_id not in state.destroyed_bridges:
+        state.destroyed_bridges.append(side_id)
+        state.destroyed_bridges.sort()
+    ctx.emit("bridge", f"the bridge on {side_id} is {why}", case, hexside=side_id, done=True, action="destroy")
+
+
+def soviet_adjacency(state: RsState, ctx: Context, side: str, entered: dict[str, list[str]],
+                     action: dict[str, str] | None) -> None:
+    """RS/RS 11.2: a Soviet unit entering a hex of the counter's hexside destroys it, unless left intact."""
+    if side != "soviet" or state.pontoon is None:
+        return
+    low, high = state.pontoon.split("-")
+    if any(h in (low, high) for hexes in entered.values() for h in hexes):
+        if action is not None and action.get("leave") == state.pontoon:
+            ctx.emit("bridge", f"the Soviet player leaves the Japanese bridge on {state.pontoon} intact",
+                     "RS/RS 11.2", hexside=state.pontoon, done=False)
+            return
+        destroy(state, ctx, state.pontoon, "destroyed: a Soviet unit has reached it", "RS/RS 11.2")

@@ -1,0 +1,205 @@
+"""Reserves: creating and losing the Reserve marker, reserve movement, Japanese release (RS/RS 7.6-7.64).
+
+Reserve movement is the opponent acting in the middle of your movement (7.63): after each of your moves
+(with its hasty attacks) the owner of reserve units may move some of them. That is a ``reserve-move``
+request to him, answered by his standing policy:
+
+* ``hold`` (the default): reserves do not move;
+* ``ask``: he is asked after every enemy move (one packet exchange each time: slow by mail);
+* a list of conditional orders signed in advance, each ``{units: [ids], path: [hexes], when: {enemy_within:
+  N, of: hex}}``: the first time in a segment an enemy stack ends a move within N hexes of that hex, the
+  units move along that path (as far as it is legal). Everything in the condition is something the player
+  could know when signing.
+
+The Reserve marker policy ``reserves`` (Marker Adjustment, 7.61, 7.62) defaults to ``after-enemy-move``:
+a marker is removed once its unit has sat through one enemy Movement segment, so a default game never
+keeps units in reserve for the whole scenario (interpretations.md 7.6).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rsr.engine import Context
+from rsr.errors import RulesError
+from rsr.rulesets.red_star import bridges, movement
+from rsr.rulesets.red_star.data import half_up
+from rsr.rulesets.red_star.state import MovementRun, RsState, Unit, enemy_of
+from rsr.rulesets.red_star.terrain import allowance, in_supply, zone_of_control
+
+RELEASE_NEEDS = {1: 6, 2: 5, 3: 4}   # Japanese Reserve Release chart: stacks moved -> lowest releasing roll
+RELEASE_FLOOR = 2                    # four or more stacks moved: 2-6
+
+
+# -- creating and losing the marker -----------------------------------------------------------------------
+
+def creation_problem(state: RsState, unit: Unit) -> str | None:
+    """RS/RS 7.61: why ``unit`` may not take a Reserve marker now, or None."""
+    if unit.reserve:
+        return f"{unit.id} is already in reserve"
+    if unit.fired or unit.disruption:
+        return f"{unit.id} has a Fired or disruption marker (RS/RS 7.61)"
+    if unit.hex in zone_of_control(state, enemy_of(unit.side)):
+        return f"{unit.id} is in an enemy zone of control (RS/RS 7.61)"
+    grid = state.static.grid
+    hqs = [u for u in state.on_map(unit.side) if state.counter(u.id).cls == "HQ"]
+    if not any(grid.distance(unit.hex or "", h.hex or "") <= 2 for h in hqs):
+        return f"{unit.id} is not within two hexes of a friendly HQ (RS/RS 7.61)"
+    return None
+
+
+def creatable(state: RsState, side: str) -> list[str]:
+    return [u.id for u in state.on_map(side) if creation_problem(state, u) is None]
+
+
+def lose_in_zoc(state: RsState, ctx: Context, mover: str) -> None:
+    """RS/RS 7.62: a reserve unit that enemy units have put in their zone of control loses its marker."""
+    zoc = zone_of_control(state, mover)
+    for unit in state.on_map(enemy_of(mover)):
+        if unit.reserve and unit.hex in zoc:
+            unit.reserve = False
+            ctx.emit("reserve-lost", f"{unit.id} is now in a {mover} zone of control and loses its Reserve marker",
+                     "RS/RS 7.62", unit=unit.id)
+
+
+def note_enemy_segment(state: RsState, mover: str) -> None:
+    """Remember which reserves have sat through an enemy Movement segment (policy after-enemy-move)."""
+    for unit in state.on_map(enemy_of(mover)):
+        if unit.reserve and unit.id not in state.reserve_seen:
+            state.reserve_seen.append(unit.id)
+    state.reserve_seen.sort()
+
+
+# -- reserve movement -------------------------------------------------------------------------------------
+
+def movable(state: RsState, side: str, run: MovementRun) -> list[Unit]:
+    """The side's reserve units that may still move in this enemy Movement segment (7.63, 7.64)."""
+    return [u for u in state.on_map(side) if u.reserve and u.id not in run.reserve_moved
+            and allowance(state, u, False, in_supply(state, u)) > 0]
+
+
+def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[movement.Move]:
+    """A reserve-move answer ``{moves: [{units, path, drop}]}`` checked on a copy (7.63: normal movement rules;
+    hasty attacks by reserves are not implemented yet and are refused)."""
+    if not isinstance(answer, dict) or set(answer) - {"moves", "orders"}:
+        raise RulesError("a reserve move is {moves: [{units, path, drop}]} (RS/RS 7.63)")
+    _, moves = movement.parse_moves(state, side, {"moves": answer.get("moves") or []})
+    free = {u.id for u in movable(state, side, run)}
+    trial = copy.deepcopy(state)
+    seen: list[str] = []
+    for move in moves:
+        if move.hasty:
+            raise RulesError(f"move {move.number}: hasty attacks by reserves (7.63) are not implemented yet")
+        if move.operational:
+            raise RulesError(f"move {move.number}: reserves move their printed allowance (RS/RS 7.63)")
+        first = trial.units.get(move.units[0])
+        for unit_id in move.units:
+            unit = trial.units.get(unit_id)
+            if unit is None or unit_id not in free or unit_id in seen:
+                raise RulesError(f"move {move.number}: {unit_id} is not a {side} reserve unit free to move now "
+                                 "(RS/RS 7.63)")
+            if first is None or unit.hex != first.hex:
+                raise RulesError(f"move {move.number}: a stack moves from one hex (RS/RS 7.2)")
+            seen.append(unit_id)
+        walked = movement.walk(trial, side, move, strict=True)
+        movement.apply_walk(trial, side, move, walked)
+    return moves
+
+
+def august(state: RsState) -> bool:
+    """RS/RS 7.64: the August procedure applies from the 2-5 August game turn on."""
+    return "August" in state.date() and "July" not in state.date()
+
+
+def released(state: RsState, ctx: Context, run: MovementRun, unit_id: str) -> bool:
+    """RS/RS 7.64, Japanese Reserve Release chart: may this Japanese reserve unit move?"""
+    if state.units[unit_id].side != "japan":
+        return True
+    if run.released and not august(state):
+        return True
+    stacks = max(1, run.index)
+    need = RELEASE_NEEDS.get(stacks, RELEASE_FLOOR)
+    die = ctx.roll(6, f"Japanese reserve release of {unit_id} ({stacks} Soviet move(s) so far), RS/RS 7.64")
+    ok = die >= need
+    if ok and not august(state):
+        run.released = True
+    ctx.emit("release", f"{unit_id}: release roll {die} ({need}-6 needed after {stacks} Soviet move(s)): "
+             + ("released" if ok else "not released: it may not move this segment"), "RS/RS 7.64", unit=unit_id,
+             die=die, need=need, released=ok, stacks=stacks)
+    return ok
+
+
+def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: list[movement.Move]) -> None:
+    """Carry out reserve moves (RS/RS 7.63, 7.62, 7.64, 5.22) as an interruption of the enemy's movement."""
+    from rsr.rulesets.red_star import artillery
+    from rsr.rulesets.red_star import retreat as rt
+
+    for move in moves:
+        units = [u for u in move.units if state.units[u].on_map and state.units[u].reserve]
+        units = [u for u in units if released(state, ctx, run, u)]
+        run.reserve_moved += [u for u in move.units if u not in run.reserve_moved]
+        if not units:
+            continue
+        move = movement.Move(tuple(units), move.path, {k: v for k, v in move.drop.items() if k in units}, False, [],
+                             move.number)
+        start = state.units[units[0]].hex or ""
+        walked = artillery.walk_interdicted(state, ctx, side, move)
+        entered = movement.apply_walk(state, side, move, walked)
+        bridges.soviet_adjacency(state, ctx, side, entered, None)  # RS/RS 11.2
+        enemy_zoc = zone_of_control(state, enemy_of(side))
+        for unit_id in units:
+            hexes = entered.get(unit_id, [])
+            for hex_id in hexes:
+                rt.mark_victory(state, hex_id, side, [state.units[unit_id]])
+            spent = walked.allowance[unit_id] - walked.left[unit_id]
+            ctx.emit("reserve-moved", f"interruption: reserve {unit_id} moves {' -> '.join([start, *hexes])} "
+                     f"({movement.fraction_text(spent)} of {movement.fraction_text(walked.allowance[unit_id])} MP)",
+                     "RS/RS 7.63", unit=unit_id, frm=start, to=hexes[-1] if hexes else start, path=hexes,
+                     interruption=run.index)
+            unit = state.units[unit_id]
+            printed = state.counter(unit_id).face(unit.reduced).movement
+            if spent > half_up(printed) or unit.hex in enemy_zoc:  # RS/RS 7.62
+                unit.reserve = False
+                why = "entered an enemy zone of control" if unit.hex in enemy_zoc else (
+                    f"spent over half its allowance ({movement.fraction_text(spent)} of {printed})")
+                ctx.emit("reserve-lost", f"{unit_id} {why} and loses its Reserve marker", "RS/RS 7.62", unit=unit_id)
+
+
+def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str, Any]]) -> dict[str, Any]:
+    """Conditional reserve orders: those whose trigger the enemy's last move met, once per segment each."""
+    grid = state.static.grid
+    last = run.moves[run.index - 1] if run.index else None
+    ends = sorted({state.units[u].hex or "" for u in (last or {}).get("units", []) if state.units[u].on_map})
+    free = {u.id for u in movable(state, side, run)}
+    out: list[dict[str, Any]] = []
+    fired: list[int] = []
+    for number, order in enumerate(orders):
+        when = order["when"]
+        if number in run.triggered or not all(u in free for u in order["units"]):
+            continue
+        if not any(grid.distance(h, when["of"]) <= int(when["enemy_within"]) for h in ends if h):
+            continue
+        path = list(order["path"])
+        while path:  # as far along the signed path as is legal now
+            try:
+                parse(state, side, run, {"moves": [*out, {"units": list(order["units"]), "path": path}]})
+                break
+            except RulesError:
+                path.pop()
+        fired.append(number)
+        if path:
+            out.append({"units": list(order["units"]), "path": path})
+    return {"moves": out, "orders": fired}
+
+
+def check_standing(rule: Any) -> None:
+    """The shape of a conditional reserve order list (policy ``reserve-moves``)."""
+    if not isinstance(rule, list):
+        raise RulesError("policy reserve-moves is hold, ask, or a list of {units, path, when: {enemy_within, of}}")
+    for item in rule:
+        if not isinstance(item, dict) or set(item) != {"units", "path", "when"} or not isinstance(item["when"], dict) \
+                or set(item["when"]) != {"enemy_within", "of"} or not isinstance(item["when"]["enemy_within"], int) \
+                or not isinstance(item["units"], list) or not isinstance(item["path"], list):
+            raise RulesError("a conditional reserve order is {units: [ids], path: [hexes], when: {enemy_within: N, "
+                             "of: hex}} (RS/RS 7.63)")
