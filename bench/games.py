@@ -81,8 +81,9 @@ def play(out: Path, ruleset_id: str, scenario: str, max_packets: int = 100_000) 
         with player_home(home):
             pairs[side] = keystore.new_key(side)
     first, second = ruleset.sides
-    invite = invite_packet(ruleset, data, pairs[first], first, first, os.urandom(16), None, {})
-    accept = accept_packet(invite, pairs[second], second)
+    invite = invite_packet(ruleset, data, pairs[first], first, first, os.urandom(16), None, {},
+                           nonce=os.urandom(32))
+    accept = accept_packet(invite, pairs[second], second, nonce=os.urandom(32))
     result = replay([invite, accept])
     boldness = {first: "1-2", second: "1-1"}
     while len(result.packets) < max_packets:
@@ -103,7 +104,9 @@ def play(out: Path, ruleset_id: str, scenario: str, max_packets: int = 100_000) 
 
 
 def _extend(result: Replay, packet: Packet, record: Any) -> None:
+    """``game.extend`` without resolving the pass again: the author's own pass is the one it recorded."""
     result.packets.append(packet)
+    result.pending.clear()
     if record is not None:
         result.passes.append(record)
         result.position = record.position

@@ -203,9 +203,8 @@ def bench_receive(long_game: Path, tmp: Path) -> None:
 
     times: dict[int, float] = {}
     packets = load_log(long_game)
-    for count in (10, 100, LONG_PACKETS):
-        if count > len(packets):
-            continue
+    longest = min(LONG_PACKETS, len(packets))
+    for count in (10, 100, longest):
         base = prefix(long_game, count - 1, tmp / "receive")
         last = packets[count - 1]
         receiver = "soviet" if last.side == "japan" else "japan"
@@ -216,6 +215,8 @@ def bench_receive(long_game: Path, tmp: Path) -> None:
             shutil.copytree(HOME / "cache", home / "cache", dirs_exist_ok=True)
         file = tmp / f"packet-{count}.rsr"
         file.write_text(last.armored())
+        # as in play: the receiver's previous command (its own submit) left a checkpoint in its rsr home
+        run(CLI + ["status", str(base)], env(home), timeout=RECEIVE_TIMEOUT)
         tries = 3 if count <= 100 else 1
         best = None
         for attempt in range(tries):
@@ -230,9 +231,9 @@ def bench_receive(long_game: Path, tmp: Path) -> None:
         times[count] = best
         shown = f"> {RECEIVE_TIMEOUT:.0f} s (stopped)" if best == float("inf") else f"{best:.2f} s"
         record(f"receive at {count} packets", shown, "under 0.3 s", best < 0.3)
-    if 10 in times and LONG_PACKETS in times:
-        ratio = times[LONG_PACKETS] / times[10]
-        record(f"receive {LONG_PACKETS} vs 10 packets", f"ratio {ratio:.1f}", "within 1.5x (flat)", ratio <= 1.5)
+    if 10 in times and longest in times:
+        ratio = times[longest] / times[10]
+        record(f"receive {longest} vs 10 packets", f"ratio {ratio:.2f}", "within 1.5x (flat)", ratio <= 1.5)
 
 
 # -- (c) verify and (d) memory --------------------------------------------------------------------------

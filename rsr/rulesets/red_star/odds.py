@@ -29,16 +29,10 @@ DIE = range(1, 7)  # RS/RS 6.1: one six-sided die per firefight
 
 def morale_rating(state: RsState, combat: Combat, hex_id: str, owner: str) -> int:
     """RS/RS 6.62: the highest proficiency in the hex, less one out of supply (10.3), Soviets less one at night
-    (6.92). The same reading as the rules module's resolve._rating."""
-    best = 0
-    for unit in state.units_in(hex_id, owner):
-        value = state.counter(unit.id).proficiency
-        if unit.id in combat.unsupplied:
-            value -= 1
-        if combat.night and unit.side == "soviet":
-            value -= 1
-        best = max(best, value)
-    return best
+    (6.92): the rules module's own reading."""
+    from rsr.rulesets.red_star.resolve import morale_rating as rating
+
+    return rating(state, combat, state.units_in(hex_id, owner))
 
 
 def outcome_words(line: MoraleOutcome, steps: int, morale: int) -> str:

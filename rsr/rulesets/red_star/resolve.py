@@ -7,6 +7,7 @@ arrives. Between decisions it runs on its own; each die it rolls names its case.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from rsr.engine import Context
@@ -250,10 +251,11 @@ def answer_ties(state: RsState, combat: Combat, hex_id: str, answer: Any) -> Non
     combat.tie_orders[hex_id] = list(order)
 
 
-def _rating(state: RsState, combat: Combat, result: dict[str, Any]) -> int:
-    """RS/RS 6.62: the single highest proficiency in the hex, with 10.3 and 6.92 modifiers."""
+def morale_rating(state: RsState, combat: Combat, units: Iterable[Unit]) -> int:
+    """RS/RS 6.62: the single highest proficiency among ``units``, one less out of supply (10.3) and, for
+    Soviet units, one less at night (6.92)."""
     best = 0
-    for unit in _hex_units(state, combat, result):
+    for unit in units:
         value = state.counter(unit.id).proficiency
         if unit.id in combat.unsupplied:
             value -= 1
@@ -261,6 +263,10 @@ def _rating(state: RsState, combat: Combat, result: dict[str, Any]) -> int:
             value -= 1
         best = max(best, value)
     return best
+
+
+def _rating(state: RsState, combat: Combat, result: dict[str, Any]) -> int:
+    return morale_rating(state, combat, _hex_units(state, combat, result))
 
 
 def _outcome(state: RsState, ctx: Context, combat: Combat, result: dict[str, Any]) -> None:
