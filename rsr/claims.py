@@ -43,8 +43,9 @@ class Owed:
     since: datetime.datetime | None
     due: datetime.datetime | None
 
-    def describe(self, now: datetime.datetime) -> str:
-        text = f"waiting for {self.side}'s packet {self.seq}"
+    def describe(self, now: datetime.datetime, me: str | None = None) -> str:
+        text = f"your packet {self.seq} is awaited" if me == self.side else \
+            f"waiting for {self.side}'s packet {self.seq}"
         if self.since is None:
             return text
         text += f" since {self.since.strftime('%Y-%m-%d %H:%M')} UTC ({_ago(now - self.since)} ago)"

@@ -312,7 +312,7 @@ def status(game_dir: Path, key_name: str | None) -> None:
     from rsr.claims import deadline_hours, owed
 
     if deadline_hours(result) is not None:
-        click.echo(owed(result).describe(datetime.datetime.now(datetime.UTC)))
+        click.echo(owed(result).describe(datetime.datetime.now(datetime.UTC), st.side))
 
 
 @main.group(cls=RsrGroup)
