@@ -35,6 +35,7 @@ from rsr.game import (
 )
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
+from tests.support.games import seal_marked
 
 C1 = "t1/japan/prepared/c1"
 SCRIPT: dict[str, tuple[dict[str, Any], bool]] = {
@@ -92,15 +93,7 @@ def author_packet(result: Any, key: keystore.KeyPair, store: dict[str, dict[str,
             else:
                 answer = [{"request": waiting.id, "answer": choice}]
         else:
-            answer = []
-            for item in ruleset.bot(position.state, waiting):
-                if item.get("seal"):
-                    salt = os.urandom(16)
-                    sealed_now[item["request"]] = {"unseal": item["request"], "salt": salt.hex(),
-                                                   "choice": item["answer"]}
-                    answer.append({"request": item["request"], "sealed": seal(salt, item["answer"])})
-                else:
-                    answer.append(item)
+            answer = seal_marked(ruleset.bot(position.state, waiting), sealed_now)
         if not answer:
             break
         inputs += answer

@@ -19,7 +19,6 @@ from click.testing import CliRunner
 from rsr import keys as keystore
 from rsr.cli import main
 from rsr.engine import Event, dry_run
-from rsr.fairdice import seal
 from rsr.game import (
     accept_packet,
     append_packets,
@@ -33,6 +32,7 @@ from rsr.game import (
 )
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
+from tests.support.games import seal_marked
 
 
 def bot_packet(result: Any, key: keystore.KeyPair, store: dict[str, dict[str, Any]],
@@ -53,15 +53,7 @@ def bot_packet(result: Any, key: keystore.KeyPair, store: dict[str, dict[str, An
                 break  # sealed in this very packet: it is revealed in the next one
             answer = [store.pop(waiting.unseals)]
         else:
-            answer = []
-            for item in ruleset.bot(position.state, waiting):
-                if item.get("seal"):
-                    salt = os.urandom(16)
-                    sealed_now[item["request"]] = {"unseal": item["request"], "salt": salt.hex(),
-                                                "choice": item["answer"]}
-                    answer.append({"request": item["request"], "sealed": seal(salt, item["answer"])})
-                else:
-                    answer.append(item)
+            answer = seal_marked(ruleset.bot(position.state, waiting), sealed_now)
         if not answer:
             break
         inputs += answer

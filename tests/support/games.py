@@ -59,3 +59,21 @@ def flip_byte(path: Path, offset_in_body: int) -> None:
 
 def env_without_home() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "RSR_HOME"}
+
+
+def seal_marked(items: list[dict[str, Any]], sealed_now: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """A bot's answers as signed: those it marks ``seal: true`` become sealed inputs (docs/protocol.md), their
+    unsealing kept in ``sealed_now`` for the author's next packet."""
+    import os
+
+    from rsr.fairdice import seal
+
+    out = []
+    for item in items:
+        if item.get("seal"):
+            salt = os.urandom(16)
+            sealed_now[item["request"]] = {"unseal": item["request"], "salt": salt.hex(), "choice": item["answer"]}
+            out.append({"request": item["request"], "sealed": seal(salt, item["answer"])})
+        else:
+            out.append(item)
+    return out

@@ -21,7 +21,6 @@ from typing import Any
 from rsr import bots
 from rsr import keys as keystore
 from rsr.engine import dry_run
-from rsr.fairdice import seal
 from rsr.game import (
     Replay,
     accept_packet,
@@ -38,6 +37,7 @@ from rsr.game import (
 from rsr.packet import Packet, sign_payload
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
+from tests.support.games import seal_marked
 
 Files = dict[str, bytes]
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -60,15 +60,7 @@ def bot_inputs(result: Replay, key: keystore.KeyPair, store: dict[str, dict[str,
         else:
             raw = ruleset.bot(position.state, waiting) if hasattr(ruleset, "bot") else \
                 bots.answer(position.state, waiting, boldness)
-            answer = []
-            for item in raw:
-                if item.get("seal"):
-                    salt = os.urandom(16)
-                    sealed_now[item["request"]] = {"unseal": item["request"], "salt": salt.hex(),
-                                                   "choice": item["answer"]}
-                    answer.append({"request": item["request"], "sealed": seal(salt, item["answer"])})
-                else:
-                    answer.append(item)
+            answer = seal_marked(raw, sealed_now)
         if not answer:
             break
         inputs += answer
