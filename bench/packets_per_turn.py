@@ -73,8 +73,8 @@ def packet_inputs(result: Replay, key: keystore.KeyPair, side: str, boldness: st
         if unsealing is not None:
             answer = [unsealing]
         else:
-            answer = ruleset_bot(position.state, waiting) if ruleset_bot else bots.answer(position.state, waiting,
-                                                                                         boldness)
+            answer = (actions.unsealed_where_useless(result, position, side, ruleset_bot(position.state, waiting))
+                      if ruleset_bot else bots.answer(position.state, waiting, boldness))
         if not answer and waiting.unseals is not None:
             break  # a choice sealed in this very packet: its store entry is written when the packet is signed
         if not answer and waiting.policy:

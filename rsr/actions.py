@@ -310,6 +310,32 @@ def unseal_input(game_id: str, request: Request) -> dict[str, Any] | None:
         raise BadInput(f"{path}: the sealed choice kept on this machine is damaged ({type(exc).__name__})") from exc
 
 
+def seal_hides_anything(result: Replay, position: Position, side: str, item: dict[str, Any]) -> bool:
+    """Whether sealing ``item`` keeps anything from the opponent (docs/protocol.md, "Sealed choices").
+
+    A seal matters only while the opponent still has a choice of his own to make before the sealed one is
+    revealed. Run the rules with the answer sealed and no dice: when they come straight to asking this side
+    to unseal it, the opponent's part was answered by his standing policies, which are public and fixed
+    before this packet, so the seal hides nothing and only costs a packet each way. Anything else (a die
+    first, a question to either side) keeps the seal.
+    """
+    try:
+        run = dry_run(result.ruleset, position, side, len(result.packets),
+                      seal_inputs(result.game_id, [item], keep=False))
+    except BadInput:
+        return True
+    waiting = run.next_request
+    return bool(run.stopped_at_die) or waiting is None or waiting.side != side or waiting.unseals != item["request"]
+
+
+def unsealed_where_useless(result: Replay, position: Position, side: str,
+                           answer: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``answer`` with ``seal: true`` dropped from every choice whose seal hides nothing (see above)."""
+    return [{k: v for k, v in item.items() if k != "seal"}
+            if item.get("seal") and not seal_hides_anything(result, position, side, item) else item
+            for item in answer]
+
+
 def check_sealed_content(result: Replay, key: keystore.KeyPair, inputs: list[dict[str, Any]]) -> None:
     """A sealed choice must be one that can be unsealed legally: the author knows its content, so each is
     checked in the clear (the other inputs as they will be signed) before anything is sealed. A choice that
@@ -482,7 +508,7 @@ def template(game_dir: Path, key_name: str | None) -> str:
     side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)
     if result.next_author() != side:
         raise BadInput(f"it is {result.next_author()}'s packet to write, not {side}'s")
-    _, waiting, _ = position_for_author(result, key)
+    position, waiting, _ = position_for_author(result, key)
     lines = [f"# orders for game {result.game_id[:8]}, {side}, packet {len(result.packets)}"]
     if waiting is None:
         lines.append("# the game is over")
@@ -498,9 +524,14 @@ def template(game_dir: Path, key_name: str | None) -> str:
     lines.append("# legal options:")
     lines += ["#   " + line for line in dump_yaml(waiting.options).splitlines()]
     item: dict[str, Any] = {"request": waiting.id, "answer": waiting.template}
-    if waiting.sealable:
+    if waiting.sealable and seal_hides_anything(result, position, side, {**item, "seal": True}):
         lines.append("# this choice may be sealed: keep 'seal: true' to hide it until the opponent has answered")
         item["seal"] = True
+    elif waiting.sealable:
+        lines.append("# this choice may be sealed, but a seal would hide nothing: the opponent's part is already "
+                     "fixed")
+        lines.append("# by his standing policies; answered in the clear it saves a packet each way "
+                     "(add 'seal: true' to seal anyway)")
     return "\n".join(lines) + "\n" + dump_yaml({"inputs": [item]})
 
 

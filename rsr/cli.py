@@ -380,11 +380,16 @@ def _odds_state(result: Any, key_name: str | None) -> Any:
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the packet to this file (to attach or paste into an email).")
 @click.option("--to", default=None, help="With --mail/--send: the opponent's address (remembered for the game).")
+@click.option("--pass", "passing", is_flag=True,
+              help="With no orders while the game asks you: answer it with nothing (no attacks, no moves), "
+                   "where the rules allow that.")
 @exchange_options
 def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: Path | None, to: str | None,
-           write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
+           passing: bool, write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
     """Sign your orders (or none) into the next packet; --send mails it, --git --push commits and pushes it."""
     given = actions.read_orders(orders_file) if orders_file else actions.Orders([])
+    if not given.inputs:
+        given = actions.Orders(_empty_answer(game_dir, key_name, passing), given.message)
     if to:
         from rsr import contacts
 
@@ -412,6 +417,23 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
         contacts.record_opponent_email(game_dir, to)
     if write_mail or send or use_git:
         deliver(game_dir, packet, write_mail, send, use_git, push, to)
+
+
+def _empty_answer(game_dir: Path, key_name: str | None, passing: bool) -> list[dict[str, Any]]:
+    """No orders while the game asks this player: refused (a packet that answers nothing makes the opponent
+    send one back for nothing), unless ``--pass`` answers the request with nothing and the rules allow it."""
+    result = actions.load_game(game_dir)
+    asked = actions.pending_request(result, key_name)
+    if asked is None:
+        return []
+    empty = actions.pass_answer(result, key_name)
+    if not passing:
+        hint = " or --pass to answer it with nothing" if empty is not None else ""
+        raise BadInput(f"no orders given while the game asks you: {asked.prompt} [{asked.id}]; give an orders "
+                       f"file (rsr orders template {game_dir}){hint}; nothing signed")
+    if empty is None:
+        raise BadInput(f"--pass: the rules allow no empty answer to {asked.prompt} [{asked.id}]; nothing signed")
+    return [empty]
 
 
 @main.command("receive")

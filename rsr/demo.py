@@ -71,7 +71,7 @@ def bot_inputs(result: Replay, key: keystore.KeyPair, position: Position, waitin
         if unsealing is not None:
             answer = [unsealing]
         elif ruleset_bot is not None:
-            answer = ruleset_bot(position.state, waiting)
+            answer = actions.unsealed_where_useless(result, position, side, ruleset_bot(position.state, waiting))
         else:
             answer = bots.answer(position.state, waiting, boldness)
         if not answer:

@@ -20,7 +20,7 @@ from rsr.game import load_log, replay
 @pytest.fixture(scope="module")
 def long_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("cache") / "demo"
-    run_demo(out, echo=lambda _: None, scenario="liaoyang-1904")
+    run_demo(out, echo=lambda _: None, scenario="liaoyang-turn-1904")  # a whole land turn
     return next(out.glob("audit/game-*"))
 
 

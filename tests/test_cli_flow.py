@@ -89,8 +89,13 @@ def test_a_turn_by_email_through_the_command_line(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     report = rsr(bob, "report", str(b_dir), "2", "--format", "md")
     assert report.exit_code == 0 and "## Combats" in report.output and "1809" in report.output
+    # the game now asks Bob for his attacks: a packet with no orders is refused (it would answer nothing and
+    # cost Alice a packet back), unless he passes on purpose
+    refused = rsr(bob, "submit", str(b_dir))
+    assert refused.exit_code == 2 and "no orders given while the game asks you" in refused.output
+    assert "--pass" in refused.output and not list((b_dir / "turns").glob("0003-*"))
     # Bob's reply carries his reveal: now Alice sees the same dice
-    out = rsr(bob, "submit", str(b_dir))
+    out = rsr(bob, "submit", str(b_dir), "--pass")
     assert out.exit_code == 0, out.output
     reply = sorted((b_dir / "turns").glob("0003-*"))[0]
     assert rsr(alice, "receive", str(a_dir), str(reply)).exit_code == 0

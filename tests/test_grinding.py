@@ -67,18 +67,18 @@ def turn(game_dir: Path, seq: int) -> Path:
     return sorted((game_dir / "turns").glob(f"{seq:04d}-*.rsr"))[0]
 
 
-def first_game(table: Table) -> tuple[Path, Path]:
+def first_game(table: Table, scenario: str = SCENARIO) -> tuple[Path, Path]:
     """Alice invites Bob; both send a packet without orders, so Bob's packet 3 reveals his first secret."""
     table.rsr("alice", "key", "new", "alice")
     table.rsr("bob", "key", "new", "bob")
-    table.rsr("alice", "new", str(table.games("alice")), "--scenario", SCENARIO, "--side", "russia", "--key", "alice")
+    table.rsr("alice", "new", str(table.games("alice")), "--scenario", scenario, "--side", "russia", "--key", "alice")
     alice = only_game(table.games("alice"))
     table.rsr("bob", "accept", str(turn(alice, 0)), "--key", "bob", "--dir", str(table.games("bob")))
     bob = only_game(table.games("bob"))
     table.rsr("alice", "receive", str(alice), str(turn(bob, 1)))
-    table.rsr("alice", "submit", str(alice))
+    table.rsr("alice", "submit", str(alice), "--pass")
     table.rsr("bob", "receive", str(bob), str(turn(alice, 2)))
-    table.rsr("bob", "submit", str(bob))
+    table.rsr("bob", "submit", str(bob), "--pass")
     table.rsr("alice", "receive", str(alice), str(turn(bob, 3)))
     return alice, bob
 
@@ -185,7 +185,7 @@ def test_a_rolled_back_copy_cannot_sign_again_and_is_restored_from_the_journal(t
     alice, bob = first_game(table)
     signed = turn(bob, 3).read_text()
     turn(bob, 3).unlink()  # a git reset loses Bob's packet 3
-    out = table.rsr("bob", "submit", str(bob), code=2)
+    out = table.rsr("bob", "submit", str(bob), "--pass", code=2)
     assert "you already signed packet 3" in out
     assert sorted(p.name for p in (bob / "turns").iterdir()) == sorted(p.name for p in (alice / "turns").iterdir()
                                                                         if not p.name.startswith("0003"))

@@ -75,7 +75,9 @@ def test_new_send_without_an_address_writes_nothing(tmp_path: Path) -> None:
 
 def test_mail_writes_an_eml_without_any_settings(tmp_path: Path) -> None:
     game_dir, _ = duel_game(tmp_path, INPUTS, 3)
-    out = CliRunner().invoke(main, ["submit", str(game_dir), "--mail"])
+    orders = tmp_path / "orders.yaml"
+    orders.write_text("inputs:\n  - {request: r1/defend, answer: 2}\n")
+    out = CliRunner().invoke(main, ["submit", str(game_dir), str(orders), "--mail"])
     assert out.exit_code == 0, out.output
     (eml,) = list((game_dir / "outbox").glob("0003-*.eml"))
     assert "-----BEGIN RSR PACKET-----" in eml.read_text()

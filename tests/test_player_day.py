@@ -107,7 +107,18 @@ def test_receive_summary_shows_my_public_dice_and_what_is_asked(sample: Sample, 
     assert re.search(r"^now: ", text, re.MULTILINE)
 
 
-def test_receive_says_to_send_an_empty_packet_to_reveal_the_opponents_dice(sample: Sample, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def turn_sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
+    """A whole land turn: movement rolls activation dice before the attacks, so the side that moved waits
+    for a packet that only reveals them."""
+    out = tmp_path_factory.mktemp("turn") / "demo"
+    run_demo(out, echo=lambda _: None, scenario="liaoyang-turn-1904")
+    return Sample(out)
+
+
+def test_receive_says_to_send_an_empty_packet_to_reveal_the_opponents_dice(turn_sample: Sample,
+                                                                          tmp_path: Path) -> None:
+    sample = turn_sample
     for seq in range(2, len(sample.turns) - 1):
         recipient, _, out = sample.receive(tmp_path / str(seq), seq)
         assert out.exit_code == 0, out.output

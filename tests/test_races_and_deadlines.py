@@ -27,8 +27,8 @@ def rsr_process(home: Path, *args: str) -> subprocess.Popen[str]:
 
 def test_ten_parallel_receives_write_one_packet(tmp_path: Path) -> None:
     table = Table(tmp_path)
-    alice, bob = first_game(table)
-    table.rsr("alice", "submit", str(alice))
+    alice, bob = first_game(table, "liaoyang-turn-1904")  # a whole land turn: the game goes on
+    table.rsr("alice", "submit", str(alice), "--pass")
     packet = turn(alice, 4)
     runs = [rsr_process(table.home("bob"), "receive", str(bob), str(packet)) for _ in range(10)]
     outputs = [(run.wait(timeout=300), run.stdout.read() if run.stdout else "", run.stderr.read() if run.stderr
@@ -43,8 +43,8 @@ def test_ten_parallel_receives_write_one_packet(tmp_path: Path) -> None:
 
 def test_two_parallel_submits_sign_one_packet(tmp_path: Path) -> None:
     table = Table(tmp_path)
-    alice, bob = first_game(table)
-    table.rsr("alice", "submit", str(alice))
+    alice, bob = first_game(table, "liaoyang-turn-1904")  # a whole land turn: the game goes on
+    table.rsr("alice", "submit", str(alice), "--pass")
     table.rsr("bob", "receive", str(bob), str(turn(alice, 4)))
     orders = []
     for n in range(2):

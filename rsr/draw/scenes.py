@@ -65,7 +65,8 @@ def declared_attacks(inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         answer = item.get("answer") if isinstance(item, dict) else None
         if not isinstance(answer, dict):
             continue
-        for raw in (answer.get("attacks") or []) + (answer.get("combats") or []):
+        lists = [answer.get(key) for key in ("attacks", "combats")]  # RS/RS attack choices map combat ids
+        for raw in [raw for found in lists if isinstance(found, list) for raw in found]:
             if isinstance(raw, dict) and isinstance(raw.get("hex"), str):
                 units = raw.get("attackers") or raw.get("units") or []
                 found.append({"hex": raw["hex"], "attackers": [str(u) for u in units]})

@@ -694,8 +694,13 @@ class RedStar:
             state.turn += 1
 
     def _run_reinforcement_planning(self, state: RsState, ctx: Context, side: str | None) -> bool:
-        """RS/RS 3.2, 4.1: each side with reinforcements due notes its entry hexes, secretly."""
-        for who in (state.first, state.second):
+        """RS/RS 3.2, 4.1: each side with reinforcements due notes its entry hexes, secretly.
+
+        The second player is asked first (the rules leave the order open: both note them secretly): his
+        entry hexes stay hidden until his own player turn, so he seals them, and he can do so in the packet
+        that ends the turn before. The first player answers after him and reveals his at once in his Force
+        Adjustment segment, so his need no seal (docs/red-star/interpretations.md, RS/RS 3.2)."""
+        for who in (state.second, state.first):
             if force.arriving(state, who) and who not in state.entry_plans:
                 state.ask = Ask("entry-plan", who, f"t{state.turn}/planning/{who}/entry")
                 return False

@@ -425,3 +425,53 @@ def take_control(state: RsrState, ctx: Context, hex_id: str, side: str) -> None:
     if place and place.city and state.control.get(hex_id) != side:
         state.control[hex_id] = side
         ctx.emit("control", f"{side} now controls {place.name} ({hex_id})", "RSR 19.4", hex=hex_id, side=side)
+
+
+def column_rank(column: str | None) -> int:
+    """The place of an odds column on the Land CRT, lowest first; below 1-3 ranks lowest (RSR 11.57)."""
+    from rsr.rulesets.red_sun_rising.crt import COLUMNS
+
+    return -1 if column is None else COLUMNS.index(column)
+
+
+def declared_record(state: RsrState, side: str, attack: Attack) -> dict[str, Any]:
+    """An attack as declared, with its odds column then: what a standing order to repeat it compares with."""
+    defenders = combat_units_in(state, attack.defender_hex, enemy_of(side))
+    total = sum(strength(state, state.units[a]) for a in attack.attackers)
+    column = odds_column(total, sum(strength(state, d) for d in defenders))
+    return {"hex": attack.defender_hex, "attackers": list(attack.attackers), "command": attack.command,
+            "advance": list(attack.advance), "column": column}
+
+
+def repeated_attacks(state: RsrState, side: str) -> dict[str, Any]:
+    """Standing policy ``later-rounds: repeat`` (RSR 4.24, 11.24, 11.25): each attack of the round before,
+    again, by those of its attackers still able to make it, while the odds stay at or above the column it
+    was declared at; an attack that can no longer be made so is dropped, and none left ends the stage.
+    The player's own order: he set the odds in the first round and may set the policy to ask or stop."""
+    attacks: list[dict[str, Any]] = []
+    scratch_attacked: list[str] = []
+    for record in state.declared_round:
+        hex_id = record["hex"]
+        able = [a for a in record["attackers"] if a not in scratch_attacked and _can_repeat(state, side, a, hex_id)]
+        defenders = combat_units_in(state, hex_id, enemy_of(side))
+        if not able or not defenders:
+            continue
+        total = sum(strength(state, state.units[a]) for a in able)
+        if column_rank(odds_column(total, sum(strength(state, d) for d in defenders))) < column_rank(record["column"]):
+            continue
+        attack = Attack(hex_id, able, record["command"], [a for a in record["advance"] if a in able])
+        try:
+            check_attack_command(state, side, attack) if attack.command else None
+        except RulesError:
+            attack.command = None
+        if attack.command in [a["command"] for a in attacks if a["command"]]:
+            attack.command = None  # RSR 11.45: a command unit modifies one die a round
+        attacks.append({"hex": hex_id, "attackers": able, "command": attack.command, "advance": attack.advance})
+        scratch_attacked += able
+    return {"attacks": attacks}
+
+
+def _can_repeat(state: RsrState, side: str, unit_id: str, hex_id: str) -> bool:
+    unit = state.units.get(unit_id)
+    return (unit is not None and unit.side == side and unit.steps > 0 and unit.hex is not None
+            and may_attack(state, unit) is None and state.static.grid.adjacent(unit.hex, hex_id))

@@ -36,6 +36,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "fleets": ("stay", "ask"),                   # RSR 10.25
     "feeding": ("most-points", "ask"),           # RSR 10.32, 10.42
     "disband": ("never", "ask"),                 # RSR 18.5 (naval game, issue 12)
+    "later-rounds": ("repeat", "stop", "ask"),   # RSR 4.24, 11.24-11.25: assault rounds 2 and 3
 }
 
 
@@ -67,7 +68,8 @@ class RedSunRising:
     known_options = KNOWN_OPTIONS
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
                                        "assignments": "ask", "retreat": "never", "trenches": "build",
-                                       "fleets": "stay", "feeding": "most-points", "disband": "never"}
+                                       "fleets": "stay", "feeding": "most-points", "disband": "never",
+                                       "later-rounds": "repeat"}
 
     # -- set-up ---------------------------------------------------------------------------------------
 
@@ -220,6 +222,7 @@ class RedSunRising:
             options=lambda: self.attack_options(state, acting),
             template={"attacks": [{"hex": "HHHH", "attackers": ["unit-id"], "command": None, "advance": []}],
                       "advance_into": {h: [] for h in state.retreat_results}, "last_round": False},
+            policy="later-rounds" if state.assault_round > 1 else None,
         )
 
     def _assignment_request(self, state: RsrState, side: str, base: str, name: str) -> Request:
@@ -385,6 +388,7 @@ class RedSunRising:
                 if why:
                     raise RulesError(f"{unit_id} may not advance into {hex_id}: {why}")
         state.advance_into = {h: [str(u) for u in units] for h, units in sorted(into.items())}
+        state.declared_round = [combat.declared_record(state, side, a) for a in attacks]
         state.attacks = attacks
         state.next_attack = 0
         state.last_round = bool(answer.get("last_round", False)) or not attacks
@@ -425,6 +429,8 @@ class RedSunRising:
             return {"disband": {}}
         if request.kind == "fleet-moves" and rule == "stay":
             return {"moves": {}}
+        if request.kind == "land-combat-attacks" and rule in ("repeat", "stop"):  # RSR 4.24, 11.25
+            return combat.repeated_attacks(state, request.side) if rule == "repeat" else {"attacks": []}
         if request.kind == "trenches" and rule in ("build", "never"):
             return {"build": request.options["hexes"] if rule == "build" else []}
         return None
@@ -699,6 +705,7 @@ class RedSunRising:
         state.stage_index += 1
         state.assault_round = 1
         state.last_round = False
+        state.declared_round = []
         state.round = type(state.round)()
         state.attempted = []
         state.stage_started = False

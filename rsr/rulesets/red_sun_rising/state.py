@@ -99,6 +99,7 @@ class RsrState:
     retreat_done: bool = False                                     # this round's 11.1 step is over
     retreat_results: list[str] = field(default_factory=list)      # hexes vacated by 11.1 this round
     advance_pending: list[str] = field(default_factory=list)      # vacated hexes awaiting an advance (11.3)
+    declared_round: list[dict[str, Any]] = field(default_factory=list)  # last round's attacks, as declared
     result: dict[str, Any] | None = None                           # RSR 19.4: winner, level, case once over
     # -- naval game (issue 12): None in scenarios without it; naval_static is fixed data, never hashed
     naval: Any = None
