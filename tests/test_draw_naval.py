@@ -124,6 +124,7 @@ def test_battle_display_every_hour(battle_game: tuple[Path, list[Event]], tmp_pa
     result = actions.load_game(game_dir, cache=False)
     record = next(r for r in result.passes if battles_in(r.events))
     battle = battles_in(record.events)[0]
+    assert record.position is not None
     static = record.position.state.naval_static
     runner = CliRunner()
     setup = battle.setup["display"]

@@ -93,6 +93,16 @@ class Arrow:
     offset: float = 0.0       # pixels to the arrow's right, so routes sharing a hexside stay apart
 
 
+@dataclass(frozen=True)
+class Overlay:
+    """A line or an area in the scene's pixels, over the terrain and under everything else, clipped to the
+    drawn hexes (the map generators' previews: the real coast and rivers, code areas, a tinted region)."""
+
+    points: tuple[Point, ...]
+    style: str                # SVG presentation attributes
+    closed: bool = False
+
+
 @dataclass
 class Scene:
     layout: Layout
@@ -107,6 +117,7 @@ class Scene:
     arrows: list[Arrow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     legend: list[tuple[str, str]] = field(default_factory=list)       # (swatch colour, text)
+    overlays: list[Overlay] = field(default_factory=list)
     numbers: dict[str, str] = field(default_factory=dict)             # hex -> the number printed (default: hex)
     number_size: float = 7.0
     zoom: float = 1.5                 # the PNG's zoom that keeps it at email size
@@ -255,6 +266,13 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
             out.append(f'<text x="{_f(x)}" y="{_f(y - layout.radius * 0.66 + scene.number_size - 7)}" '
                        f'font-size="{_f(scene.number_size)}" text-anchor="middle" fill="#555" class="hex-number">'
                        f'{escape(number)}</text>')
+    if scene.overlays:
+        out.append(f'<clipPath id="hexes"><rect x="{_f(left + 6)}" y="{_f(top + 34)}" width="{_f(map_width - 12)}" '
+                   f'height="{_f(map_height - 40)}"/></clipPath><g clip-path="url(#hexes)">')
+        for overlay in scene.overlays:
+            shape = "polygon" if overlay.closed else "polyline"
+            out.append(f'<{shape} points="{_pts(overlay.points)}" {overlay.style}/>')
+        out.append("</g>")
     # links, then hexside features on top of them
     for link in scene.links:
         for a, b in zip(link.hexes, link.hexes[1:], strict=False):

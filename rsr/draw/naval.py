@@ -56,8 +56,9 @@ def _port_side(port: Any, control: dict[str, str]) -> str:
     return control.get(port.land_hex, port.friendly) if port.land_hex else port.friendly
 
 
-def naval_scene(state: Any, events: list[Event], title: str, subtitle: str) -> Scene:
-    static, naval = state.naval_static, state.naval
+def naval_map_scene(static: Any, control: dict[str, str], title: str, subtitle: str) -> Scene:
+    """The map alone (also the generator's preview, tools/rsr_naval_map): sea hexes by kind with their
+    numbers and code letters, the land, impassable hexsides, ports ringed by the side they serve."""
     grid = static.grid
     layout = Layout(grid, "north", 44.0)  # larger hexes: a counter leaves the number readable
     terrain: dict[str, str] = {}
@@ -78,11 +79,22 @@ def naval_scene(state: Any, events: list[Event], title: str, subtitle: str) -> S
     for port in static.ports:
         by_hex.setdefault(port.hex, []).append(port)
     for number, ports in sorted(by_hex.items()):
-        sides = {_port_side(p, state.control) for p in ports}
+        sides = {_port_side(p, control) for p in ports}
         ring = PORT_RING[sides.pop()] if len(sides) == 1 else PORT_RING["neutral"]
         home = " (home)" if any(p.home for p in ports) else ""
         scene.labels.append(Label(static.hexes[number].cell, "⚓ " + ", ".join(p.name for p in ports) + home,
                                   True, ring))
+    scene.legend = [("", "sea: high seas (dark), coastal (light); sand: land; black sides: impassable"),
+                    ("", "⚓ port, ring in the colour of the side it is friendly to; A-E coded hexes (7.5)")]
+    scene.notes = [f"map: {static.map_provenance}"]
+    return scene
+
+
+def naval_scene(state: Any, events: list[Event], title: str, subtitle: str) -> Scene:
+    """The Strategic Naval Map after a pass: :func:`naval_map_scene` with the fleets, merchant fleets, mines
+    and the pass's routes and events."""
+    static, naval = state.naval_static, state.naval
+    scene = naval_map_scene(static, state.control, title, subtitle)
     for key, level in sorted(naval.mines.items(), key=lambda kv: int(kv[0])):
         if level and int(key) in static.hexes:
             scene.hex_markers.setdefault(static.hexes[int(key)].cell, []).append(f"MINES {level}")
@@ -121,10 +133,8 @@ def naval_scene(state: Any, events: list[Event], title: str, subtitle: str) -> S
             markers = scene.hex_markers.setdefault(static.hexes[number].cell, [])
             if tag not in markers:
                 markers.append(tag)
-    scene.notes = naval_notes(events, routes, off_map) + [f"map: {static.map_provenance}"]
-    scene.legend = [("", "sea: high seas (dark), coastal (light); sand: land; black sides: impassable"),
-                    ("", "⚓ port, ring in the colour of the side it is friendly to; A-E coded hexes (7.5)"),
-                    ("", "fleet: admiral, morale m, ships afloat (14/2d: 2 of them disabled)"),
+    scene.notes = naval_notes(events, routes, off_map) + scene.notes
+    scene.legend += [("", "fleet: admiral, morale m, ships afloat (14/2d: 2 of them disabled)"),
                     ("", "BLK on blockade, SEA at sea (in-Port side otherwise), RTN sent home"),
                     ("", "arrows: each fleet's move in each round, the round in the badge")]
     return scene
