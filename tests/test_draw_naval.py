@@ -77,13 +77,15 @@ def test_naval_map_draws_every_fleet_route_and_event(naval_game: Path) -> None:
     assert ">42 A<" in svg and ">54 E<" in svg and "Port Arthur" in svg and "Vladivostok" in svg
     # mines, blockade, raid, embarkation, attrition on their hexes; provisional results flagged
     for key, level in naval.mines.items():
-        assert f"MINES {level}" in scene.hex_markers[static.hexes[int(key)].cell]
+        assert f"M{level}" in scene.hex_markers[static.hexes[int(key)].cell]
     blockading = [f for f in naval.fleets.values() if f.blockade]
     assert blockading and all("BLK" in p.markers for f in blockading for p in scene.stacks[static.hexes[f.hex].cell]
                               if p.unit == f.id)
     raid = next(e for e in record.events if e.kind == "raid")  # type: ignore[attr-defined]
     assert "RAID" in scene.hex_markers[static.hexes[raid.data["hex"]].cell]
-    assert "EMBARK" in svg and "ATTRITION" in svg
+    embark = next(e for e in record.events if e.kind == "embark")  # type: ignore[attr-defined]
+    assert "EMB" in scene.hex_markers[static.hexes[embark.data["hex"]].cell]
+    assert "ATTR" in scene.hex_markers[static.hexes[blockading[0].hex].cell]
     flagged = [e for e in record.events if e.provisional and e.kind in ("mines", "blockade-attrition")]  # type: ignore[attr-defined]
     assert flagged and svg.count("[provisional]") >= len(flagged)
     assert "map: provisional" in svg

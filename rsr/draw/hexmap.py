@@ -122,6 +122,7 @@ class Scene:
     number_size: float = 7.0
     zoom: float = 1.5                 # the PNG's zoom that keeps it at email size
     stack_dy: float = 0.0             # counters sit this far below the hex centre (under a large number)
+    marker_room: float = 0.0          # counters move this far right in a hex with markers (the naval map)
     list_arrows: bool = True          # the panel lists every arrow (the naval map lists routes in its notes)
 
     def action_hexes(self) -> list[str]:
@@ -291,7 +292,7 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
         if h not in keep or not pics:
             continue
         x, y = layout.centre(h)
-        out += _stack_svg(x, y + scene.stack_dy, pics)
+        out += _stack_svg(x + (scene.marker_room if scene.hex_markers.get(h) else 0.0), y + scene.stack_dy, pics)
     for h, markers in sorted(scene.hex_markers.items()):
         if h not in keep:
             continue

@@ -24,8 +24,8 @@ NAVAL_KINDS = ("naval-move", "search", "raid", "embark", "landing", "blockade", 
                "composition", "fleet-captured", "naval-brigade", "repair")
 LAND_KINDS = ("moved", "combat", "combat-start", "retreat", "advance", "firefight")
 #: the tag drawn on a hex for each kind of naval event (the panel gives the whole text)
-TAGS = {"search": "SEARCH", "raid": "RAID", "embark": "EMBARK", "landing": "LANDED", "blockade-attrition": "ATTRITION",
-        "lost-at-sea": "LOST", "naval-setup": "BATTLE", "fleet-captured": "CAPTURED"}
+TAGS = {"search": "SRCH", "raid": "RAID", "embark": "EMB", "landing": "LAND", "blockade-attrition": "ATTR",
+        "lost-at-sea": "LOST", "naval-setup": "BTL", "fleet-captured": "CAPT"}
 PORT_RING = {"russia": "#17357a", "japan": "#b06a00", "neutral": "#777777"}
 SIDE_SHORT = {"russia": "RU", "japan": "JP"}
 
@@ -71,7 +71,7 @@ def naval_map_scene(static: Any, control: dict[str, str], title: str, subtitle: 
         terrain[item.cell] = item.kind
         code = static.code_of(number)
         numbers[item.cell] = f"{number}" + (f" {code}" if code else "")
-    scene = Scene(layout, terrain, title, subtitle, numbers=numbers, number_size=10.0, stack_dy=6.0, zoom=1.0,
+    scene = Scene(layout, terrain, title, subtitle, numbers=numbers, number_size=10.0, stack_dy=6.0, zoom=1.0, marker_room=10.0,
                   list_arrows=False)
     for first, second in sorted(static.impassable):
         scene.sides.append(SideLine(static.hexes[first].cell, static.hexes[second].cell, "impassable"))
@@ -97,12 +97,12 @@ def naval_scene(state: Any, events: list[Event], title: str, subtitle: str) -> S
     scene = naval_map_scene(static, state.control, title, subtitle)
     for key, level in sorted(naval.mines.items(), key=lambda kv: int(kv[0])):
         if level and int(key) in static.hexes:
-            scene.hex_markers.setdefault(static.hexes[int(key)].cell, []).append(f"MINES {level}")
+            scene.hex_markers.setdefault(static.hexes[int(key)].cell, []).append(f"M{level}")
     ashore: dict[int, int] = {}
     for _unit, number in sorted(naval.ashore.items()):
         ashore[number] = ashore.get(number, 0) + 1
     for number, count in sorted(ashore.items()):
-        scene.hex_markers.setdefault(static.hexes[number].cell, []).append(f"{count} land unit{'s' * (count > 1)}")
+        scene.hex_markers.setdefault(static.hexes[number].cell, []).append(f"U{count}")
     off_map = []
     for fleet_id, fleet in sorted(naval.fleets.items()):
         afloat = [s for s in fleet.ships if s not in naval.sunk]
@@ -126,7 +126,7 @@ def naval_scene(state: Any, events: list[Event], title: str, subtitle: str) -> S
         tag = TAGS.get(event.kind)
         number = event.data.get("hex")
         if event.kind == "mines" and "die" in event.text:
-            tag = "MINE HIT"
+            tag = "HIT"
         if number is None and event.kind in ("blockade-attrition", "embark", "landing", "lost-at-sea"):
             number = _where(naval, event.data)
         if tag and isinstance(number, int) and number in static.hexes:
@@ -136,7 +136,10 @@ def naval_scene(state: Any, events: list[Event], title: str, subtitle: str) -> S
     scene.notes = naval_notes(events, routes, off_map) + scene.notes
     scene.legend += [("", "fleet: admiral, morale m, ships afloat (14/2d: 2 of them disabled)"),
                     ("", "BLK on blockade, SEA at sea (in-Port side otherwise), RTN sent home"),
-                    ("", "arrows: each fleet's move in each round, the round in the badge")]
+                    ("", "arrows: each fleet's move in each round, the round in the badge"),
+                    ("", "tags: M2 mines of level 2, HIT a mine attack, SRCH search, RAID raid, EMB embarkation, "
+                         "LAND landing, ATTR blockade attrition, LOST lost at sea, BTL battle, CAPT captured, "
+                         "U3 three land units waiting")]
     return scene
 
 
