@@ -154,6 +154,9 @@ def test_battle_display_every_hour(battle_game: tuple[Path, list[Event]], tmp_pa
         # the range marker sits on the hour's range; a line for every roll of the hour, coloured by outcome
         rng = row["range"] if row else battle.setup["range"]
         assert re.search(rf'class="range-marker" x="{110 + rng * 34 - 2:.1f}"', svg)
+        for ship in re.findall(r'data-ship="([^"]+)"', svg):  # values that are stand-ins carry a star
+            starred = re.search(rf'data-ship="{ship}">.*?</g>', svg, re.S)
+            assert starred and ("*</text>" in starred.group(0)) == ("provisional" in static.ship(ship).provenance)
         rolls = [e for e in battle.events if e.kind in ROLL_KINDS and e.data["hour"] == hour]
         assert len(re.findall(r'<path class="shot ', svg)) == len(rolls)
         for roll in rolls:

@@ -146,7 +146,7 @@ def _ship_svg(static: Any, ship_id: str, x: float, y: float, disabled: bool, sun
               flagship: bool) -> list[str]:
     ship = static.ship(ship_id)
     fill, ink = SIDE_STYLE.get(ship.side, ("#777777", "#ffffff"))
-    provisional = ship.provenance.startswith("provisional")
+    provisional = "provisional" in ship.provenance  # as the naval rules flag a ship's values (mines.py)
     state = "sunk" if sunk is not None else ("disabled" if disabled else "ok")
     title = (f"{ship.name} ({ship_id}), class {ship.cls}, attack {ship.attack}, defense {ship.defense}"
              + (" [provisional values]" if provisional else "") + ("" if state == "ok" else f": {state}")
