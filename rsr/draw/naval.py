@@ -71,8 +71,8 @@ def naval_map_scene(static: Any, control: dict[str, str], title: str, subtitle: 
         terrain[item.cell] = item.kind
         code = static.code_of(number)
         numbers[item.cell] = f"{number}" + (f" {code}" if code else "")
-    scene = Scene(layout, terrain, title, subtitle, numbers=numbers, number_size=10.0, stack_dy=6.0, zoom=1.0, marker_room=10.0,
-                  list_arrows=False)
+    scene = Scene(layout, terrain, title, subtitle, numbers=numbers, number_size=10.0, stack_dy=6.0, zoom=1.0,
+                  marker_room=10.0, list_arrows=False)
     for first, second in sorted(static.impassable):
         scene.sides.append(SideLine(static.hexes[first].cell, static.hexes[second].cell, "impassable"))
     by_hex: dict[int, list[Any]] = {}
