@@ -21,10 +21,10 @@ from typing import Any
 from rsr.draw.counters import SIDE_STYLE
 from rsr.engine import Event
 from rsr.errors import BadInput
+from rsr.rulesets.red_sun_rising.naval.battle_report import ROLL_KINDS
+from rsr.rulesets.red_sun_rising.naval.tactical import MAX_SIGHTING  # RSR 8.41, 8.81-8.83
 
-ROLL_KINDS = ("naval-gunnery", "naval-flotilla-gunnery", "naval-return-fire", "naval-torpedo")
 SIDES = ("japan", "russia")          # drawn top to bottom
-MAX_SIGHTING = {"clear": 6, "fog": 4, "storm": 3}  # RSR 8.41, 8.81-8.83 (as the battle module has it)
 SHOT_COLOURS = {"sunk": "#d11a1a", "disabled": "#e07000", "no effect": "#8a8a8a"}
 BOX_W, BOX_H, GAP = 66.0, 44.0, 6.0
 PANEL = 330.0
