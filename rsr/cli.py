@@ -678,19 +678,33 @@ def replay_command(game_dir: Path, seq: int | None, key_name: str | None) -> Non
 @click.option("--radius", type=click.IntRange(0, 60), default=3, show_default=True,
               help="How many hexes to show around the action (or around --around).")
 @click.option("--whole", is_flag=True, help="Draw the whole map instead of the part where the action was.")
+@click.option("--naval", "view", flag_value="naval", help="Red Sun Rising: the Strategic Naval Map (the default "
+              "for a packet that played the naval game).")
+@click.option("--land", "view", flag_value="land", help="The land map, also for a naval packet.")
+@click.option("--battle", default=None, is_flag=False, flag_value="first", metavar="[HEX]",
+              help="Red Sun Rising: the Tactical Naval Display of the packet's naval battle (in naval hex HEX).")
+@click.option("--hour", type=click.IntRange(0, 12), default=None,
+              help="With --battle: the display after this hour (0: the set-up; default: the last hour).")
 @click.option("--key", "key_name", default=None)
 def map_command(game_dir: Path, seq: int | None, out: Path, around: str | None, radius: int, whole: bool,
-                key_name: str | None) -> None:
+                view: str | None, battle: str | None, hour: int | None, key_name: str | None) -> None:
     """Draw the position after packet SEQ's resolution (default: the latest), with its moves and attacks."""
-    from rsr.draw import draw_position, svg_to_png
+    from rsr.draw import draw_battle, draw_position, svg_to_png
     from rsr.fileio import atomic_write
 
     if out.suffix.lower() not in (".svg", ".png"):
         raise BadInput(f"--out {out}: the picture must be .svg or .png")
+    if hour is not None and battle is None:
+        raise BadInput("--hour goes with --battle")
     result = actions.load_game(game_dir)
     records = actions.resolutions(result, key_name, seq)
-    svg, _ = draw_position(result, records[-1] if records else None, around, radius, whole)
-    atomic_write(out, svg_to_png(svg) if out.suffix.lower() == ".png" else svg.encode())
+    if battle is not None:
+        svg, zoom = draw_battle(result, records[-1] if records else None, None if battle == "first" else battle,
+                                hour), 1.0
+    else:
+        svg, scene = draw_position(result, records[-1] if records else None, around, radius, whole, view or "auto")
+        zoom = scene.zoom
+    atomic_write(out, svg_to_png(svg, zoom) if out.suffix.lower() == ".png" else svg.encode())
     click.echo(f"wrote {out}")
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rsr.draw.battle import display_svg
 from rsr.draw.hexmap import Scene, crop_hexes, render
+from rsr.draw.naval import is_naval_pass, naval_scene
 from rsr.draw.scenes import declared_attacks, rs_scene, rsr_scene
 from rsr.engine import Event, initial_position
 from rsr.errors import BadInput
@@ -46,9 +48,24 @@ def make_scene(ruleset_id: str, state: Any, before: Any, events: list[Event], ti
     raise BadInput(f"no map drawing for ruleset {ruleset_id}")
 
 
+def wants_naval(result: Any, record: Any | None, view: str) -> bool:
+    """Which map: ``view`` 'land' or 'naval' as asked; 'auto' draws the Strategic Naval Map for a packet whose
+    resolution played the naval game and moved nothing on land (the map its player needs to see)."""
+    state = record.position.state if record else result.position.state
+    has_naval = getattr(state, "naval_static", None) is not None
+    if view == "naval" and not has_naval:
+        raise BadInput(f"--naval: scenario {result.scenario.name} has no naval game")
+    if view != "auto":
+        return view == "naval"
+    return has_naval and record is not None and is_naval_pass(record.events)
+
+
 def draw_position(result: Any, record: Any | None, around: str | None = None, radius: int = 3,
-                  whole: bool = False) -> tuple[str, Scene]:
-    """SVG of the position after ``record``'s pass (or the start), with the pass's arrows."""
+                  whole: bool = False, view: str = "auto") -> tuple[str, Scene]:
+    """SVG of the position after ``record``'s pass (or the start), with the pass's arrows; the land map, or
+    the Strategic Naval Map (``view``, see :func:`wants_naval`)."""
+    if wants_naval(result, record, view):
+        return draw_naval(result, record, around, radius, whole)
     if around is not None:
         state = record.position.state if record else result.position.state
         if around not in state.static.terrain:
@@ -69,6 +86,35 @@ def draw_position(result: Any, record: Any | None, around: str | None = None, ra
     scene = make_scene(result.ruleset.id, state, before, events, title, describe[0] if describe else "",
                        result.scenario.data.get("map"), declared)
     return render(scene, crop_hexes(scene, around, radius, whole)), scene
+
+
+def draw_naval(result: Any, record: Any | None, around: str | None = None, radius: int = 3,
+               whole: bool = False) -> tuple[str, Scene]:
+    """The Strategic Naval Map after ``record``'s pass: the whole map unless ``around`` (a naval hex number)
+    asks for the part around one hex (it is small enough to read whole at email size)."""
+    state = record.position.state if record else result.position.state
+    static = state.naval_static
+    events = record.events if record else []
+    label = f"packet {record.resolved} resolved" if record else "now"
+    describe = result.ruleset.describe(state)
+    title = f"Game {result.game_id[:8]}, {result.scenario.name}: Strategic Naval Map, {label}"
+    scene = naval_scene(state, events, title, describe[0] if describe else "")
+    if around is None:
+        return render(scene, crop_hexes(scene, whole=True)), scene
+    if not around.isdigit() or int(around) not in static.hexes:
+        raise BadInput(f"--around {around}: no such naval hex (1-{max(static.hexes)})")
+    return render(scene, crop_hexes(scene, static.hexes[int(around)].cell, radius, whole)), scene
+
+
+def draw_battle(result: Any, record: Any | None, at_hex: str | None = None, hour: int | None = None) -> str:
+    """The Tactical Naval Display of the naval battle fought in ``record``'s pass after ``hour``."""
+    if record is None:
+        raise BadInput("no resolution yet: no naval battle to draw")
+    static = getattr(record.position.state, "naval_static", None)
+    if static is None:
+        raise BadInput(f"--battle: scenario {result.scenario.name} has no naval game")
+    title = f"Game {result.game_id[:8]}, {result.scenario.name}, packet {record.resolved}"
+    return display_svg(static, record.events, title, at_hex, hour)
 
 
 class _Start:

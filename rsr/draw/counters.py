@@ -12,7 +12,8 @@ SIDE_STYLE = {  # fill, text
     "russia": ("#3a6db0", "#ffffff"), "soviet": ("#b5473a", "#ffffff"), "japan": ("#e8d27a", "#1a1a1a"),
 }
 MARKER_COLOURS = {"D1": "#f2c500", "D2": "#ff7a00", "F": "#e0601a", "R": "#2b7bd6", "T": "#6b6b6b",
-                  "OOS": "#c0392b", "A": "#1a7f37", "r": "#999999"}
+                  "OOS": "#c0392b", "A": "#1a7f37", "r": "#999999", "BLK": "#c0392b", "SEA": "#7fd0ff",
+                  "RTN": "#ffb0b0"}
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class CounterPic:
     reduced: bool = False
     markers: tuple[str, ...] = field(default_factory=tuple)
     title: str = ""
+    label: str = ""        # printed at the top instead of the id when the id is too long (naval fleets)
 
     def short(self) -> str:
         flags = "".join(f" [{m}]" for m in self.markers)
@@ -63,6 +65,18 @@ def symbol_svg(symbol: str, x: float, y: float, w: float, h: float, ink: str) ->
         out.append(f'<path d="M{_f(x + w * 0.2)},{_f(y + h * 0.7)} L{_f(x + w * 0.2)},{_f(y + h * 0.3)} '
                    f'L{_f(x + w * 0.8)},{_f(y + h * 0.3)} L{_f(x + w * 0.8)},{_f(y + h * 0.7)} '
                    f'M{_f(x + w / 2)},{_f(y + h * 0.3)} L{_f(x + w / 2)},{_f(y + h * 0.7)}" fill="none" {line}/>')
+    if symbol in ("fleet", "merchant"):  # a hull with a funnel (warships) or two masts (merchant ships)
+        hull = (f'M{_f(x + w * 0.08)},{_f(y + h * 0.58)} L{_f(x + w * 0.92)},{_f(y + h * 0.58)} '
+                f'L{_f(x + w * 0.8)},{_f(y + h * 0.85)} L{_f(x + w * 0.2)},{_f(y + h * 0.85)} Z')
+        out.append(f'<path d="{hull}" fill="{ink}"/>')
+        if symbol == "fleet":
+            out.append(f'<rect x="{_f(x + w * 0.35)}" y="{_f(y + h * 0.38)}" width="{_f(w * 0.3)}" '
+                       f'height="{_f(h * 0.2)}" fill="{ink}"/>')
+            out.append(f'<rect x="{_f(x + w * 0.45)}" y="{_f(y + h * 0.15)}" width="{_f(w * 0.1)}" '
+                       f'height="{_f(h * 0.25)}" fill="{ink}"/>')
+        else:
+            out.append(f'<path d="M{_f(x + w * 0.35)},{_f(y + h * 0.58)} L{_f(x + w * 0.35)},{_f(y + h * 0.12)} '
+                       f'M{_f(x + w * 0.65)},{_f(y + h * 0.58)} L{_f(x + w * 0.65)},{_f(y + h * 0.12)}" {line}/>')
     if symbol in ("hq", "naval", "garrison", "air", "bridge"):
         text = {"hq": "HQ", "naval": "NAV", "garrison": "GAR", "air": "AIR", "bridge": "BR"}[symbol]
         out.append(f'<text x="{_f(x + w / 2)}" y="{_f(y + h * 0.78)}" font-size="{_f(h * 0.7)}" '
@@ -86,7 +100,7 @@ def counter_svg(pic: CounterPic, cx: float, cy: float, top: bool = True) -> str:
             out.append(f'<rect x="{_f(x)}" y="{_f(y + s - 3)}" width="{_f(s)}" height="3" fill="#ffffff" '
                        'fill-opacity="0.75"/>')
         out.append(f'<text x="{_f(cx)}" y="{_f(y + 7.5)}" font-size="6.5" text-anchor="middle" fill="{ink}">'
-                   f'{escape(pic.unit)}</text>')
+                   f'{escape(pic.label or pic.unit)}</text>')
         out.append(f'<text x="{_f(cx)}" y="{_f(y + 12.6)}" font-size="5.5" text-anchor="middle" fill="{ink}">'
                    f'{escape(pic.size)}</text>')
         out += symbol_svg(pic.symbol, cx - 8.5, y + 13.6, 17, 10.4, ink)

@@ -85,10 +85,22 @@ class Label:
 class Arrow:
     """A move, attack, retreat, advance or fire, hex to hex; ``title`` is what the report says of it."""
 
-    kind: str                 # "move" | "attack" | "retreat" | "advance" | "fire"
+    kind: str                 # "move" | "attack" | "retreat" | "advance" | "fire" | "route-<side>" (naval)
     hexes: tuple[str, ...]
     title: str
     lost: bool = False        # the unit that made it was eliminated in the same packet
+    label: str = ""           # a badge at the arrow's middle (the naval movement round)
+    offset: float = 0.0       # pixels to the arrow's right, so routes sharing a hexside stay apart
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """A line or an area in the scene's pixels, over the terrain and under everything else, clipped to the
+    drawn hexes (the map generators' previews: the real coast and rivers, code areas, a tinted region)."""
+
+    points: tuple[Point, ...]
+    style: str                # SVG presentation attributes
+    closed: bool = False
 
 
 @dataclass
@@ -105,6 +117,13 @@ class Scene:
     arrows: list[Arrow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     legend: list[tuple[str, str]] = field(default_factory=list)       # (swatch colour, text)
+    overlays: list[Overlay] = field(default_factory=list)
+    numbers: dict[str, str] = field(default_factory=dict)             # hex -> the number printed (default: hex)
+    number_size: float = 7.0
+    zoom: float = 1.5                 # the PNG's zoom that keeps it at email size
+    stack_dy: float = 0.0             # counters sit this far below the hex centre (under a large number)
+    marker_room: float = 0.0          # counters move this far right in a hex with markers (the naval map)
+    list_arrows: bool = True          # the panel lists every arrow (the naval map lists routes in its notes)
 
     def action_hexes(self) -> list[str]:
         found = {h for a in self.arrows for h in a.hexes}
@@ -114,6 +133,7 @@ class Scene:
 TERRAIN = {
     "clear": "#eef0c8", "rough": "#d4c08e", "mountain": "#a88e6c", "sea": "#b3d3ea", "desert": "#f0deae",
     "dunes": "#dcb56e", "marsh": "#a8d6c6",
+    "high-seas": "#8fbde3", "coastal": "#bcdaf0", "port": "#bcdaf0", "land": "#e6dfc6",
 }
 PATTERNS = {
     "rough": '<circle cx="3" cy="3" r="0.9" fill="#8f7a4c"/><circle cx="9" cy="9" r="0.9" fill="#8f7a4c"/>',
@@ -135,7 +155,7 @@ LINK_STYLES = {
     "rail": 'stroke="#222" stroke-width="2.2"',
 }
 ARROW_COLOURS = {"move": "#1a7f37", "attack": "#d11a1a", "retreat": "#7b3fbf", "advance": "#d97706",
-                 "fire": "#e0601a"}
+                 "fire": "#e0601a", "route-russia": "#17357a", "route-japan": "#b06a00", "route-merchant": "#1a7f37"}
 
 
 def _f(value: float) -> str:
@@ -189,10 +209,14 @@ def _arrow_d(layout: Layout, arrow: Arrow) -> tuple[str, Point]:
     (x1, y1), (x2, y2) = points[-2], points[-1]
     length = math.hypot(x2 - x1, y2 - y1) or 1.0
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    points[-1] = (x2 - ux * layout.radius * 0.6, y2 - uy * layout.radius * 0.6)
+    if arrow.offset:
+        points = [(x - uy * arrow.offset, y + ux * arrow.offset) for x, y in points]
+    route = arrow.kind.startswith("route")  # a naval route runs hex to hex: its steps join up
+    end, begin = (0.34, 0.0) if route else (0.6, 0.3)
+    points[-1] = (x2 - ux * layout.radius * end, y2 - uy * layout.radius * end)
     (a1, b1), (a2, b2) = points[0], points[1]
     first = math.hypot(a2 - a1, b2 - b1) or 1.0
-    points[0] = (a1 + (a2 - a1) / first * layout.radius * 0.3, b1 + (b2 - b1) / first * layout.radius * 0.3)
+    points[0] = (a1 + (a2 - a1) / first * layout.radius * begin, b1 + (b2 - b1) / first * layout.radius * begin)
     bend = BEND.get(arrow.kind, 0.0)
     if len(points) == 2 and bend:
         (sx, sy), (ex, ey) = points
@@ -206,8 +230,11 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
     layout = scene.layout
     shown = sorted(hexes if hexes is not None else scene.terrain)
     keep = set(shown)
-    xs = [x for h in shown for x, _ in layout.corners(h)]
-    ys = [y for h in shown for _, y in layout.corners(h)]
+    # hexes off the drawn map that an arrow comes from (a fleet entering the map) widen the picture
+    outside = sorted({h for a in scene.arrows for h in a.hexes if h not in scene.terrain and any(
+        k in keep for k in a.hexes)})
+    xs = [x for h in shown for x, _ in layout.corners(h)] + [layout.centre(h)[0] for h in outside]
+    ys = [y for h in shown for _, y in layout.corners(h)] + [layout.centre(h)[1] for h in outside]
     left, top = min(xs) - 6, min(ys) - 34
     map_width, map_height = max(xs) + 6 - left, max(ys) + 6 - top
     width = map_width + PANEL
@@ -235,8 +262,18 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
             out.append(f'<polygon points="{pts}" fill="url(#pat-{terrain})" stroke="none"/>')
     for h in shown:
         x, y = layout.centre(h)
-        out.append(f'<text x="{_f(x)}" y="{_f(y - layout.radius * 0.66)}" font-size="7" text-anchor="middle" '
-                   f'fill="#555">{h}</text>')
+        number = scene.numbers.get(h, h)
+        if number:
+            out.append(f'<text x="{_f(x)}" y="{_f(y - layout.radius * 0.66 + scene.number_size - 7)}" '
+                       f'font-size="{_f(scene.number_size)}" text-anchor="middle" fill="#555" class="hex-number">'
+                       f'{escape(number)}</text>')
+    if scene.overlays:
+        out.append(f'<clipPath id="hexes"><rect x="{_f(left + 6)}" y="{_f(top + 34)}" width="{_f(map_width - 12)}" '
+                   f'height="{_f(map_height - 40)}"/></clipPath><g clip-path="url(#hexes)">')
+        for overlay in scene.overlays:
+            shape = "polygon" if overlay.closed else "polyline"
+            out.append(f'<{shape} points="{_pts(overlay.points)}" {overlay.style}/>')
+        out.append("</g>")
     # links, then hexside features on top of them
     for link in scene.links:
         for a, b in zip(link.hexes, link.hexes[1:], strict=False):
@@ -255,7 +292,7 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
         if h not in keep or not pics:
             continue
         x, y = layout.centre(h)
-        out += _stack_svg(x, y, pics)
+        out += _stack_svg(x + (scene.marker_room if scene.hex_markers.get(h) else 0.0), y + scene.stack_dy, pics)
     for h, markers in sorted(scene.hex_markers.items()):
         if h not in keep:
             continue
@@ -291,6 +328,12 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
         out.append(f'<path class="arrow arrow-{arrow.kind}" data-n="{index}" d="{d}" fill="none" '
                    f'stroke="{colour}" stroke-width="{width_px}"{dash} stroke-linejoin="round" '
                    f'marker-end="url(#head-{arrow.kind})"><title>{escape(arrow.title)}</title></path>')
+        if arrow.label:
+            mx, my = _middle(layout, arrow)
+            out.append(f'<circle cx="{_f(mx)}" cy="{_f(my)}" r="5.6" fill="#fff" stroke="{colour}" '
+                       'stroke-width="1.2"/>')
+            out.append(f'<text x="{_f(mx)}" y="{_f(my + 2.8)}" font-size="7.5" font-weight="bold" fill="{colour}" '
+                       f'text-anchor="middle" class="arrow-label">{escape(arrow.label)}</text>')
         if arrow.lost:
             sx, sy = start
             out.append(f'<text x="{_f(sx)}" y="{_f(sy + 5)}" font-size="15" font-weight="bold" fill="{colour}" '
@@ -322,8 +365,8 @@ def _panel_lines(scene: Scene, keep: set[str]) -> list[tuple[str, str]]:
     if stacked:
         lines.append(("head", "Stacks (top counter drawn first)"))
         for h, pics in stacked:
-            lines += _wrap("text", f"{h}: " + ", ".join(p.short() for p in pics))
-    shown = [a for a in scene.arrows if any(h in keep for h in a.hexes)]
+            lines += _wrap("text", f"{scene.numbers.get(h) or h}: " + ", ".join(p.short() for p in pics))
+    shown = [a for a in scene.arrows if any(h in keep for h in a.hexes)] if scene.list_arrows else []
     if shown:
         lines.append(("head", "This packet"))
         for arrow in shown:
@@ -333,8 +376,17 @@ def _panel_lines(scene: Scene, keep: set[str]) -> list[tuple[str, str]]:
         for _, text in scene.legend:
             lines += _wrap("text", text)
     for note in scene.notes:
-        lines += _wrap("text", note)
+        lines += [("head", note[2:])] if note.startswith("# ") else _wrap("text", note)
     return lines
+
+
+def _middle(layout: Layout, arrow: Arrow) -> Point:
+    """The middle of an arrow's last step (where its badge goes), with the arrow's offset."""
+    (x1, y1), (x2, y2) = layout.centre(arrow.hexes[-2]), layout.centre(arrow.hexes[-1])
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    mx, my = (x1 + x2) / 2 - ux * layout.radius * 0.15, (y1 + y2) / 2 - uy * layout.radius * 0.15
+    return mx - uy * arrow.offset, my + ux * arrow.offset
 
 
 def _rail_ties(p: Point, q: Point) -> list[str]:

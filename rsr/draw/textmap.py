@@ -12,7 +12,7 @@ import math
 from rsr.draw.hexmap import Scene
 
 TERRAIN_LETTERS = {"clear": ".", "rough": ":", "mountain": "^", "sea": "~", "desert": ".", "dunes": ":",
-                   "marsh": ","}
+                   "marsh": ",", "high-seas": "~", "coastal": "~", "port": "P", "land": "#"}
 CELL = 5  # characters per hex across
 
 
@@ -49,9 +49,10 @@ def text_map(scene: Scene, hexes: list[str]) -> list[str]:
             if row == r:
                 line[col:col + len(token)] = list(token)
         out.append("".join(line).rstrip())
-    corner = min(hexes, key=lambda h: (centres[h][1], centres[h][0]))
-    last = max(hexes, key=lambda h: (centres[h][1], centres[h][0]))
-    out.append(f"top left {corner}, bottom right {last}")
+    named = [h for h in hexes if scene.numbers.get(h, h)] or hexes  # the naval map: land cells have no number
+    corner = min(named, key=lambda h: (centres[h][1], centres[h][0]))
+    last = max(named, key=lambda h: (centres[h][1], centres[h][0]))
+    out.append(f"top left {scene.numbers.get(corner, corner)}, bottom right {scene.numbers.get(last, last)}")
     out.append("J/R/S3: 3 japan/russia/soviet units")
     out.append("*: this packet's action")
     return out

@@ -21,7 +21,7 @@ from tools.hexmap.cli import refuse, write_or_check  # noqa: E402
 from tools.rs_map import fit, named  # noqa: E402
 from tools.rs_map.build import Builder, MapModel  # noqa: E402
 from tools.rs_map.grid import MapGrid  # noqa: E402
-from tools.rs_map.svg import render  # noqa: E402
+from tools.rs_map.preview import render  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MAP_YAML = ROOT / "scenarios" / "red-star" / "map.yaml"

@@ -22,7 +22,7 @@ from tools.rsr_map import fit  # noqa: E402
 from tools.rsr_map import geography as geo  # noqa: E402
 from tools.rsr_map.build import Builder, MapModel  # noqa: E402
 from tools.rsr_map.grid import Grid, Hex, hex_id, side_id  # noqa: E402
-from tools.rsr_map.svg import render  # noqa: E402
+from tools.rsr_map.preview import render  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MAP_YAML = ROOT / "scenarios" / "red-sun-rising" / "map.yaml"

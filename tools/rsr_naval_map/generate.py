@@ -22,7 +22,10 @@ if __package__ in (None, ""):  # run as a script: make the repository root impor
 
 import yaml  # noqa: E402
 
+from rsr.draw.naval import naval_map_scene  # noqa: E402
 from rsr.hexgrid import Grid  # noqa: E402
+from rsr.rulesets.red_sun_rising.naval.data import load_naval  # noqa: E402
+from tools.hexmap.preview import fit_affine, line, preview_svg  # noqa: E402
 from tools.rsr_map import geography as geo  # noqa: E402
 from tools.rsr_map.build import Polygon  # noqa: E402
 
@@ -248,45 +251,23 @@ def render() -> str:
     return HEADER + yaml.safe_dump(build(), sort_keys=False, width=110, default_flow_style=None, allow_unicode=True)
 
 
-KIND_FILL = {"high-seas": "#9cc3e6", "coastal": "#c7dff2", "port": "#f2e2a0"}
+NAVAL_DATA = ROOT / "scenarios" / "red-sun-rising" / "naval.yaml"
 LAND_POLYS = (geo.MAINLAND, geo.SHANDONG, SOUTH_KOREA, CHINA, KYUSHU, SHIKOKU, HONSHU, HOKKAIDO)
+COAST = 'fill="none" stroke="#7a5c2e" stroke-width="1.2"'
 
 
 def render_svg(data: dict[str, Any]) -> str:
-    """A preview to check the map by eye: hexes by kind, numbers, code letters, impassable sides, coasts."""
-    scale = 60.0
-    west, north = LON0 - DLON, LAT0 + (LINES[1]) * DLAT
-
-    def xy(lat: float, lon: float) -> tuple[float, float]:
-        return round((lon - west) * scale * DLAT / DLON * 1.25, 1), round((north - lat) * scale, 1)
-
-    width, height = xy(LAT0 - DLAT, LON0 + (POSITIONS[1] + 0.5) * DLON)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif">',
-           f'<rect width="{width}" height="{height}" fill="#e8e4d8"/>']
-    codes = {c["hex"]: c["code"] for c in data["code_hexes"]}
-    for item in data["hexes"]:
-        lat, lon = centre(item["cell"])
-        corners = []
-        for k in range(6):
-            angle = math.pi / 3 * k + math.pi / 6
-            corners.append(xy(lat + 0.5 * DLAT * 1.15 * math.sin(angle), lon + 0.5 * DLON * 1.15 * math.cos(angle)))
-        points = " ".join(f"{x},{y}" for x, y in corners)
-        out.append(f'<polygon points="{points}" fill="{KIND_FILL[item["kind"]]}" stroke="#5a7a99" stroke-width="0.8"/>')
-        x, y = xy(lat, lon)
-        label = f'{item["number"]}' + (f' {codes[item["number"]]}' if item["number"] in codes else "")
-        out.append(f'<text x="{x}" y="{y + 4}" font-size="11" text-anchor="middle">{label}</text>')
-    for poly in LAND_POLYS:
-        points = " ".join(f"{x},{y}" for x, y in (xy(a, b) for a, b in poly))
-        out.append(f'<polygon points="{points}" fill="none" stroke="#7a5c2e" stroke-width="1"/>')
-    cells = {h["number"]: h["cell"] for h in data["hexes"]}
-    for side in data["impassable"]:
-        a, b = (int(n) for n in side["side"].split("-"))
-        (x1, y1), (x2, y2) = xy(*centre(cells[a])), xy(*centre(cells[b]))
-        mx, my, dx, dy = (x1 + x2) / 2, (y1 + y2) / 2, (y2 - y1) / 4, (x1 - x2) / 4
-        out.append(f'<line x1="{round(mx - dx, 1)}" y1="{round(my - dy, 1)}" x2="{round(mx + dx, 1)}" '
-                   f'y2="{round(my + dy, 1)}" stroke="#a02020" stroke-width="3"/>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    """A preview to check the map by eye, drawn by rsr/draw as the game draws the naval map: hexes by kind,
+    numbers, code letters, impassable sides, ports; the coarse real coasts as brown lines."""
+    static = load_naval({"naval_map": data, "naval": yaml.safe_load(NAVAL_DATA.read_text(encoding="utf-8"))})
+    assert static is not None
+    scene = naval_map_scene(static, {}, "Red Sun Rising: PROVISIONAL Strategic Naval Map (tools/rsr_naval_map)",
+                            "drawn from real geography; not the published map (docs/red-sun-rising/naval-map.md)")
+    cells = [GRID.parse(c) for c in ("0101", "0112", "1001")]
+    to_pixels = fit_affine([(centre(f"{a:02d}{b:02d}"), scene.layout.centre(f"{a:02d}{b:02d}")) for a, b in cells])
+    scene.overlays += [line(poly, to_pixels, COAST, True) for poly in LAND_POLYS]
+    scene.legend.append(("", "brown lines: the coarse real coasts the hexes were drawn from"))
+    return preview_svg(scene)
 
 
 def main(argv: list[str] | None = None) -> int:
