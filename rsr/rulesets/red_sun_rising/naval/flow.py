@@ -11,6 +11,7 @@ from typing import Any
 from rsr.engine import Context, Request, Sealed
 from rsr.errors import BadInput, RulesError
 from rsr.rulesets.red_sun_rising.naval import (  # plans, succession, tactical: issue 13
+    admirals,
     attrition,
     battle,
     initiative,
@@ -80,6 +81,7 @@ def start(state: Any, ctx: Context) -> None:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     ports.capture(ctx, static, naval, state.control)
+    admirals.turn_record(ctx, static, naval, state.turn)  # RSR 17.3, 19.3: the Turn Record Track's admirals
     naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
     naval.plan_queue, naval.plan_unseals = [], []  # issue 13
@@ -121,12 +123,16 @@ def next_request(state: Any, base: str) -> Request | None:
             template["fleets"][fleet_id] = {"sortie": True, "route": [static.baltic_entry[0]], "search": "never"}
         if side == "japan":
             template["merchants"] = {m: {"route": []} for m in sorted(merchants)}
+        appointing = admirals.options(static, naval, side, state.turn)  # RSR 19.3
+        if appointing:
+            template["appoint"] = dict(appointing["policy"])
         return Request(id=f"{base}/{side}/sailing-orders", side=side, kind="sailing-orders",
                        prompt=f"{'Russian' if side == 'russia' else 'Japanese'} Naval Initiative Stage: sailing "
                               "orders for the whole Naval Sequence (or round_by_round: true)",
                        case="RSR 4.11" if side == "russia" else "RSR 4.12",
                        options={"fleets": fleets, "arriving": arriving, "merchants": merchants,
-                                "mines": dict(naval.mines)},
+                                "mines": dict(naval.mines),
+                                **({"admirals": appointing} if appointing else {})},
                        template=template)
     if naval.phase == "rounds" and naval.impulse in SIDES and _asks(naval, naval.impulse):
         side = naval.impulse
@@ -161,6 +167,8 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
     if request.kind == "sailing-orders":
         side = request.side
         signed = orders.check_orders(answer, side)
+        admirals.appoint(ctx, state.naval_static, naval, side, state.turn, signed.get("appoint"),
+                         list(state.naval_static.admiral_track))  # RSR 19.3, 8.79: before initiative (5.0)
         _compose(state, ctx, side, signed)
         naval.orders[side] = signed
         _check_arrivals(state, side, signed)
@@ -467,7 +475,10 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
         naval.dead_admirals.append(dead)
         in_command = sorted(f.admiral for f in naval.fleets.values())
         fleet.admiral, why = succession.successor(state.naval_static, list(state.naval_static.admiral_track),
-                                                  state.turn, fleet.side, naval.dead_admirals, in_command)
+                                                  state.turn, fleet.side, naval.dead_admirals, in_command,
+                                                  naval.reserve, naval.withdrawn)
+        if fleet.admiral in naval.reserve:  # RSR 19.3: an admiral waiting without a fleet (admirals.py)
+            naval.reserve.remove(fleet.admiral)
         fleet.morale = succession.morale_with(state.naval_static, fleet.morale, dead, fleet.admiral)
         ctx.emit("admiral-succession", f"{fleet_id}: {dead} is dead; {fleet.admiral} takes command: {why}; "
                  f"morale {fleet.morale} (RSR 8.79)", "RSR 19.3", fleet=fleet_id, dead=dead, admiral=fleet.admiral,
