@@ -87,6 +87,7 @@ def start(state: Any, ctx: Context) -> None:
     naval.plan_queue, naval.plan_unseals = [], []  # issue 13
     for fleet in naval.fleets.values():
         fleet.moved, fleet.returning, fleet.route_index, fleet.flip_in_port = False, False, 0, False
+        fleet.broke_off = False
         fleet.at_sea = False
     for merchant in naval.merchants.values():
         merchant.moved, merchant.route_index = False, 0
@@ -467,6 +468,7 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
     for fleet_id in result.withdraws:
         if fleet_id in naval.fleets:
             naval.fleets[fleet_id].returning = True  # RSR 8.76 errata: home by the shortest path
+            naval.fleets[fleet_id].broke_off = True  # ... and no raiding, whatever a new admiral does to morale
             fleet = naval.fleets[fleet_id]
             if attrition.friendly_port(state.naval_static, state.control, fleet.hex, fleet.side):
                 fleet.at_sea = False  # issue 13: already in its nearest friendly port (interpretations.md, 8.76)
@@ -575,7 +577,7 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
                      fleet=fleet_id, frm=None, to=target, round=naval.round)
             continue
         fleet.route_index += 1
-        if fleet.returning and fleet.morale == 0 and target != _nearest_port_step(state, fleet):
+        if fleet.broke_off and target != _nearest_port_step(state, fleet):
             raise RulesError(f"{fleet_id} broke off with morale zero: it must sail to the nearest friendly port by "
                              f"the shortest path, next {_nearest_port_step(state, fleet)} (RSR 8.76 errata)")
         if target == fleet.hex:
@@ -614,15 +616,17 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
 
 
 def _raid(state: Any, ctx: Context) -> None:
-    """RSR 7.2 (with errata): a Russian at-sea fleet with morale above zero sinks one merchant fleet in its
-    hex, whatever Japanese fleets are there; the cargo goes with it (7.42)."""
+    """RSR 7.2 (with errata): a Russian at-sea fleet with morale above zero, which has not broken off a battle
+    at morale zero this stage (8.76 errata), sinks one merchant fleet in its hex, whatever Japanese fleets are
+    there; the cargo goes with it (7.42)."""
     naval: NavalState = state.naval
-    for hex_number in sorted({f.hex for f in on_map_fleets(naval, "russia") if f.at_sea and f.morale > 0}):
+    raiders = [f for f in on_map_fleets(naval, "russia") if f.at_sea and f.morale > 0 and not f.broke_off]
+    for hex_number in sorted({f.hex for f in raiders}):
         victims = sorted(m for m, merchant in naval.merchants.items() if merchant.hex == hex_number)
         if not victims:
             continue
         merchant = naval.merchants.pop(victims[0])
-        raider = next(f.id for f in on_map_fleets(naval, "russia") if f.at_sea and f.hex == hex_number)
+        raider = next(f.id for f in raiders if f.hex == hex_number)
         for unit_id in merchant.cargo:
             state.units[unit_id].steps = 0
         state.merchant_fleets.pop(merchant.id, None)

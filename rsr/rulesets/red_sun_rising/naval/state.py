@@ -23,6 +23,7 @@ class Fleet:
     returning: bool = False         # a sailing-order condition sent it home
     flip_in_port: bool = False      # RSR 7.0 note: flipped to its in-Port side in a friendly port this stage
     route_index: int = 0
+    broke_off: bool = False         # RSR 8.76 errata: broke off a battle at morale zero this stage
 
 
 @dataclass

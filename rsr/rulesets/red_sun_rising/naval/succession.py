@@ -1,9 +1,10 @@
 """Admiral succession (RSR 19.3; the 3 April 1978 errata that replaces it is not in the rulebook text we have,
 so the printed case applies: interpretations.md, 19.3).
 
-When an admiral is killed (8.75) his fleet gets, in this order: the next admiral of his side scheduled on the
-Turn Record Track (he comes at once instead of on his turn), else the last living admiral of his side
-withdrawn from the game, else an incompetent with an Initiative Rating of 1.
+When an admiral is killed (8.75) his fleet gets, in this order: an admiral who arrived by the Turn Record Track
+and waits without a fleet (admirals.py; interpretations.md, 19.3 and the reserve), the next admiral of his side
+scheduled on the Turn Record Track (he comes at once instead of on his turn), else the last living admiral of his
+side withdrawn from the game, else an incompetent with an Initiative Rating of 1.
 """
 
 from __future__ import annotations
