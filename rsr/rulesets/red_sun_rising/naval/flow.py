@@ -261,13 +261,16 @@ def _compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> Non
     after = sorted(s for f in sorted(compose) for s in compose[f])
     if before != after:
         raise RulesError("a re-arrangement must keep exactly the ships of those fleets (RSR 7.7, 7.71)")
+    removed = []
     for fleet in fleets:
         assert fleet is not None
         fleet.ships = list(compose[fleet.id])
         if not fleet.ships:  # RSR 7.7: an empty fleet leaves the map
             del naval.fleets[fleet.id]
-    ctx.emit("composition", f"{side} re-arranges {', '.join(sorted(compose))}", "RSR 7.7",
-             fleets={f: list(s) for f, s in sorted(compose.items())})
+            removed.append(fleet.id)
+    ctx.emit("composition", f"{side} re-arranges {', '.join(sorted(compose))}"
+             + (f"; {', '.join(removed)} has no ship left and leaves the map" if removed else ""), "RSR 7.7",
+             fleets={f: list(s) for f, s in sorted(compose.items())}, removed=removed)
 
 
 def _check_arrivals(state: Any, side: str, signed: dict[str, Any]) -> None:
@@ -604,7 +607,9 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
             raise RulesError(f"round {naval.round}: {merchant_id} cannot sail from {merchant.hex} to {target} "
                              "(RSR 7.1)")
         if merchant_id in state.merchant_fleets:  # RSR 7.5: its land-map counter is taken off first
-            del state.merchant_fleets[merchant_id]
+            land_hex = state.merchant_fleets.pop(merchant_id)
+            ctx.emit("merchant-recalled", f"merchant fleet {merchant_id} leaves land hex {land_hex} before it sails "
+                     "on the naval map", "RSR 7.5", merchant=merchant_id, hex=land_hex, round=naval.round)
         frm, merchant.hex, merchant.moved = merchant.hex, target, True
         ctx.emit("naval-move", f"round {naval.round}: merchant fleet {merchant_id} sails {frm} -> {target}",
                  "RSR 7.1", merchant=merchant_id, frm=frm, to=target, round=naval.round)

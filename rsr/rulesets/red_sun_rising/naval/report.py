@@ -53,7 +53,7 @@ def naval_events_table(events: list[Event]) -> list[str]:
     admirals arriving, withdrawn and appointed (17.3, 19.3, 8.79)."""
     kinds = ("search", "raid", "embark", "landing", "blockade", "mines", "blockade-attrition", "lost-at-sea",
              "repair", "fleet-captured", "naval-brigade", "composition", "sailing-orders", "morale",
-             "admiral-withdrawn", "admiral-arrives", "admiral-appointed")  # RSR 17.3, 19.3, 8.79
+             "admiral-withdrawn", "admiral-arrives", "admiral-appointed", "merchant-recalled")  # RSR 17.3, 19.3, 8.79
     rows = [f"| {e.kind} | {e.text}{' (**provisional**)' if e.provisional else ''} | {e.case or ''} |"
             for e in events if e.kind in kinds]
     return ["| what | detail | case |", "|---|---|---|", *rows] if rows else []
