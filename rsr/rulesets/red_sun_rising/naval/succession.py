@@ -39,7 +39,8 @@ def successor(static: NavalStatic, track: list[tuple[int, str, str]], turn: int,
     reserve, withdrawn = list(reserve or []), list(withdrawn or [])
     waiting = [a for a in reserve if static.admiral(a).side == side and a not in dead and a not in in_command]
     if waiting:
-        return waiting[0], "an admiral who arrived by the Turn Record Track and waits without a fleet takes it (RSR 19.3)"
+        return waiting[0], ("an admiral who arrived by the Turn Record Track and waits without a fleet takes it "
+                            "(RSR 19.3)")
     free = [a for a in (_by_name(static, side, name) for t, kind, name in track if kind == "arrive" and t > turn)
             if a and a not in dead and a not in in_command and a not in withdrawn]
     if free:
