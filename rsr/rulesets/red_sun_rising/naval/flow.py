@@ -798,6 +798,9 @@ def describe(state: Any) -> list[str]:
         lines.append(f"    waiting in hex {hex_number}: {', '.join(waiting[hex_number])}")
     if naval.mines:
         lines.append("    mines: " + ", ".join(f"hex {h} level {v}" for h, v in sorted(naval.mines.items())))
+    if naval.reserve:  # RSR 19.3: admirals who arrived by the Turn Record Track and command no fleet
+        lines.append("    admirals waiting: " + ", ".join(f"{static.admiral(a).name} ({static.admiral(a).initiative})"
+                                                        for a in naval.reserve))
     return lines
 
 
