@@ -125,7 +125,7 @@ def appoint(ctx: Context, static: NavalStatic, naval: NavalState, side: str, tur
     get an admiral (19.3's order when the reserve is empty)."""
     if wanted is None:
         wanted = {}
-    if not isinstance(wanted, dict) or not all(isinstance(v, str) for v in wanted.values()):
+    if not isinstance(wanted, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in wanted.items()):
         raise RulesError("sailing orders: appoint is {admiral: fleet id or reserve} (RSR 19.3)")
     filled: set[str] = set()
     for adm, target in sorted(wanted.items()):
