@@ -1,6 +1,6 @@
-"""Red Sun Rising naval game (issue 12): the provisional Strategic Naval Map and ship data, naval search
-(which the adjudication cases cannot reach while the battle is missing), the battle interface, and the
-sailing-order conditions. Rules are cited as ``RSR <case>``."""
+"""Red Sun Rising naval game (issue 12): the provisional Strategic Naval Map and ship data, naval search at the
+function level (the adjudication cases naval-search-*.yaml play it in the game), the battle interface, the
+sailing-order conditions and the admirals of the Turn Record Track. Rules are cited as ``RSR <case>``."""
 
 from __future__ import annotations
 
