@@ -1,6 +1,6 @@
-"""Red Sun Rising naval game (issue 12): the provisional Strategic Naval Map and ship data, naval search
-(which the adjudication cases cannot reach while the battle is missing), the battle interface, and the
-sailing-order conditions. Rules are cited as ``RSR <case>``."""
+"""Red Sun Rising naval game (issue 12): the provisional Strategic Naval Map and ship data, naval search at the
+function level (the adjudication cases naval-search-*.yaml play it in the game), the battle interface, the
+sailing-order conditions and the admirals of the Turn Record Track. Rules are cited as ``RSR <case>``."""
 
 from __future__ import annotations
 
@@ -282,3 +282,64 @@ def test_the_opening_set_up_of_19_1_and_19_2() -> None:
         54, "ru-adm-essen", ["ru-bogatuir", "ru-df6", "ru-gromoboi", "ru-rossiya", "ru-rurik"])
     assert naval.fleets["ru-fleet-baltic"].arrives == 16 and len(naval.fleets["ru-fleet-baltic"].ships) == 21
     assert all(f.morale == static.admiral(f.admiral).initiative for f in naval.fleets.values())  # RSR 8.71
+
+
+# -- admirals on the Turn Record Track (RSR 17.3, 19.3, 8.79) -------------------------------------------------
+
+
+def _admiral_naval(fleets: dict[str, tuple[str, str, int]]) -> Any:
+    from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalState
+
+    naval = NavalState()
+    for fleet_id, (side, admiral, morale) in fleets.items():
+        naval.fleets[fleet_id] = Fleet(fleet_id, side, admiral, 42, ["ru-retvizan"], morale=morale)
+    return naval
+
+
+def test_turn_record_withdraws_and_brings_admirals(static: NavalStatic) -> None:
+    """RSR 17.3, RSR 19.3: turn 2 withdraws Stark (his fleet is vacant) and brings Marakov into the reserve;
+    the policy gives Marakov the vacant fleet, and 8.79 lifts its morale from 1 to 4."""
+    from rsr.rulesets.red_sun_rising.naval import admirals
+
+    naval = _admiral_naval({"ru-fleet-1": ("russia", "ru-adm-stark", 1), "ru-fleet-2": ("russia", "ru-adm-essen", 2)})
+    ctx = Context(ScriptedDice([]))
+    admirals.turn_record(ctx, static, naval, 2)
+    assert naval.vacant == ["ru-fleet-1"] and naval.reserve == ["ru-adm-marakov"]
+    assert naval.withdrawn == ["ru-adm-stark"]
+    assert admirals.default_appointments(static, naval, "russia", 2, {}) == {"ru-adm-marakov": "ru-fleet-1"}
+    admirals.appoint(ctx, static, naval, "russia", 2, None, list(static.admiral_track))
+    assert naval.fleets["ru-fleet-1"].admiral == "ru-adm-marakov" and naval.fleets["ru-fleet-1"].morale == 4
+    assert naval.fleets["ru-fleet-2"].admiral == "ru-adm-essen" and not naval.vacant and not naval.reserve
+
+
+def test_policy_keeps_an_admiral_no_fleet_needs_in_reserve(static: NavalStatic) -> None:
+    """RSR 19.3: Vitgeft (2) arriving on turn 3 relieves nobody rated 2 or more; keeping a vacant fleet's only
+    candidate in reserve is refused; a reserve admiral is the first successor of a killed one."""
+    from rsr.rulesets.red_sun_rising.naval import admirals, succession
+
+    naval = _admiral_naval({"ru-fleet-1": ("russia", "ru-adm-marakov", 4), "ru-fleet-2": ("russia", "ru-adm-essen", 2)})
+    ctx = Context(ScriptedDice([]))
+    admirals.turn_record(ctx, static, naval, 3)
+    admirals.appoint(ctx, static, naval, "russia", 3, {}, list(static.admiral_track))
+    assert naval.reserve == ["ru-adm-vitgeft"] and naval.fleets["ru-fleet-2"].admiral == "ru-adm-essen"
+    new, why = succession.successor(static, list(static.admiral_track), 3, "russia", ["ru-adm-marakov"],
+                                    ["ru-adm-essen"], naval.reserve, naval.withdrawn)
+    assert new == "ru-adm-vitgeft" and "waits" in why
+    naval = _admiral_naval({"ru-fleet-1": ("russia", "ru-adm-stark", 1)})
+    admirals.turn_record(ctx, static, naval, 2)
+    with pytest.raises(RulesError, match="may not stay in reserve"):
+        admirals.appoint(ctx, static, naval, "russia", 2, {"ru-adm-marakov": "reserve"}, list(static.admiral_track))
+
+
+def test_relieved_admiral_can_return_by_succession(static: NavalStatic) -> None:
+    """RSR 19.3: an admiral relieved by an appointment left the game alive and is the last withdrawn one."""
+    from rsr.rulesets.red_sun_rising.naval import admirals, succession
+
+    naval = _admiral_naval({"ru-fleet-2": ("russia", "ru-adm-essen", 2)})
+    ctx = Context(ScriptedDice([]))
+    admirals.turn_record(ctx, static, naval, 4)  # Skrydlov arrives
+    admirals.appoint(ctx, static, naval, "russia", 4, {"ru-adm-skrydlov": "ru-fleet-2"}, list(static.admiral_track))
+    assert naval.withdrawn == ["ru-adm-essen"]
+    track = [t for t in static.admiral_track if t[1] == "withdraw"]  # no later arrival scheduled
+    assert succession.successor(static, track, 20, "russia", ["ru-adm-skrydlov"], [], naval.reserve,
+                                naval.withdrawn)[0] == "ru-adm-essen"

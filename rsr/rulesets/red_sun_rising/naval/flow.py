@@ -11,6 +11,7 @@ from typing import Any
 from rsr.engine import Context, Request, Sealed
 from rsr.errors import BadInput, RulesError
 from rsr.rulesets.red_sun_rising.naval import (  # plans, succession, tactical: issue 13
+    admirals,
     attrition,
     battle,
     initiative,
@@ -80,11 +81,13 @@ def start(state: Any, ctx: Context) -> None:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     ports.capture(ctx, static, naval, state.control)
+    admirals.turn_record(ctx, static, naval, state.turn)  # RSR 17.3, 19.3: the Turn Record Track's admirals
     naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
     naval.plan_queue, naval.plan_unseals = [], []  # issue 13
     for fleet in naval.fleets.values():
         fleet.moved, fleet.returning, fleet.route_index, fleet.flip_in_port = False, False, 0, False
+        fleet.broke_off = False
         fleet.at_sea = False
     for merchant in naval.merchants.values():
         merchant.moved, merchant.route_index = False, 0
@@ -121,12 +124,16 @@ def next_request(state: Any, base: str) -> Request | None:
             template["fleets"][fleet_id] = {"sortie": True, "route": [static.baltic_entry[0]], "search": "never"}
         if side == "japan":
             template["merchants"] = {m: {"route": []} for m in sorted(merchants)}
+        appointing = admirals.options(static, naval, side, state.turn)  # RSR 19.3
+        if appointing:
+            template["appoint"] = dict(appointing["policy"])
         return Request(id=f"{base}/{side}/sailing-orders", side=side, kind="sailing-orders",
                        prompt=f"{'Russian' if side == 'russia' else 'Japanese'} Naval Initiative Stage: sailing "
                               "orders for the whole Naval Sequence (or round_by_round: true)",
                        case="RSR 4.11" if side == "russia" else "RSR 4.12",
                        options={"fleets": fleets, "arriving": arriving, "merchants": merchants,
-                                "mines": dict(naval.mines)},
+                                "mines": dict(naval.mines),
+                                **({"admirals": appointing} if appointing else {})},
                        template=template)
     if naval.phase == "rounds" and naval.impulse in SIDES and _asks(naval, naval.impulse):
         side = naval.impulse
@@ -161,6 +168,8 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
     if request.kind == "sailing-orders":
         side = request.side
         signed = orders.check_orders(answer, side)
+        admirals.appoint(ctx, state.naval_static, naval, side, state.turn, signed.get("appoint"),
+                         list(state.naval_static.admiral_track))  # RSR 19.3, 8.79: before initiative (5.0)
         _compose(state, ctx, side, signed)
         naval.orders[side] = signed
         _check_arrivals(state, side, signed)
@@ -252,13 +261,16 @@ def _compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> Non
     after = sorted(s for f in sorted(compose) for s in compose[f])
     if before != after:
         raise RulesError("a re-arrangement must keep exactly the ships of those fleets (RSR 7.7, 7.71)")
+    removed = []
     for fleet in fleets:
         assert fleet is not None
         fleet.ships = list(compose[fleet.id])
         if not fleet.ships:  # RSR 7.7: an empty fleet leaves the map
             del naval.fleets[fleet.id]
-    ctx.emit("composition", f"{side} re-arranges {', '.join(sorted(compose))}", "RSR 7.7",
-             fleets={f: list(s) for f, s in sorted(compose.items())})
+            removed.append(fleet.id)
+    ctx.emit("composition", f"{side} re-arranges {', '.join(sorted(compose))}"
+             + (f"; {', '.join(removed)} has no ship left and leaves the map" if removed else ""), "RSR 7.7",
+             fleets={f: list(s) for f, s in sorted(compose.items())}, removed=removed)
 
 
 def _check_arrivals(state: Any, side: str, signed: dict[str, Any]) -> None:
@@ -459,6 +471,7 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
     for fleet_id in result.withdraws:
         if fleet_id in naval.fleets:
             naval.fleets[fleet_id].returning = True  # RSR 8.76 errata: home by the shortest path
+            naval.fleets[fleet_id].broke_off = True  # ... and no raiding, whatever a new admiral does to morale
             fleet = naval.fleets[fleet_id]
             if attrition.friendly_port(state.naval_static, state.control, fleet.hex, fleet.side):
                 fleet.at_sea = False  # issue 13: already in its nearest friendly port (interpretations.md, 8.76)
@@ -467,7 +480,10 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
         naval.dead_admirals.append(dead)
         in_command = sorted(f.admiral for f in naval.fleets.values())
         fleet.admiral, why = succession.successor(state.naval_static, list(state.naval_static.admiral_track),
-                                                  state.turn, fleet.side, naval.dead_admirals, in_command)
+                                                  state.turn, fleet.side, naval.dead_admirals, in_command,
+                                                  naval.reserve, naval.withdrawn)
+        if fleet.admiral in naval.reserve:  # RSR 19.3: an admiral waiting without a fleet (admirals.py)
+            naval.reserve.remove(fleet.admiral)
         fleet.morale = succession.morale_with(state.naval_static, fleet.morale, dead, fleet.admiral)
         ctx.emit("admiral-succession", f"{fleet_id}: {dead} is dead; {fleet.admiral} takes command: {why}; "
                  f"morale {fleet.morale} (RSR 8.79)", "RSR 19.3", fleet=fleet_id, dead=dead, admiral=fleet.admiral,
@@ -564,7 +580,7 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
                      fleet=fleet_id, frm=None, to=target, round=naval.round)
             continue
         fleet.route_index += 1
-        if fleet.returning and fleet.morale == 0 and target != _nearest_port_step(state, fleet):
+        if fleet.broke_off and target != _nearest_port_step(state, fleet):
             raise RulesError(f"{fleet_id} broke off with morale zero: it must sail to the nearest friendly port by "
                              f"the shortest path, next {_nearest_port_step(state, fleet)} (RSR 8.76 errata)")
         if target == fleet.hex:
@@ -591,7 +607,9 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
             raise RulesError(f"round {naval.round}: {merchant_id} cannot sail from {merchant.hex} to {target} "
                              "(RSR 7.1)")
         if merchant_id in state.merchant_fleets:  # RSR 7.5: its land-map counter is taken off first
-            del state.merchant_fleets[merchant_id]
+            land_hex = state.merchant_fleets.pop(merchant_id)
+            ctx.emit("merchant-recalled", f"merchant fleet {merchant_id} leaves land hex {land_hex} before it sails "
+                     "on the naval map", "RSR 7.5", merchant=merchant_id, hex=land_hex, round=naval.round)
         frm, merchant.hex, merchant.moved = merchant.hex, target, True
         ctx.emit("naval-move", f"round {naval.round}: merchant fleet {merchant_id} sails {frm} -> {target}",
                  "RSR 7.1", merchant=merchant_id, frm=frm, to=target, round=naval.round)
@@ -603,15 +621,17 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
 
 
 def _raid(state: Any, ctx: Context) -> None:
-    """RSR 7.2 (with errata): a Russian at-sea fleet with morale above zero sinks one merchant fleet in its
-    hex, whatever Japanese fleets are there; the cargo goes with it (7.42)."""
+    """RSR 7.2 (with errata): a Russian at-sea fleet with morale above zero, which has not broken off a battle
+    at morale zero this stage (8.76 errata), sinks one merchant fleet in its hex, whatever Japanese fleets are
+    there; the cargo goes with it (7.42)."""
     naval: NavalState = state.naval
-    for hex_number in sorted({f.hex for f in on_map_fleets(naval, "russia") if f.at_sea and f.morale > 0}):
+    raiders = [f for f in on_map_fleets(naval, "russia") if f.at_sea and f.morale > 0 and not f.broke_off]
+    for hex_number in sorted({f.hex for f in raiders}):
         victims = sorted(m for m, merchant in naval.merchants.items() if merchant.hex == hex_number)
         if not victims:
             continue
         merchant = naval.merchants.pop(victims[0])
-        raider = next(f.id for f in on_map_fleets(naval, "russia") if f.at_sea and f.hex == hex_number)
+        raider = next(f.id for f in raiders if f.hex == hex_number)
         for unit_id in merchant.cargo:
             state.units[unit_id].steps = 0
         state.merchant_fleets.pop(merchant.id, None)
@@ -778,6 +798,9 @@ def describe(state: Any) -> list[str]:
         lines.append(f"    waiting in hex {hex_number}: {', '.join(waiting[hex_number])}")
     if naval.mines:
         lines.append("    mines: " + ", ".join(f"hex {h} level {v}" for h, v in sorted(naval.mines.items())))
+    if naval.reserve:  # RSR 19.3: admirals who arrived by the Turn Record Track and command no fleet
+        lines.append("    admirals waiting: " + ", ".join(f"{static.admiral(a).name} ({static.admiral(a).initiative})"
+                                                        for a in naval.reserve))
     return lines
 
 

@@ -11,7 +11,8 @@ Japanese second fleet), ``attrition_order`` (15.15: the ships the Japanese gives
 ``round_by_round`` true to be asked every round instead; ``battle_plan`` (issue 13, plans.py) for every naval
 battle of the stage, or ``sealed`` to answer a sealable ``battle-plan`` request instead (unsealed once both
 sides have signed their sailing orders); ``surprise_attack`` (February 1904 only, 18.83: Japanese torpedo
-flotilla -> Russian capital ship).
+flotilla -> Russian capital ship); ``appoint`` (19.3, 8.79: admiral waiting in reserve -> fleet id or
+``reserve``; admirals.py).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from rsr.rulesets.red_sun_rising.naval import plans
 
 FLEET_KEYS = {"sortie", "route", "search", "return_if_enemy_within", "lay_mines", "flip_in_port", "leave_behind"}
 TOP_KEYS = {"fleets", "merchants", "compose", "new_fleets", "attrition_order", "round_by_round", "load",
-            "battle_plan", "surprise_attack"}  # issue 13: plans.py; 18.83
+            "battle_plan", "surprise_attack", "appoint"}  # issue 13: plans.py; 18.83; 19.3 (admirals.py)
 
 
 def check_orders(answer: Any, side: str) -> dict[str, Any]:

@@ -49,9 +49,11 @@ def routes_table(events: list[Event]) -> list[str]:
 
 def naval_events_table(events: list[Event]) -> list[str]:
     """Searches (6.0), raids (7.2), transport (7.4-7.5), blockade (15.0), mines (16.0), attrition (15.1),
-    lost at sea (15.2), repairs, captures and naval brigades (18.1, 18.2, 18.5), sailing-order conditions."""
+    lost at sea (15.2), repairs, captures and naval brigades (18.1, 18.2, 18.5), sailing-order conditions,
+    admirals arriving, withdrawn and appointed (17.3, 19.3, 8.79)."""
     kinds = ("search", "raid", "embark", "landing", "blockade", "mines", "blockade-attrition", "lost-at-sea",
-             "repair", "fleet-captured", "naval-brigade", "composition", "sailing-orders", "morale")
+             "repair", "fleet-captured", "naval-brigade", "composition", "sailing-orders", "morale",
+             "admiral-withdrawn", "admiral-arrives", "admiral-appointed", "merchant-recalled")  # RSR 17.3, 19.3, 8.79
     rows = [f"| {e.kind} | {e.text}{' (**provisional**)' if e.provisional else ''} | {e.case or ''} |"
             for e in events if e.kind in kinds]
     return ["| what | detail | case |", "|---|---|---|", *rows] if rows else []

@@ -1,9 +1,10 @@
 """Admiral succession (RSR 19.3; the 3 April 1978 errata that replaces it is not in the rulebook text we have,
 so the printed case applies: interpretations.md, 19.3).
 
-When an admiral is killed (8.75) his fleet gets, in this order: the next admiral of his side scheduled on the
-Turn Record Track (he comes at once instead of on his turn), else the last living admiral of his side
-withdrawn from the game, else an incompetent with an Initiative Rating of 1.
+When an admiral is killed (8.75) his fleet gets, in this order: an admiral who arrived by the Turn Record Track
+and waits without a fleet (admirals.py; interpretations.md, 19.3 and the reserve), the next admiral of his side
+scheduled on the Turn Record Track (he comes at once instead of on his turn), else the last living admiral of his
+side withdrawn from the game, else an incompetent with an Initiative Rating of 1.
 """
 
 from __future__ import annotations
@@ -30,19 +31,26 @@ def _by_name(static: NavalStatic, side: str, name: str) -> str | None:
 
 
 def successor(static: NavalStatic, track: list[tuple[int, str, str]], turn: int, side: str, dead: list[str],
-              in_command: list[str]) -> tuple[str, str]:
-    """RSR 19.3: the admiral who takes over, and why."""
+              in_command: list[str], reserve: list[str] | None = None,
+              withdrawn: list[str] | None = None) -> tuple[str, str]:
+    """RSR 19.3: the admiral who takes over, and why. ``reserve``: admirals the track already brought who command
+    no fleet (they come first: interpretations.md, 19.3 turn record); ``withdrawn``: admirals who left the game
+    alive during play, in the order they left (the track's own withdrawals count too)."""
+    reserve, withdrawn = list(reserve or []), list(withdrawn or [])
+    waiting = [a for a in reserve if static.admiral(a).side == side and a not in dead and a not in in_command]
+    if waiting:
+        return waiting[0], ("an admiral who arrived by the Turn Record Track and waits without a fleet takes it "
+                            "(RSR 19.3)")
     free = [a for a in (_by_name(static, side, name) for t, kind, name in track if kind == "arrive" and t > turn)
-            if a and a not in dead and a not in in_command]
+            if a and a not in dead and a not in in_command and a not in withdrawn]
     if free:
         return free[0], "the next admiral on the Turn Record Track comes at once (RSR 19.3)"
-    gone = [a for a in (_by_name(static, side, name) for t, kind, name in reversed(track)
-                        if kind == "withdraw" and t <= turn)
-            if a and a not in dead and a not in in_command]
+    left = list(reversed(withdrawn)) + [_by_name(static, side, name) for t, kind, name in reversed(track)
+                                        if kind == "withdraw" and t <= turn]
+    gone = [a for a in left if a and static.admiral(a).side == side and a not in dead and a not in in_command]
     if gone:
         return gone[0], "the last living admiral withdrawn from the game returns (RSR 19.3)"
     return INCOMPETENT[side], "no admiral is left: an incompetent with Initiative Rating 1 (RSR 19.3)"
-
 
 
 def morale_with(static: NavalStatic, morale: int, old: str, new: str) -> int:
