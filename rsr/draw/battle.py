@@ -198,9 +198,10 @@ def battle_svg(static: Any, battle: Battle, pic: Picture, title: str) -> str:
            f'{pic.range} ({escape(pic.how)}), maximum sighting {MAX_SIGHTING.get(pic.weather, "?")}'
            f'{f"; torpedo attack: {pic.torpedo}" if pic.torpedo else ""}; morale Russian {pic.morale.get("russia")}, '
            f'Japanese {pic.morale.get("japan")}</text>']
-    # the range track (8.4): boxes 0-6 with the marker on the hour's range
+    # the range track (8.4): boxes 0-6 with the marker on the hour's range; a range opened beyond the track
+    # (8.43: past the sighting limit, back to search) gets boxes up to it
     out.append('<text x="8" y="62" font-size="9" font-weight="bold">Range</text>')
-    for r in range(0, 7):
+    for r in range(0, max(7, pic.range + 1)):
         x = LEFT + r * 34
         sighted = r <= MAX_SIGHTING.get(pic.weather, 6)
         out.append(f'<rect x="{x:.1f}" y="48" width="30" height="22" fill="{"#ffffff" if sighted else "#e4e4e4"}" '
