@@ -61,3 +61,5 @@ class NavalState:
     dead_admirals: list[str] = field(default_factory=list)      # RSR 8.75, 19.3: killed in a naval battle
     plan_queue: list[str] = field(default_factory=list)         # issue 13: "seal:<side>" / "unseal:<side>" asks
     plan_unseals: list[str] = field(default_factory=list)       # issue 13: sides whose sealed plan awaits unsealing
+    battle: Any = None                                          # issue 13: tactical.Battle under way, asked hourly
+    battle_case: str = ""                                       # issue 13: the search (4.13 / 7.3) it interrupted
