@@ -395,3 +395,82 @@ def test_no_limit_to_torpedo_attacks(static: NavalStatic) -> None:
     assert tactical.torpedo_phase(c, static, forces, 1, "clear", 2) == "japan"
     assert [e.data["hour"] for e in c.events if e.kind == "naval-torpedo"] == [1, 2]
     assert jp.flotillas == {"jp-tf1": 1}
+
+
+# -- asked hour by hour (issue 13) -------------------------------------------------------------------------------
+
+def _asked_battle(static: NavalStatic, plans_by_side: dict[str, Any], *dice: int) -> tuple[Context, Any]:
+    ru, jp = _fleets()
+    c = ctx(*dice)
+    started = tactical.begin(c, static, 53, [ru], [jp], "clear", BattleSetting(plans=plans_by_side))
+    assert isinstance(started, tactical.Battle)
+    return c, started
+
+
+def test_an_asked_plan_stops_the_battle_and_the_same_answers_fight_as_the_plan(static: NavalStatic) -> None:
+    """RSR 8.42, RSR 8.51, RSR 8.6 (issue 13): a plan that says ask stops at that choice every hour; answered
+    with what a plan would have chosen, the battle rolls the same dice and logs the same rolls as the plan."""
+    dice = (1, 1, 2, 1, 2, 1, 1, 2, 1, 2, 1)  # 2 hours; gunnery at ranges 4 and 2; weather stays clear
+    plain = ctx(*dice)
+    ru, jp = _fleets()
+    tactical.fight(plain, static, 53, [ru], [jp], "clear",
+                   BattleSetting(plans={"russia": {"range": "close"}, "japan": {"range": "hold"}}))
+    c, fight = _asked_battle(static, {"russia": {"range": "ask", "targets": "ask"}, "japan": {"range": "hold"}},
+                             *dice)
+    answers = {"naval-range": {"range": "close"}, "naval-targets": {"targets": {}, "rule": "opposite"}}
+    asked = []
+    while (result := tactical.run(c, static, fight)) is None:
+        assert fight.asking["side"] == "russia" and fight.asking.get("sealable", False) is False  # one side asked
+        asked.append((fight.hour, fight.asking["kind"]))
+        tactical.take_answer(static, fight, fight.asking["kind"], "russia", answers[fight.asking["kind"]], False)
+    assert asked[:2] == [(1, "naval-range"), (1, "naval-targets")]
+    def rolls(events: list[Any]) -> list[Any]:  # the hour's "how" says asked or plans; everything else agrees
+        return [(e.kind, {k: v for k, v in e.data.items() if k != "how"}) for e in events
+                if e.kind in ("die", "naval-gunnery", "naval-hour")]
+    assert rolls(c.events) == rolls(plain.events)
+    assert result.hours and [h["how"] for h in result.hours][0] == "asked"
+
+
+def test_targets_are_sealable_only_when_both_admirals_are_asked(static: NavalStatic) -> None:
+    """RSR 8.5 (interpretations.md): gunnery is simultaneous, so the first of two asked admirals (the Japanese,
+    who answered the range last) may seal his targets; the battle waits for his unsealing before any die."""
+    both = {"russia": {"targets": "ask"}, "japan": {"targets": "ask"}}
+    c, fight = _asked_battle(static, both, 1, 1)
+    assert tactical.run(c, static, fight) is None
+    assert fight.asking == {"kind": "naval-targets", "side": "japan", "sealable": True}
+    rolled = len(c.dice.rolls)  # type: ignore[attr-defined]
+    tactical.take_answer(static, fight, "naval-targets", "japan", None, True)
+    assert tactical.run(c, static, fight) is None and fight.asking["side"] == "russia"
+    tactical.take_answer(static, fight, "naval-targets", "russia", {"targets": {"ru-diana": "jp-chitose"}}, False)
+    assert tactical.run(c, static, fight) is None
+    assert fight.asking == {"kind": "naval-targets-unseal", "side": "japan"}
+    assert len(c.dice.rolls) == rolled  # type: ignore[attr-defined]  # no gunnery die before the unsealing
+
+
+@pytest.mark.parametrize("kind, answer, why", [
+    ("naval-range", {"range": 0}, "by at most 2 boxes"),
+    ("naval-range", {"range": "nearer"}, "close | hold | open"),
+    ("naval-targets", {"targets": {"ru-retvizan": "jp-chitose"}}, "may fire only at jp-mikasa"),
+    ("naval-targets", {"targets": {}, "rule": "nearest"}, "rule"),
+    ("naval-torpedo", {"attack": "yes"}, "attack: true | false"),
+    ("naval-torpedo", {"attack": True, "flotillas": 0}, "1 or more"),
+    ("naval-torpedo", {"attack": True, "target": "ru-retvizan"}, "not an enemy ship afloat"),
+])
+def test_bad_hourly_answers_are_refused(static: NavalStatic, kind: str, answer: Any, why: str) -> None:
+    """RSR 8.42, RSR 8.47, RSR 8.51, RSR 8.61: an hourly answer is checked against the display."""
+    _, fight = _asked_battle(static, {}, 1, 1)
+    fight.hour = 1
+    with pytest.raises(RulesError, match=why):
+        tactical.check_answer(static, fight, kind, "russia", answer)
+
+
+def test_an_asked_plan_cannot_be_fought_without_the_game(static: NavalStatic) -> None:
+    ru, jp = _fleets()
+    with pytest.raises(RulesError, match="asks hour by hour"):
+        tactical.fight(ctx(1, 1), static, 53, [ru], [jp], "clear", BattleSetting(plans={"japan": "ask"}))
+
+
+def test_a_plan_that_is_just_ask_asks_range_targets_and_torpedo() -> None:
+    plan = plans.check_plan("ask", "japan")
+    assert (plan["range"], plan["targets"], plan["torpedo"]["attack"]) == ("ask", "ask", "ask")
+    assert plan["break_off"] == {"morale_at_most": 0} and plan["secondary"] == {}
