@@ -450,7 +450,7 @@ def test_targets_are_sealable_only_when_both_admirals_are_asked(static: NavalSta
 @pytest.mark.parametrize("kind, answer, why", [
     ("naval-range", {"range": 0}, "by at most 2 boxes"),
     ("naval-range", {"range": "nearer"}, "close | hold | open"),
-    ("naval-targets", {"targets": {"ru-retvizan": "jp-chitose"}}, "may fire only at jp-mikasa"),
+    ("naval-targets", {"targets": {"ru-retvizan": "ru-diana"}}, "may fire only at jp-mikasa, jp-chitose"),
     ("naval-targets", {"targets": {}, "rule": "nearest"}, "rule"),
     ("naval-torpedo", {"attack": "yes"}, "attack: true | false"),
     ("naval-torpedo", {"attack": True, "flotillas": 0}, "1 or more"),
