@@ -71,7 +71,8 @@ def inputs_for(result: Any, key: KeyPair, side: str, sealed: dict[str, Any]) -> 
     ruleset = result.ruleset
     while waiting is not None and waiting.side == side:
         if waiting.unseals:
-            item: dict[str, Any] = {"unseal": waiting.unseals, "salt": SALT.hex(), "choice": sealed.pop(waiting.unseals)}
+            item: dict[str, Any] = {"unseal": waiting.unseals, "salt": SALT.hex(),
+                                    "choice": sealed.pop(waiting.unseals)}
         elif waiting.kind == "sailing-orders":
             item = {"request": waiting.id, "answer": RUSSIAN if side == "russia" else JAPANESE}
         elif waiting.sealable and side == "japan":
@@ -160,3 +161,12 @@ def test_the_japanese_targets_travel_sealed(battle: tuple[Path, list[Event], int
     unsealed = [i for p in log for i in p.inputs if "unseal" in i]
     assert sealed and len(unsealed) == len(sealed)
     assert all(set(i) == {"request", "sealed"} for i in sealed)
+
+
+def test_the_report_shows_the_hourly_answers(battle: tuple[Path, list[Event], int, int]) -> None:
+    """RSR 4.4 (issue 13 item 3): the hour-by-hour table carries each admiral's asked range move and targets."""
+    _, events, _, _ = battle
+    table = dict(get_ruleset("red-sun-rising").report_tables(events))["Naval battle, hour by hour"]
+    assert any("moves the range" in row and "RSR 8.42" in row for row in table)
+    assert any("names its targets" in row and "RSR 8.51" in row for row in table)
+    assert any("| asked |" in row for row in table)
