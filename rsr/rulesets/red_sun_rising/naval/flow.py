@@ -456,11 +456,16 @@ def _battle_request(state: Any, base: str) -> Request:
     ask = fight.asking
     side, kind = ask["side"], ask["kind"]
     where = f"{base}/battle/r{naval.round}/hex{fight.hex}/h{fight.hour}/{side}"
-    options = tactical.request_options(state.naval_static, fight, side)
+    static: NavalStatic = state.naval_static
+
+    def options() -> dict[str, Any]:  # read only when a person or a bot looks (Lazy)
+        return tactical.request_options(static, fight, side)
+
     if kind == "naval-range":
+        allowance = tactical.opening_allowance(static, fight.forces[side])
         return Request(id=f"{where}/range", side=side, kind=kind, case="RSR 8.42", options=options,
                        prompt=f"naval battle, hour {fight.hour} of {fight.hours}: move the range (now {fight.range}, "
-                              f"by up to {options['allowance']} boxes): close, hold, open or a number of boxes",
+                              f"by up to {allowance} boxes): close, hold, open or a number of boxes",
                        template={"range": "hold"})
     if kind == "naval-targets":
         return Request(id=f"{where}/targets", side=side, kind=kind, case="RSR 8.51", options=options,
