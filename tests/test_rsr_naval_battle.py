@@ -474,3 +474,47 @@ def test_a_plan_that_is_just_ask_asks_range_targets_and_torpedo() -> None:
     plan = plans.check_plan("ask", "japan")
     assert (plan["range"], plan["targets"], plan["torpedo"]["attack"]) == ("ask", "ask", "ask")
     assert plan["break_off"] == {"morale_at_most": 0} and plan["secondary"] == {}
+
+
+def _answer_all(static: NavalStatic, c: Context, fight: Any, answers: dict[tuple[int, str, str], Any]) -> Any:
+    asked = []
+    while (result := tactical.run(c, static, fight)) is None:
+        key = (fight.hour, fight.asking["side"], fight.asking["kind"])
+        asked.append(key)
+        tactical.take_answer(static, fight, key[2], key[1], answers[key], False)
+    return result, asked
+
+
+def test_searching_again_asked_hour_by_hour(static: NavalStatic) -> None:
+    """RSR 8.84 (issue 13): out of sight, an admiral whose plan says search: ask is asked each hour whether to
+    search; declining rolls no die, and the other side's plan still searches (the Japanese first)."""
+    c, fight = _asked_battle(static, {"russia": {"range": "open"}, "japan": {"range": "open", "search": "ask"}},
+                             1, 1,   # 2 hours
+                             1, 6)   # hour 2: weather clear; the Russian search die 6: nothing
+    result, asked = _answer_all(static, c, fight, {(2, "japan", "naval-search-again"): {"search": False}})
+    assert asked == [(2, "japan", "naval-search-again")]
+    assert [(e.data["hour"], e.data["side"]) for e in c.events if e.kind == "naval-search"] == [(2, "russia")]
+    assert [h["how"] for h in result.hours] == ["plans, beyond sighting", "out of sight"]
+
+
+def test_secondary_force_asked_hour_by_hour(static: NavalStatic) -> None:
+    """RSR 8.48, RSR 8.53 (issue 13): after each Range Determination Phase the admiral whose plan says
+    secondary: ask names the boxes his Secondary Force ships move to; ships not named stay."""
+    ru = Fleet("ru-fleet-1", "russia", "ru-adm-vitgeft", 53, ["ru-retvizan", "ru-diana", "ru-askold"], True, 2)
+    jp = Fleet("jp-fleet-1", "japan", "jp-adm-togo", 53, ["jp-mikasa", "jp-chitose"], True, 5)
+    c = ctx(1, 1, *[1] * 5, 1, *[1] * 5)  # 2 hours at range 6: every shot falls below 1
+    fight = tactical.begin(c, static, 53, [ru], [jp], "clear", BattleSetting(plans={"russia": {"secondary": "ask"}}))
+    assert isinstance(fight, tactical.Battle) and fight.forces["russia"].line["ru-askold"] == 3
+    with pytest.raises(RulesError, match="not a russia ship afloat in the Secondary Force"):
+        fight.hour = 1
+        tactical.check_answer(static, fight, "naval-secondary", "russia", {"boxes": {"ru-diana": 1}})
+    fight.hour = 0
+    result, asked = _answer_all(static, c, fight, {(1, "russia", "naval-secondary"): {"boxes": {"ru-askold": 1}},
+                                                   (2, "russia", "naval-secondary"): {"boxes": {}}})
+    assert asked == [(1, "russia", "naval-secondary"), (2, "russia", "naval-secondary")]
+    moves = [(e.data["hour"], e.data["ship"], e.data["box"]) for e in c.events if e.kind == "naval-secondary"]
+    assert moves == [(1, "ru-askold", 1)]
+    last = [e.data for e in c.events if e.kind == "naval-hour"][-1]
+    assert len(result.hours) == 2 and last["display"]["russia"]["secondary"] == {"1": ["ru-askold"]}
+    assert any(e.kind == "naval-gunnery" and e.data["firer"] == "ru-askold" and e.data["target"] == "jp-mikasa"
+               for e in c.events)  # from box 1 its opposite number is Mikasa (8.53)

@@ -29,7 +29,8 @@ from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalState
 ROUNDS = 10  # RSR 4.14, 7.0
 SIDES = ("russia", "japan")
 KINDS = ("sailing-orders", "naval-round", "naval-landings", "naval-disband")
-BATTLE_KINDS = ("naval-range", "naval-targets", "naval-targets-unseal", "naval-torpedo")  # issue 13, hour by hour
+BATTLE_KINDS = ("naval-range", "naval-targets", "naval-targets-unseal", "naval-torpedo", "naval-search-again",
+                "naval-secondary")  # issue 13, hour by hour
 
 
 def setup(state: Any, static: NavalStatic, spec: dict[str, Any], unit_factory: Any) -> NavalState:
@@ -476,6 +477,14 @@ def _battle_request(state: Any, base: str) -> Request:
         return Request(id=f"{where}/targets-unseal", side=side, kind=kind, case="RSR 8.51",
                        prompt=f"naval battle, hour {fight.hour}: reveal your sealed targets",
                        unseals=f"{where}/targets")
+    if kind == "naval-search-again":
+        return Request(id=f"{where}/search", side=side, kind=kind, case="RSR 8.84", options=options,
+                       prompt=f"naval battle, hour {fight.hour}: the enemy is out of sight ({fight.weather}, range "
+                              f"{fight.range}): search for him?", template={"search": True})
+    if kind == "naval-secondary":
+        return Request(id=f"{where}/secondary", side=side, kind=kind, case="RSR 8.48", options=options,
+                       prompt=f"naval battle, hour {fight.hour}: move Secondary Force ships to other boxes (ships "
+                              "not named stay)", template={"boxes": {}})
     return Request(id=f"{where}/torpedo", side=side, kind=kind, case="RSR 8.6", options=options,
                    prompt=f"naval battle, hour {fight.hour}: your torpedo attack option (range {fight.range})",
                    template={"attack": False, "flotillas": "all", "target": "capital"})

@@ -108,11 +108,15 @@ def secondary_force(static: NavalStatic, forces: dict[str, Force]) -> None:
         place_secondary(static, larger, forces[enemy_of(larger.side)])
 
 
-def place_secondary(static: NavalStatic, force: Force, enemy: Force) -> list[str]:
+def place_secondary(static: NavalStatic, force: Force, enemy: Force,
+                    asked: dict[str, int] | None = None) -> list[str]:
     """RSR 8.2, 8.48: the plan puts Secondary Force ships in the boxes it names, or each in the box of the
-    enemy's weakest capital ship (no stacking limit in the Secondary Force)."""
+    enemy's weakest capital ship (no stacking limit in the Secondary Force); a plan that says ask takes the
+    boxes the admiral answered this hour (ships not named stay)."""
     rule = force.plan["secondary"]
-    if rule == "weakest":
+    if rule == battle_plans.ASK:
+        wanted = dict(asked or {})
+    elif rule == "weakest":
         targets = sorted(enemy.capital(), key=lambda s: (static.ship(s).defense, enemy.line[s], s))
         wanted = {ship: enemy.line[targets[0]] for ship in force.secondary} if targets else {}
     else:
@@ -446,25 +450,17 @@ def refuses(ctx: Context, setting: BattleSetting, forces: dict[str, Force], hex_
     return None
 
 
-def _search_again(ctx: Context, static: NavalStatic, forces: dict[str, Force], hex_number: int, weather: str,
-                  hour: int) -> bool:
-    """RSR 8.84: out of sight, a side whose plan says so searches (the Japanese first, 6.0), not while it is
-    breaking off; the weather is this hour's."""
-    for side in ("japan", "russia"):
-        force = forces[side]
-        if not force.plan["search"] or force.breaking:
-            continue
-        destroyers = sum(1 for s in force.boats() if static.ship(s).cls == "DF")
-        die = ctx.roll(6, f"{side} search, hour {hour}, RSR 8.84")
-        modifier = search_modifier(weather, destroyers)
-        limit = search_limit(static, hex_number)
-        found = die + modifier <= limit
-        ctx.emit("naval-search", f"hour {hour}: {side} searches: {weather}, die {die} {modifier:+d} (limit {limit}) "
-                 f"-> {'sighted' if found else 'nothing'}", "RSR 8.84", hour=hour, side=side, die=die,
-                 modifier=modifier, limit=limit, found=found)
-        if found:
-            return True
-    return False
+def _search_roll(ctx: Context, static: NavalStatic, force: Force, hex_number: int, weather: str, hour: int) -> bool:
+    """RSR 8.84, 6.22-6.24: one side's search with this hour's weather and its destroyer flotillas."""
+    destroyers = sum(1 for s in force.boats() if static.ship(s).cls == "DF")
+    die = ctx.roll(6, f"{force.side} search, hour {hour}, RSR 8.84")
+    modifier = search_modifier(weather, destroyers)
+    limit = search_limit(static, hex_number)
+    found = die + modifier <= limit
+    ctx.emit("naval-search", f"hour {hour}: {force.side} searches: {weather}, die {die} {modifier:+d} (limit {limit}) "
+             f"-> {'sighted' if found else 'nothing'}", "RSR 8.84", hour=hour, side=force.side, die=die,
+             modifier=modifier, limit=limit, found=found)
+    return found
 
 
 @dataclass
@@ -484,7 +480,7 @@ class Battle:
     in_sight: bool = True
     log: list[dict[str, Any]] = field(default_factory=list)
     ended: str = ""
-    step: str = "hour"      # hour | range:russia | range:japan | sighting | targets | torpedo | morale
+    step: str = "hour"  # hour | search | range:russia | range:japan | sighting | secondary | targets | torpedo | morale
     how: str = "plans"
     asking: dict[str, Any] | None = None
     answers: dict[str, Any] = field(default_factory=dict)
@@ -494,8 +490,8 @@ class Battle:
 def asks(force: Force, what: str) -> bool:
     """Issue 13: the side's plan says ``ask`` for this choice, so the admiral is asked every hour."""
     if what == "torpedo":
-        return bool(force.plan["torpedo"]["attack"] == "ask")
-    return bool(force.plan[what] == "ask")
+        return bool(force.plan["torpedo"]["attack"] == battle_plans.ASK)
+    return bool(force.plan[what] == battle_plans.ASK)
 
 
 def begin(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Fleet], japanese: list[Fleet],
@@ -553,8 +549,12 @@ def run(ctx: Context, static: NavalStatic, battle: Battle) -> BattleResult | Non
             _start_hour(ctx, static, battle)
         elif battle.step.startswith("range:"):
             _range_move(ctx, static, battle, battle.step.split(":")[1])
+        elif battle.step == "search":
+            _search(ctx, static, battle)
         elif battle.step == "sighting":
             _sighting(ctx, static, battle)
+        elif battle.step == "secondary":
+            _secondary(ctx, static, battle)
         elif battle.step == "targets":
             _targets(ctx, static, battle)
         elif battle.step == "torpedo":
@@ -584,13 +584,40 @@ def _start_hour(ctx: Context, static: NavalStatic, battle: Battle) -> None:
             ctx.emit("naval-break-off", f"hour {hour}: {side} breaks off as its plan says", "RSR 8.8",
                      hour=hour, side=side, reason="plan")
     if not battle.in_sight:
-        if battle.range <= MAX_SIGHTING[battle.weather]:
-            battle.in_sight = True
-        elif _search_again(ctx, static, forces, battle.hex, battle.weather, hour):
-            battle.in_sight, battle.range, battle.history = True, MAX_SIGHTING[battle.weather], []  # 8.84 -> 8.41
-        else:
-            battle.log.append(_hour(ctx, forces, hour, battle.weather, battle.range, "out of sight", None))
+        if battle.range > MAX_SIGHTING[battle.weather]:
+            battle.step = "search"  # RSR 8.84: still out of sight, each side may search
             return
+        battle.in_sight = True
+    _range_phase(ctx, static, battle)
+
+
+def _search(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 8.84: out of sight, the Japanese then the Russian may search (plan or asked this hour; never while
+    breaking off); a sighting puts the fleets at the maximum sighting range (8.41), else the hour passes."""
+    forces, hour = battle.forces, battle.hour
+    for side in ("japan", "russia"):
+        force = forces[side]
+        if f"searched:{side}" in battle.answers or force.breaking:
+            continue
+        if asks(force, "search"):
+            if f"search:{side}" not in battle.answers:
+                battle.asking = {"kind": "naval-search-again", "side": side}
+                return
+            wanted = battle.answers[f"search:{side}"]["search"]
+        else:
+            wanted = force.plan["search"]
+        battle.answers[f"searched:{side}"] = True
+        if wanted and _search_roll(ctx, static, force, battle.hex, battle.weather, hour):
+            battle.in_sight, battle.range, battle.history = True, MAX_SIGHTING[battle.weather], []  # 8.84 -> 8.41
+            _range_phase(ctx, static, battle)
+            return
+    battle.log.append(_hour(ctx, forces, hour, battle.weather, battle.range, "out of sight", None))
+    battle.step, battle.answers = "hour", {}
+
+
+def _range_phase(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 8.42-8.45: the Naval Maneuver Table after two phases at one range, else both sides move."""
+    forces, hour = battle.forces, battle.hour
     history = battle.history
     if len(history) >= 2 and history[-1] == history[-2] and not any(f.morale == 0 for f in forces.values()):
         battle.range, battle.how = determine_range(ctx, static, forces, battle.range, history, hour)  # 8.44
@@ -634,8 +661,21 @@ def _sighting(ctx: Context, static: NavalStatic, battle: Battle) -> None:
         battle.step, battle.answers = "hour", {}
         return
     battle.history.append(battle.range)
-    for side in SIDES:  # RSR 8.48: after the new range, the Secondary Force may move
-        for ship in place_secondary(static, forces[side], forces[enemy_of(side)]):
+    battle.step = "secondary"
+
+
+def _secondary(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 8.48: after the new range, each side's Secondary Force may move (plan, or asked this hour)."""
+    forces, hour = battle.forces, battle.hour
+    for side in SIDES:
+        force = forces[side]
+        if asks(force, "secondary") and any(force.afloat(s) for s in force.secondary) \
+                and f"secondary:{side}" not in battle.answers:
+            battle.asking = {"kind": "naval-secondary", "side": side}
+            return
+    for side in SIDES:
+        asked = battle.answers.get(f"secondary:{side}", {}).get("boxes")
+        for ship in place_secondary(static, forces[side], forces[enemy_of(side)], asked):
             ctx.emit("naval-secondary", f"hour {hour}: {side} moves {ship} to Secondary Force box "
                      f"{forces[side].line[ship]}", "RSR 8.48", hour=hour, side=side, ship=ship,
                      box=forces[side].line[ship])
@@ -744,6 +784,21 @@ def check_answer(static: NavalStatic, battle: Battle, kind: str, side: str, answ
             raise RulesError(f"hour {battle.hour}: torpedo target {target!r} is not an enemy ship afloat nor one of "
                              f"{', '.join(battle_plans.TORPEDO_TARGETS)} (RSR 8.61)")
         return {"attack": attack, "flotillas": count, "target": target}
+    if kind == "naval-search-again":
+        if set(answer) != {"search"} or not isinstance(answer["search"], bool):
+            raise RulesError(f"hour {battle.hour}: a search answer is {{search: true | false}} (RSR 8.84)")
+        return {"search": answer["search"]}
+    if kind == "naval-secondary":
+        boxes = answer.get("boxes", {})
+        if set(answer) - {"boxes"} or not isinstance(boxes, dict):
+            raise RulesError(f"hour {battle.hour}: a Secondary Force answer is {{boxes: {{ship: box}}}} (RSR 8.48)")
+        for ship, box in sorted(boxes.items()):
+            if ship not in force.secondary or not force.afloat(ship):
+                raise RulesError(f"hour {battle.hour}: {ship} is not a {side} ship afloat in the Secondary Force "
+                                 "(RSR 8.2, 8.48)")
+            if not isinstance(box, int) or isinstance(box, bool) or box < 1:
+                raise RulesError(f"hour {battle.hour}: Secondary Force boxes are numbers from 1 (RSR 8.48)")
+        return {"boxes": {str(k): int(v) for k, v in sorted(boxes.items())}}
     raise RulesError(f"no hourly battle request of kind {kind!r}")
 
 
@@ -754,8 +809,12 @@ def take_answer(static: NavalStatic, battle: Battle, kind: str, side: str, answe
     elif sealed:
         battle.answers[f"targets:{side}"] = "sealed"
     else:
-        battle.answers[f"{kind.removeprefix('naval-')}:{side}"] = check_answer(static, battle, kind, side, answer)
+        battle.answers[f"{ANSWER_KEYS[kind]}:{side}"] = check_answer(static, battle, kind, side, answer)
     battle.asking = None
+
+
+ANSWER_KEYS = {"naval-range": "range", "naval-targets": "targets", "naval-torpedo": "torpedo",
+               "naval-search-again": "search", "naval-secondary": "secondary"}
 
 
 def request_options(static: NavalStatic, battle: Battle, side: str) -> dict[str, Any]:
@@ -770,6 +829,7 @@ def request_options(static: NavalStatic, battle: Battle, side: str) -> dict[str,
             "moves": [dict(side=k.split(":")[1], range=v) for k, v in sorted(battle.answers.items())
                       if k.startswith("range:")],
             "targets": target_options(battle, side), "flotillas": force.boats(),
+            "secondary": {ship: force.line[ship] for ship in force.secondary if force.afloat(ship)},
             "enemy": sorted(battle.forces[enemy_of(side)].capital() + battle.forces[enemy_of(side)].boats())}
 
 
