@@ -518,3 +518,26 @@ def test_secondary_force_asked_hour_by_hour(static: NavalStatic) -> None:
     assert len(result.hours) == 2 and last["display"]["russia"]["secondary"] == {"1": ["ru-askold"]}
     assert any(e.kind == "naval-gunnery" and e.data["firer"] == "ru-askold" and e.data["target"] == "jp-mikasa"
                for e in c.events)  # from box 1 its opposite number is Mikasa (8.53)
+
+
+@pytest.mark.parametrize("refuse", [True, False])
+def test_refusal_in_port_asked(static: NavalStatic, refuse: bool) -> None:
+    """RSR 8.1, RSR 8.73 (issue 13): a plan with refuse_in_port: ask stops before any die in a friendly port and
+    asks; refusing sends the fleet to its in-Port side with one morale less, fighting sets up the display."""
+    ru, jp = _fleets()
+    c = ctx(1, 1, *[1] * 4, 1, *[1] * 4)
+    setting = BattleSetting(plans={"russia": {"refuse_in_port": "ask"}}, port_sides=("russia",))
+    fight = tactical.begin(c, static, 42, [ru], [jp], "clear", setting)
+    assert isinstance(fight, tactical.Battle) and fight.asking == {"kind": "naval-refuse", "side": "russia"}
+    assert not c.dice.rolls  # type: ignore[attr-defined]
+    tactical.take_answer(static, fight, "naval-refuse", "russia", {"refuse": refuse}, False)
+    result = tactical.run(c, static, fight)
+    assert result is not None
+    if refuse:
+        assert result.to_port == ["ru-fleet-1"] and result.morale == {"ru-fleet-1": 1} and not c.dice.rolls  # type: ignore[attr-defined]
+    else:
+        assert result.to_port == [] and any(e.kind == "naval-setup" for e in c.events)
+    # outside a friendly port nobody is asked (8.1)
+    other = tactical.begin(ctx(1, 1), static, 53, [ru], [jp], "clear",
+                           BattleSetting(plans={"russia": {"refuse_in_port": "ask"}}))
+    assert isinstance(other, tactical.Battle) and other.asking is None and other.hours == 2

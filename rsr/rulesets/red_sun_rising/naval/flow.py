@@ -30,7 +30,7 @@ ROUNDS = 10  # RSR 4.14, 7.0
 SIDES = ("russia", "japan")
 KINDS = ("sailing-orders", "naval-round", "naval-landings", "naval-disband")
 BATTLE_KINDS = ("naval-range", "naval-targets", "naval-targets-unseal", "naval-torpedo", "naval-search-again",
-                "naval-secondary")  # issue 13, hour by hour
+                "naval-secondary", "naval-refuse")  # issue 13, hour by hour
 
 
 def setup(state: Any, static: NavalStatic, spec: dict[str, Any], unit_factory: Any) -> NavalState:
@@ -477,6 +477,11 @@ def _battle_request(state: Any, base: str) -> Request:
         return Request(id=f"{where}/targets-unseal", side=side, kind=kind, case="RSR 8.51",
                        prompt=f"naval battle, hour {fight.hour}: reveal your sealed targets",
                        unseals=f"{where}/targets")
+    if kind == "naval-refuse":
+        return Request(id=f"{where}/refuse", side=side, kind=kind, case="RSR 8.1", options=options,
+                       prompt=f"the enemy has found your fleet in naval hex {fight.hex}, a friendly port: refuse "
+                              "combat (turn to the in-Port side, one morale less) or fight?",
+                       template={"refuse": False})
     if kind == "naval-search-again":
         return Request(id=f"{where}/search", side=side, kind=kind, case="RSR 8.84", options=options,
                        prompt=f"naval battle, hour {fight.hour}: the enemy is out of sight ({fight.weather}, range "

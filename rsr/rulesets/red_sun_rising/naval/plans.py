@@ -23,10 +23,10 @@ A plan answers, for every hour, the choices RSR 8.1-8.6 give a player:
 
 A plan left out, or any key left out, takes :data:`DEFAULT_PLAN` (docs/red-sun-rising/orders.md).
 
-Hour by hour (issue 13): ``range``, ``targets``, the torpedo ``attack``, ``search`` (8.84) and ``secondary``
-(8.48) may each be ``ask``; the battle then stops every hour at that choice and asks the admiral (flow.py,
-tactical.py), while the plan's other keys keep answering for him. A plan that is just ``ask`` asks the range,
-the targets and the torpedo option (:data:`ASK_PLAN`).
+Hour by hour (issue 13): ``range``, ``targets``, the torpedo ``attack``, ``search`` (8.84), ``secondary``
+(8.48) and, once per battle, ``refuse_in_port`` (8.1) may each be ``ask``; the battle then stops at that
+choice (every hour) and asks the admiral (flow.py, tactical.py), while the plan's other keys keep answering for
+him. A plan that is just ``ask`` asks the range, the targets and the torpedo option (:data:`ASK_PLAN`).
 """
 
 from __future__ import annotations
@@ -69,8 +69,8 @@ def check_plan(raw: Any, side: str) -> dict[str, Any]:
     if not isinstance(raw, dict) or set(raw) - PLAN_KEYS:
         raise RulesError(f"{side} battle plan: a mapping with keys {', '.join(sorted(PLAN_KEYS))}")
     plan = {**DEFAULT_PLAN, **raw}
-    if not isinstance(plan["refuse_in_port"], bool) or not (isinstance(plan["search"], bool) or plan["search"] == ASK):
-        raise RulesError(f"{side} battle plan: refuse_in_port is true or false, search true, false or ask")
+    if not all(isinstance(plan[key], bool) or plan[key] == ASK for key in ("refuse_in_port", "search")):
+        raise RulesError(f"{side} battle plan: refuse_in_port and search are true, false or ask")
     wanted = plan["range"]
     if wanted not in ("close", "hold", "open", ASK):
         _whole(wanted, f"{side} range (close, hold, open or a number of Range Boxes)")

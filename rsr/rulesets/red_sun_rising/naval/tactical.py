@@ -439,17 +439,6 @@ def _force(static: NavalStatic, side: str, fleets: list[Fleet], plan: dict[str, 
     return force
 
 
-def refuses(ctx: Context, setting: BattleSetting, forces: dict[str, Force], hex_number: int) -> str | None:
-    """RSR 8.1, 8.73: in a port hex friendly to one side, that side may refuse (its plan says)."""
-    for side in SIDES:
-        if side not in setting.port_sides or not forces[side].plan["refuse_in_port"]:
-            continue
-        ctx.emit("naval-refused", f"naval hex {hex_number} is a {side} port: {side} refuses combat, turns to its "
-                 "in-Port side and loses one morale", "RSR 8.1", hex=hex_number, side=side)
-        return side
-    return None
-
-
 def _search_roll(ctx: Context, static: NavalStatic, force: Force, hex_number: int, weather: str, hour: int) -> bool:
     """RSR 8.84, 6.22-6.24: one side's search with this hour's weather and its destroyer flotillas."""
     destroyers = sum(1 for s in force.boats() if static.ship(s).cls == "DF")
@@ -480,11 +469,12 @@ class Battle:
     in_sight: bool = True
     log: list[dict[str, Any]] = field(default_factory=list)
     ended: str = ""
-    step: str = "hour"  # hour | search | range:russia | range:japan | sighting | secondary | targets | torpedo | morale
+    step: str = "hour"  # refuse | hour | search | range:<side> | sighting | secondary | targets | torpedo | morale
     how: str = "plans"
     asking: dict[str, Any] | None = None
     answers: dict[str, Any] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)   # this hour's torpedo option order (8.6), once rolled
+    port_sides: list[str] = field(default_factory=list)  # sides to which the hex is a friendly port (8.1)
 
 
 def asks(force: Force, what: str) -> bool:
@@ -507,20 +497,46 @@ def begin(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Flee
         ctx.emit("naval-plan", f"{side} battle plan{'' if side in setting.plans else ' (default, none signed)'}: "
                  f"{side_plans[side]}", "RSR 8.42", side=side, plan=side_plans[side],
                  default=side not in setting.plans)
-    refused = refuses(ctx, setting, forces, hex_number)
-    if refused:
-        fleets = russian if refused == "russia" else japanese
-        return BattleResult(morale={f.id: max(0, f.morale - 1) for f in fleets},  # RSR 8.73
-                            to_port=[f.id for f in fleets], hours=[])
+    battle = Battle(hex_number, weather, 0, 0, forces, list(russian) + list(japanese), step="refuse",
+                    port_sides=[side for side in SIDES if side in setting.port_sides])
+    refused = _refuse(ctx, static, battle)
+    return refused if refused is not None else battle
+
+
+def _refuse(ctx: Context, static: NavalStatic, battle: Battle) -> BattleResult | None:
+    """RSR 8.1, 8.73: in a port hex friendly to one side, that side may refuse (its plan says, or it is asked):
+    its fleets turn to their in-Port side and lose one morale; otherwise the display is set up (8.2)."""
+    for side in battle.port_sides:
+        force = battle.forces[side]
+        if asks(force, "refuse_in_port"):
+            if f"refuse:{side}" not in battle.answers:
+                battle.asking = {"kind": "naval-refuse", "side": side}
+                return None
+            refuse = battle.answers[f"refuse:{side}"]["refuse"]
+        else:
+            refuse = force.plan["refuse_in_port"]
+        if refuse:
+            ctx.emit("naval-refused", f"naval hex {battle.hex} is a {side} port: {side} refuses combat, turns to its "
+                     "in-Port side and loses one morale", "RSR 8.1", hex=battle.hex, side=side)
+            fleets = [f for f in battle.fleets if f.side == side]
+            return BattleResult(morale={f.id: max(0, f.morale - 1) for f in fleets},  # RSR 8.73
+                                to_port=[f.id for f in fleets], hours=[])
+    _set_up(ctx, static, battle)
+    return None
+
+
+def _set_up(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 8.2, 8.21-8.23: the Secondary Force, the hours of combat (2d6), the range marker, the morale track."""
+    forces, weather = battle.forces, battle.weather
     secondary_force(static, forces)
     dice = [ctx.roll(6, "hours of combat, RSR 8.22"), ctx.roll(6, "hours of combat, RSR 8.22")]
-    hours = sum(dice)
-    range_now = MAX_SIGHTING[weather]  # RSR 8.41: the Japanese marker starts at the maximum sighting range
-    ctx.emit("naval-setup", f"naval battle in hex {hex_number}: {hours} hours ({dice[0]}+{dice[1]}), {weather}, "
-             f"range {range_now}", "RSR 8.2", hex=hex_number, hours=hours, weather=weather, range=range_now,
-             display={s: display(forces[s]) for s in SIDES}, morale={s: forces[s].morale for s in SIDES},
-             flagships={s: forces[s].flagship for s in SIDES})
-    return Battle(hex_number, weather, hours, range_now, forces, list(russian) + list(japanese))
+    battle.hours = sum(dice)
+    battle.range = MAX_SIGHTING[weather]  # RSR 8.41: the Japanese marker starts at the maximum sighting range
+    ctx.emit("naval-setup", f"naval battle in hex {battle.hex}: {battle.hours} hours ({dice[0]}+{dice[1]}), "
+             f"{weather}, range {battle.range}", "RSR 8.2", hex=battle.hex, hours=battle.hours, weather=weather,
+             range=battle.range, display={s: display(forces[s]) for s in SIDES},
+             morale={s: forces[s].morale for s in SIDES}, flagships={s: forces[s].flagship for s in SIDES})
+    battle.step = "hour"
 
 
 def fight(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Fleet], japanese: list[Fleet],
@@ -542,7 +558,11 @@ def run(ctx: Context, static: NavalStatic, battle: Battle) -> BattleResult | Non
     admiral who asked to be asked must answer (None; ``battle.asking`` says what)."""
     forces = battle.forces
     while battle.asking is None:
-        if battle.step == "hour":
+        if battle.step == "refuse":
+            refused = _refuse(ctx, static, battle)
+            if refused is not None:
+                return refused
+        elif battle.step == "hour":
             if battle.ended or battle.hour >= battle.hours:
                 battle.ended = battle.ended or "hours of combat over (RSR 8.85)"
                 return _result(ctx, static, forces, battle.fleets, battle.hex, battle.ended, battle.log)
@@ -784,6 +804,10 @@ def check_answer(static: NavalStatic, battle: Battle, kind: str, side: str, answ
             raise RulesError(f"hour {battle.hour}: torpedo target {target!r} is not an enemy ship afloat nor one of "
                              f"{', '.join(battle_plans.TORPEDO_TARGETS)} (RSR 8.61)")
         return {"attack": attack, "flotillas": count, "target": target}
+    if kind == "naval-refuse":
+        if set(answer) != {"refuse"} or not isinstance(answer["refuse"], bool):
+            raise RulesError("a refusal answer is {refuse: true | false} (RSR 8.1)")
+        return {"refuse": answer["refuse"]}
     if kind == "naval-search-again":
         if set(answer) != {"search"} or not isinstance(answer["search"], bool):
             raise RulesError(f"hour {battle.hour}: a search answer is {{search: true | false}} (RSR 8.84)")
@@ -814,7 +838,7 @@ def take_answer(static: NavalStatic, battle: Battle, kind: str, side: str, answe
 
 
 ANSWER_KEYS = {"naval-range": "range", "naval-targets": "targets", "naval-torpedo": "torpedo",
-               "naval-search-again": "search", "naval-secondary": "secondary"}
+               "naval-search-again": "search", "naval-secondary": "secondary", "naval-refuse": "refuse"}
 
 
 def request_options(static: NavalStatic, battle: Battle, side: str) -> dict[str, Any]:
