@@ -395,3 +395,149 @@ def test_no_limit_to_torpedo_attacks(static: NavalStatic) -> None:
     assert tactical.torpedo_phase(c, static, forces, 1, "clear", 2) == "japan"
     assert [e.data["hour"] for e in c.events if e.kind == "naval-torpedo"] == [1, 2]
     assert jp.flotillas == {"jp-tf1": 1}
+
+
+# -- asked hour by hour (issue 13) -------------------------------------------------------------------------------
+
+def _asked_battle(static: NavalStatic, plans_by_side: dict[str, Any], *dice: int) -> tuple[Context, Any]:
+    ru, jp = _fleets()
+    c = ctx(*dice)
+    started = tactical.begin(c, static, 53, [ru], [jp], "clear", BattleSetting(plans=plans_by_side))
+    assert isinstance(started, tactical.Battle)
+    return c, started
+
+
+def test_an_asked_plan_stops_the_battle_and_the_same_answers_fight_as_the_plan(static: NavalStatic) -> None:
+    """RSR 8.42, RSR 8.51, RSR 8.6 (issue 13): a plan that says ask stops at that choice every hour; answered
+    with what a plan would have chosen, the battle rolls the same dice and logs the same rolls as the plan."""
+    dice = (1, 1, 2, 1, 2, 1, 1, 2, 1, 2, 1)  # 2 hours; gunnery at ranges 4 and 2; weather stays clear
+    plain = ctx(*dice)
+    ru, jp = _fleets()
+    tactical.fight(plain, static, 53, [ru], [jp], "clear",
+                   BattleSetting(plans={"russia": {"range": "close"}, "japan": {"range": "hold"}}))
+    c, fight = _asked_battle(static, {"russia": {"range": "ask", "targets": "ask"}, "japan": {"range": "hold"}},
+                             *dice)
+    answers = {"naval-range": {"range": "close"}, "naval-targets": {"targets": {}, "rule": "opposite"}}
+    asked = []
+    while (result := tactical.run(c, static, fight)) is None:
+        assert fight.asking["side"] == "russia" and fight.asking.get("sealable", False) is False  # one side asked
+        asked.append((fight.hour, fight.asking["kind"]))
+        tactical.take_answer(static, fight, fight.asking["kind"], "russia", answers[fight.asking["kind"]], False)
+    assert asked[:2] == [(1, "naval-range"), (1, "naval-targets")]
+    def rolls(events: list[Any]) -> list[Any]:  # the hour's "how" says asked or plans; everything else agrees
+        return [(e.kind, {k: v for k, v in e.data.items() if k != "how"}) for e in events
+                if e.kind in ("die", "naval-gunnery", "naval-hour")]
+    assert rolls(c.events) == rolls(plain.events)
+    assert result.hours and [h["how"] for h in result.hours][0] == "asked"
+
+
+def test_targets_are_sealable_only_when_both_admirals_are_asked(static: NavalStatic) -> None:
+    """RSR 8.5 (interpretations.md): gunnery is simultaneous, so the first of two asked admirals (the Japanese,
+    who answered the range last) may seal his targets; the battle waits for his unsealing before any die."""
+    both = {"russia": {"targets": "ask"}, "japan": {"targets": "ask"}}
+    c, fight = _asked_battle(static, both, 1, 1)
+    assert tactical.run(c, static, fight) is None
+    assert fight.asking == {"kind": "naval-targets", "side": "japan", "sealable": True}
+    rolled = len(c.dice.rolls)  # type: ignore[attr-defined]
+    tactical.take_answer(static, fight, "naval-targets", "japan", None, True)
+    assert tactical.run(c, static, fight) is None and fight.asking["side"] == "russia"
+    tactical.take_answer(static, fight, "naval-targets", "russia", {"targets": {"ru-diana": "jp-chitose"}}, False)
+    assert tactical.run(c, static, fight) is None
+    assert fight.asking == {"kind": "naval-targets-unseal", "side": "japan"}
+    assert len(c.dice.rolls) == rolled  # type: ignore[attr-defined]  # no gunnery die before the unsealing
+
+
+@pytest.mark.parametrize("kind, answer, why", [
+    ("naval-range", {"range": 0}, "by at most 2 boxes"),
+    ("naval-range", {"range": "nearer"}, "close | hold | open"),
+    ("naval-targets", {"targets": {"ru-retvizan": "ru-diana"}}, "may fire only at jp-mikasa, jp-chitose"),
+    ("naval-targets", {"targets": {}, "rule": "nearest"}, "rule"),
+    ("naval-torpedo", {"attack": "yes"}, "attack: true | false"),
+    ("naval-torpedo", {"attack": True, "flotillas": 0}, "1 or more"),
+    ("naval-torpedo", {"attack": True, "target": "ru-retvizan"}, "not an enemy ship afloat"),
+])
+def test_bad_hourly_answers_are_refused(static: NavalStatic, kind: str, answer: Any, why: str) -> None:
+    """RSR 8.42, RSR 8.47, RSR 8.51, RSR 8.61: an hourly answer is checked against the display."""
+    _, fight = _asked_battle(static, {}, 1, 1)
+    fight.hour = 1
+    with pytest.raises(RulesError, match=why):
+        tactical.check_answer(static, fight, kind, "russia", answer)
+
+
+def test_an_asked_plan_cannot_be_fought_without_the_game(static: NavalStatic) -> None:
+    ru, jp = _fleets()
+    with pytest.raises(RulesError, match="asks hour by hour"):
+        tactical.fight(ctx(1, 1), static, 53, [ru], [jp], "clear", BattleSetting(plans={"japan": "ask"}))
+
+
+def test_a_plan_that_is_just_ask_asks_range_targets_and_torpedo() -> None:
+    plan = plans.check_plan("ask", "japan")
+    assert (plan["range"], plan["targets"], plan["torpedo"]["attack"]) == ("ask", "ask", "ask")
+    assert plan["break_off"] == {"morale_at_most": 0} and plan["secondary"] == {}
+
+
+def _answer_all(static: NavalStatic, c: Context, fight: Any, answers: dict[tuple[int, str, str], Any]) -> Any:
+    asked = []
+    while (result := tactical.run(c, static, fight)) is None:
+        key = (fight.hour, fight.asking["side"], fight.asking["kind"])
+        asked.append(key)
+        tactical.take_answer(static, fight, key[2], key[1], answers[key], False)
+    return result, asked
+
+
+def test_searching_again_asked_hour_by_hour(static: NavalStatic) -> None:
+    """RSR 8.84 (issue 13): out of sight, an admiral whose plan says search: ask is asked each hour whether to
+    search; declining rolls no die, and the other side's plan still searches (the Japanese first)."""
+    c, fight = _asked_battle(static, {"russia": {"range": "open"}, "japan": {"range": "open", "search": "ask"}},
+                             1, 1,   # 2 hours
+                             1, 6)   # hour 2: weather clear; the Russian search die 6: nothing
+    result, asked = _answer_all(static, c, fight, {(2, "japan", "naval-search-again"): {"search": False}})
+    assert asked == [(2, "japan", "naval-search-again")]
+    assert [(e.data["hour"], e.data["side"]) for e in c.events if e.kind == "naval-search"] == [(2, "russia")]
+    assert [h["how"] for h in result.hours] == ["plans, beyond sighting", "out of sight"]
+
+
+def test_secondary_force_asked_hour_by_hour(static: NavalStatic) -> None:
+    """RSR 8.48, RSR 8.53 (issue 13): after each Range Determination Phase the admiral whose plan says
+    secondary: ask names the boxes his Secondary Force ships move to; ships not named stay."""
+    ru = Fleet("ru-fleet-1", "russia", "ru-adm-vitgeft", 53, ["ru-retvizan", "ru-diana", "ru-askold"], True, 2)
+    jp = Fleet("jp-fleet-1", "japan", "jp-adm-togo", 53, ["jp-mikasa", "jp-chitose"], True, 5)
+    c = ctx(1, 1, *[1] * 5, 1, *[1] * 5)  # 2 hours at range 6: every shot falls below 1
+    fight = tactical.begin(c, static, 53, [ru], [jp], "clear", BattleSetting(plans={"russia": {"secondary": "ask"}}))
+    assert isinstance(fight, tactical.Battle) and fight.forces["russia"].line["ru-askold"] == 3
+    with pytest.raises(RulesError, match="not a russia ship afloat in the Secondary Force"):
+        fight.hour = 1
+        tactical.check_answer(static, fight, "naval-secondary", "russia", {"boxes": {"ru-diana": 1}})
+    fight.hour = 0
+    result, asked = _answer_all(static, c, fight, {(1, "russia", "naval-secondary"): {"boxes": {"ru-askold": 1}},
+                                                   (2, "russia", "naval-secondary"): {"boxes": {}}})
+    assert asked == [(1, "russia", "naval-secondary"), (2, "russia", "naval-secondary")]
+    moves = [(e.data["hour"], e.data["ship"], e.data["box"]) for e in c.events if e.kind == "naval-secondary"]
+    assert moves == [(1, "ru-askold", 1)]
+    last = [e.data for e in c.events if e.kind == "naval-hour"][-1]
+    assert len(result.hours) == 2 and last["display"]["russia"]["secondary"] == {"1": ["ru-askold"]}
+    assert any(e.kind == "naval-gunnery" and e.data["firer"] == "ru-askold" and e.data["target"] == "jp-mikasa"
+               for e in c.events)  # from box 1 its opposite number is Mikasa (8.53)
+
+
+@pytest.mark.parametrize("refuse", [True, False])
+def test_refusal_in_port_asked(static: NavalStatic, refuse: bool) -> None:
+    """RSR 8.1, RSR 8.73 (issue 13): a plan with refuse_in_port: ask stops before any die in a friendly port and
+    asks; refusing sends the fleet to its in-Port side with one morale less, fighting sets up the display."""
+    ru, jp = _fleets()
+    c = ctx(1, 1, *[1] * 4, 1, *[1] * 4)
+    setting = BattleSetting(plans={"russia": {"refuse_in_port": "ask"}}, port_sides=("russia",))
+    fight = tactical.begin(c, static, 42, [ru], [jp], "clear", setting)
+    assert isinstance(fight, tactical.Battle) and fight.asking == {"kind": "naval-refuse", "side": "russia"}
+    assert not c.dice.rolls  # type: ignore[attr-defined]
+    tactical.take_answer(static, fight, "naval-refuse", "russia", {"refuse": refuse}, False)
+    result = tactical.run(c, static, fight)
+    assert result is not None
+    if refuse:
+        assert result.to_port == ["ru-fleet-1"] and result.morale == {"ru-fleet-1": 1} and not c.dice.rolls  # type: ignore[attr-defined]
+    else:
+        assert result.to_port == [] and any(e.kind == "naval-setup" for e in c.events)
+    # outside a friendly port nobody is asked (8.1)
+    other = tactical.begin(ctx(1, 1), static, 53, [ru], [jp], "clear",
+                           BattleSetting(plans={"russia": {"refuse_in_port": "ask"}}))
+    assert isinstance(other, tactical.Battle) and other.asking is None and other.hours == 2

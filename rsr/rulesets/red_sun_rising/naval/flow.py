@@ -30,6 +30,8 @@ from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalState
 ROUNDS = 10  # RSR 4.14, 7.0
 SIDES = ("russia", "japan")
 KINDS = ("sailing-orders", "naval-round", "naval-landings", "naval-disband")
+BATTLE_KINDS = ("naval-range", "naval-targets", "naval-targets-unseal", "naval-torpedo", "naval-search-again",
+                "naval-secondary", "naval-refuse")  # issue 13, hour by hour
 
 
 def setup(state: Any, static: NavalStatic, spec: dict[str, Any], unit_factory: Any) -> NavalState:
@@ -84,7 +86,7 @@ def start(state: Any, ctx: Context) -> None:
     admirals.turn_record(ctx, static, naval, state.turn)  # RSR 17.3, 19.3: the Turn Record Track's admirals
     naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
-    naval.plan_queue, naval.plan_unseals = [], []  # issue 13
+    naval.plan_queue, naval.plan_unseals, naval.battle, naval.battle_case = [], [], None, ""  # issue 13
     for fleet in naval.fleets.values():
         fleet.moved, fleet.returning, fleet.route_index, fleet.flip_in_port = False, False, 0, False
         fleet.broke_off = False
@@ -107,6 +109,8 @@ def on_map_fleets(naval: NavalState, side: str | None = None) -> list[Fleet]:
 def next_request(state: Any, base: str) -> Request | None:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
+    if naval.battle is not None and naval.battle.asking is not None:  # issue 13: an admiral asked hour by hour
+        return _battle_request(state, base)
     if naval.phase == "orders" and naval.plan_queue:
         return _plan_request(base, naval.plan_queue[0])
     if naval.phase == "orders":
@@ -197,6 +201,12 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
         ctx.emit("battle-plan", f"{request.side} unseals its battle plan", "RSR 8.42", side=request.side,
                  sealed=False)
         _after_orders(naval)
+        return
+    if request.kind in BATTLE_KINDS:  # issue 13: an hourly answer; advance() fights on
+        if naval.battle is None or naval.battle.asking is None or naval.battle.asking["kind"] != request.kind:
+            raise RulesError(f"no naval battle waits for {request.kind}")
+        tactical.take_answer(state.naval_static, naval.battle, request.kind, request.side, answer,
+                             isinstance(answer, Sealed))
         return
     if request.kind == "naval-round":
         moves = orders.check_round(answer)
@@ -353,7 +363,8 @@ def advance(state: Any, ctx: Context) -> bool:
     if naval.phase == "orders":
         return False
     if naval.phase == "search":
-        _search_stage(state, ctx)
+        if not _search_stage(state, ctx):
+            return False  # issue 13: a battle waits for an admiral's hourly answer
         naval.phase, naval.round, naval.impulse = "rounds", 1, "russia"
         ctx.emit("round", f"naval movement round 1 of {ROUNDS}", "RSR 4.14", round=1)
     while naval.phase == "rounds":
@@ -368,7 +379,8 @@ def advance(state: Any, ctx: Context) -> bool:
             _raid(state, ctx)
             naval.impulse = "search"
             continue
-        _search_impulse(state, ctx)
+        if not _search_impulse(state, ctx):
+            return False  # issue 13: a battle waits for an admiral's hourly answer
         if naval.round == 1:
             for fleet in on_map_fleets(naval, "japan"):
                 initiative.blockade_initiative(ctx, fleet)
@@ -387,20 +399,30 @@ def _searches_wanted(state: Any, side: str, fleet: Fleet) -> bool:
     return bool(rule == "always" or fleet.id in state.naval.orders.get(side, {}).get("_round_search", []))
 
 
-def _search_stage(state: Any, ctx: Context) -> None:
+def _search_stage(state: Any, ctx: Context) -> bool:
     """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, 6.0)."""
-    _searches(state, ctx, "RSR 4.13")
+    return _searches(state, ctx, "RSR 4.13")
 
 
-def _search_impulse(state: Any, ctx: Context) -> None:
+def _search_impulse(state: Any, ctx: Context) -> bool:
     """RSR 7.3: the same after every raiding impulse."""
-    _searches(state, ctx, "RSR 7.3")
+    return _searches(state, ctx, "RSR 7.3")
 
 
-def _searches(state: Any, ctx: Context, case: str) -> None:
+def _searches(state: Any, ctx: Context, case: str) -> bool:
+    """False while a battle waits for an hourly answer (issue 13): the next pass resumes it, then the hexes
+    after the battle's hex."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
+    after = -1
+    if naval.battle is not None:
+        if not _fight_on(state, ctx):
+            return False
+        after = naval.battle.hex
+        naval.battle, naval.battle_case = None, ""
     for hex_number in sorted({f.hex for f in on_map_fleets(naval) if f.at_sea}):
+        if hex_number <= after:
+            continue
         here = [f for f in on_map_fleets(naval) if f.at_sea and f.hex == hex_number]
         if len({f.side for f in here}) < 2:
             continue
@@ -412,13 +434,77 @@ def _searches(state: Any, ctx: Context, case: str) -> None:
             ships = [s for f in searchers for s in f.ships if s not in naval.sunk]
             found, weather_now = search(ctx, static, hex_number, side, ships)
             if found:
-                result = engine(ctx, static, hex_number, [f for f in here if f.side == "russia"],
-                                [f for f in here if f.side == "japan"], weather_now,
-                                _battle_setting(state, hex_number))
-                _apply_battle(state, ctx, result)
+                args = (ctx, static, hex_number, [f for f in here if f.side == "russia"],
+                        [f for f in here if f.side == "japan"], weather_now, _battle_setting(state, hex_number))
+                if engine is not tactical.fight:
+                    _apply_battle(state, ctx, engine(*args))
+                    break
+                started = tactical.begin(*args)  # issue 13: a battle that may stop at an hourly request
+                if isinstance(started, battle.BattleResult):
+                    _apply_battle(state, ctx, started)
+                    break
+                naval.battle, naval.battle_case = started, case
+                if not _fight_on(state, ctx):
+                    return False
+                naval.battle, naval.battle_case = None, ""
                 break
     naval.orders.get("russia", {}).pop("_round_search", None)
     naval.orders.get("japan", {}).pop("_round_search", None)
+    return True
+
+
+def _fight_on(state: Any, ctx: Context) -> bool:
+    """Issue 13: fight the battle under way until it is over (its result applied) or waits for an answer."""
+    result = tactical.run(ctx, state.naval_static, state.naval.battle)
+    if result is None:
+        return False
+    _apply_battle(state, ctx, result)
+    return True
+
+
+def _battle_request(state: Any, base: str) -> Request:
+    """Issue 13: the hourly request of a battle whose admiral's plan says ``ask`` (RSR 8.42, 8.51, 8.6)."""
+    naval: NavalState = state.naval
+    fight = naval.battle
+    ask = fight.asking
+    side, kind = ask["side"], ask["kind"]
+    where = f"{base}/battle/r{naval.round}/hex{fight.hex}/h{fight.hour}/{side}"
+    static: NavalStatic = state.naval_static
+
+    def options() -> dict[str, Any]:  # read only when a person or a bot looks (Lazy)
+        return tactical.request_options(static, fight, side)
+
+    if kind == "naval-range":
+        allowance = tactical.opening_allowance(static, fight.forces[side])
+        return Request(id=f"{where}/range", side=side, kind=kind, case="RSR 8.42", options=options,
+                       prompt=f"naval battle, hour {fight.hour} of {fight.hours}: move the range (now {fight.range}, "
+                              f"by up to {allowance} boxes): close, hold, open or a number of boxes",
+                       template={"range": "hold"})
+    if kind == "naval-targets":
+        return Request(id=f"{where}/targets", side=side, kind=kind, case="RSR 8.51", options=options,
+                       prompt=f"naval battle, hour {fight.hour}: the target of each capital ship (its opposite "
+                              "number or the box either side)" + (" - you may seal it" if ask["sealable"] else ""),
+                       template={"targets": {}, "rule": "opposite"}, sealable=bool(ask["sealable"]))
+    if kind == "naval-targets-unseal":
+        return Request(id=f"{where}/targets-unseal", side=side, kind=kind, case="RSR 8.51",
+                       prompt=f"naval battle, hour {fight.hour}: reveal your sealed targets",
+                       unseals=f"{where}/targets")
+    if kind == "naval-refuse":
+        return Request(id=f"{where}/refuse", side=side, kind=kind, case="RSR 8.1", options=options,
+                       prompt=f"the enemy has found your fleet in naval hex {fight.hex}, a friendly port: refuse "
+                              "combat (turn to the in-Port side, one morale less) or fight?",
+                       template={"refuse": False})
+    if kind == "naval-search-again":
+        return Request(id=f"{where}/search", side=side, kind=kind, case="RSR 8.84", options=options,
+                       prompt=f"naval battle, hour {fight.hour}: the enemy is out of sight ({fight.weather}, range "
+                              f"{fight.range}): search for him?", template={"search": True})
+    if kind == "naval-secondary":
+        return Request(id=f"{where}/secondary", side=side, kind=kind, case="RSR 8.48", options=options,
+                       prompt=f"naval battle, hour {fight.hour}: move Secondary Force ships to other boxes (ships "
+                              "not named stay)", template={"boxes": {}})
+    return Request(id=f"{where}/torpedo", side=side, kind=kind, case="RSR 8.6", options=options,
+                   prompt=f"naval battle, hour {fight.hour}: your torpedo attack option (range {fight.range})",
+                   template={"attack": False, "flotillas": "all", "target": "capital"})
 
 
 def _surprise_attack(state: Any, ctx: Context, targets: dict[str, str]) -> None:
@@ -449,7 +535,8 @@ def _battle_setting(state: Any, hex_number: int) -> battle.BattleSetting:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     signed = {side: naval.orders[side]["battle_plan"] for side in SIDES
-              if isinstance(naval.orders.get(side), dict) and isinstance(naval.orders[side].get("battle_plan"), dict)}
+              if isinstance(naval.orders.get(side), dict) and (isinstance(naval.orders[side].get("battle_plan"), dict)
+                                                               or naval.orders[side].get("battle_plan") == plans.ASK)}
     return battle.BattleSetting(plans=signed, disabled=tuple(naval.disabled), sunk=tuple(naval.sunk),
                                 port_sides=tuple(side for side in SIDES
                                                  if attrition.friendly_port(static, state.control, hex_number, side)))
@@ -796,6 +883,10 @@ def describe(state: Any) -> list[str]:
         waiting.setdefault(hex_number, []).append(unit_id)
     for hex_number in sorted(waiting):
         lines.append(f"    waiting in hex {hex_number}: {', '.join(waiting[hex_number])}")
+    if naval.battle is not None:  # issue 13
+        fight = naval.battle
+        lines.append(f"    naval battle in hex {fight.hex}: hour {fight.hour} of {fight.hours}, {fight.weather}, range "
+                     f"{fight.range}, morale {fight.forces['russia'].morale} / {fight.forces['japan'].morale}")
     if naval.mines:
         lines.append("    mines: " + ", ".join(f"hex {h} level {v}" for h, v in sorted(naval.mines.items())))
     if naval.reserve:  # RSR 19.3: admirals who arrived by the Turn Record Track and command no fleet

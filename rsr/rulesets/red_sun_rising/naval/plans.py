@@ -22,6 +22,11 @@ A plan answers, for every hour, the choices RSR 8.1-8.6 give a player:
   Defense Strength, to fire at it).
 
 A plan left out, or any key left out, takes :data:`DEFAULT_PLAN` (docs/red-sun-rising/orders.md).
+
+Hour by hour (issue 13): ``range``, ``targets``, the torpedo ``attack``, ``search`` (8.84), ``secondary``
+(8.48) and, once per battle, ``refuse_in_port`` (8.1) may each be ``ask``; the battle then stops at that
+choice (every hour) and asks the admiral (flow.py, tactical.py), while the plan's other keys keep answering for
+him. A plan that is just ``ask`` asks the range, the targets and the torpedo option (:data:`ASK_PLAN`).
 """
 
 from __future__ import annotations
@@ -40,6 +45,9 @@ DEFAULT_PLAN: dict[str, Any] = {
     "secondary": {},
 }
 
+ASK = "ask"
+ASK_PLAN: dict[str, Any] = {"range": ASK, "targets": ASK, "torpedo": {"attack": ASK}}  # issue 13: asked every hour
+
 PLAN_KEYS = set(DEFAULT_PLAN)
 BREAK_KEYS = {"morale_at_most", "sunk_points_at_least", "after_hour"}
 TARGET_RULES = ("opposite", "weakest", "strongest", "disabled")
@@ -56,13 +64,15 @@ def check_plan(raw: Any, side: str) -> dict[str, Any]:
     """A complete plan: the signed keys checked, every key left out filled from DEFAULT_PLAN."""
     if raw is None:
         raw = {}
+    if raw == ASK:
+        raw = dict(ASK_PLAN)
     if not isinstance(raw, dict) or set(raw) - PLAN_KEYS:
         raise RulesError(f"{side} battle plan: a mapping with keys {', '.join(sorted(PLAN_KEYS))}")
     plan = {**DEFAULT_PLAN, **raw}
-    if not isinstance(plan["refuse_in_port"], bool) or not isinstance(plan["search"], bool):
-        raise RulesError(f"{side} battle plan: refuse_in_port and search are true or false")
+    if not all(isinstance(plan[key], bool) or plan[key] == ASK for key in ("refuse_in_port", "search")):
+        raise RulesError(f"{side} battle plan: refuse_in_port and search are true, false or ask")
     wanted = plan["range"]
-    if wanted not in ("close", "hold", "open"):
+    if wanted not in ("close", "hold", "open", ASK):
         _whole(wanted, f"{side} range (close, hold, open or a number of Range Boxes)")
     breaks = plan["break_off"] or {}
     if not isinstance(breaks, dict) or set(breaks) - BREAK_KEYS:
@@ -70,7 +80,7 @@ def check_plan(raw: Any, side: str) -> dict[str, Any]:
     for key, value in sorted(breaks.items()):
         _whole(value, f"{side} break_off {key}")
     plan["break_off"] = dict(breaks)
-    if plan["targets"] not in TARGET_RULES:
+    if plan["targets"] not in TARGET_RULES + (ASK,):
         raise RulesError(f"{side} battle plan: targets is one of {', '.join(TARGET_RULES)}")
     torpedo = {**DEFAULT_PLAN["torpedo"], **(plan["torpedo"] or {})}
     if set(torpedo) - {"attack", "flotillas", "target"}:
@@ -80,15 +90,15 @@ def check_plan(raw: Any, side: str) -> dict[str, Any]:
         if set(attack) != {"range_at_most"}:
             raise RulesError(f"{side} battle plan: torpedo attack is never, always or {{range_at_most: N}}")
         _whole(attack["range_at_most"], f"{side} torpedo range_at_most")
-    elif attack not in ("never", "always"):
-        raise RulesError(f"{side} battle plan: torpedo attack is never, always or {{range_at_most: N}}")
+    elif attack not in ("never", "always", ASK):
+        raise RulesError(f"{side} battle plan: torpedo attack is never, always, ask or {{range_at_most: N}}")
     if torpedo["flotillas"] != "all":
         _whole(torpedo["flotillas"], f"{side} torpedo flotillas")
     if torpedo["target"] not in TORPEDO_TARGETS:
         raise RulesError(f"{side} battle plan: torpedo target is one of {', '.join(TORPEDO_TARGETS)}")
     plan["torpedo"] = torpedo
     secondary = plan["secondary"] or {}
-    if secondary == "weakest":
+    if secondary in ("weakest", ASK):
         return plan
     if not isinstance(secondary, dict) or not all(isinstance(k, str) for k in secondary):
         raise RulesError(f"{side} battle plan: secondary is {{capital ship: Secondary Force box}}")

@@ -65,3 +65,5 @@ class NavalState:
     reserve: list[str] = field(default_factory=list)            # RSR 19.3: arrived by the track, no fleet yet
     withdrawn: list[str] = field(default_factory=list)          # RSR 17.3, 19.3: left the game alive, in order
     vacant: list[str] = field(default_factory=list)             # RSR 17.3: fleets whose admiral the track withdrew
+    battle: Any = None                                          # issue 13: tactical.Battle under way, asked hourly
+    battle_case: str = ""                                       # issue 13: the search (4.13 / 7.3) it interrupted

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rsr.engine import Context
+from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising.naval import plans as battle_plans
 from rsr.rulesets.red_sun_rising.naval.battle import BattleResult, BattleSetting, register_battle
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
@@ -107,11 +108,15 @@ def secondary_force(static: NavalStatic, forces: dict[str, Force]) -> None:
         place_secondary(static, larger, forces[enemy_of(larger.side)])
 
 
-def place_secondary(static: NavalStatic, force: Force, enemy: Force) -> list[str]:
+def place_secondary(static: NavalStatic, force: Force, enemy: Force,
+                    asked: dict[str, int] | None = None) -> list[str]:
     """RSR 8.2, 8.48: the plan puts Secondary Force ships in the boxes it names, or each in the box of the
-    enemy's weakest capital ship (no stacking limit in the Secondary Force)."""
+    enemy's weakest capital ship (no stacking limit in the Secondary Force); a plan that says ask takes the
+    boxes the admiral answered this hour (ships not named stay)."""
     rule = force.plan["secondary"]
-    if rule == "weakest":
+    if rule == battle_plans.ASK:
+        wanted = dict(asked or {})
+    elif rule == "weakest":
         targets = sorted(enemy.capital(), key=lambda s: (static.ship(s).defense, enemy.line[s], s))
         wanted = {ship: enemy.line[targets[0]] for ship in force.secondary} if targets else {}
     else:
@@ -276,14 +281,18 @@ def admiral_casualty(ctx: Context, static: NavalStatic, force: Force, outcome: s
 
 
 def gunnery_phase(ctx: Context, static: NavalStatic, forces: dict[str, Force], range_now: int, weather: str,
-                  hour: int) -> list[str]:
-    """RSR 8.5: every capital ship fires once, the Russian first; all results apply after both have fired."""
+                  hour: int, asked: dict[str, dict[str, Any]] | None = None) -> list[str]:
+    """RSR 8.5: every capital ship fires once, the Russian first; all results apply after both have fired.
+    ``asked``: a side asked hour by hour names each ship's target (ships left out fire by its ``rule``)."""
     shots: list[Shot] = []
     fired: list[str] = []
     for side in SIDES:
         force, enemy = forces[side], forces[enemy_of(side)]
+        given = (asked or {}).get(side)
         for ship in force.capital():
-            target = choose_target(static, force.plan["targets"], force.line[ship], enemy)
+            named = given["targets"].get(ship) if given else None
+            target = named or choose_target(static, given["rule"] if given else force.plan["targets"],
+                                            force.line[ship], enemy)
             if target is None:
                 continue
             modifier = gunnery_modifier(range_now, weather, ship in force.disabled)
@@ -306,10 +315,13 @@ def torpedo_option_order(ctx: Context, forces: dict[str, Force], hour: int) -> l
     return ["russia", "japan"] if die <= 3 else ["japan", "russia"]
 
 
-def torpedo_target(force: Force, enemy: Force, static: NavalStatic) -> str | None:
-    """The plan's torpedo target (8.61: a capital ship or an enemy flotilla)."""
-    rule = force.plan["torpedo"]["target"]
+def torpedo_target(force: Force, enemy: Force, static: NavalStatic, rule: str | None = None) -> str | None:
+    """The plan's torpedo target (8.61: a capital ship or an enemy flotilla); asked hour by hour, the rule may
+    be an enemy ship afloat, named."""
+    rule = rule or force.plan["torpedo"]["target"]
     capital = sorted(enemy.capital(), key=lambda s: (static.ship(s).defense, enemy.line[s], s))
+    if rule in capital or rule in enemy.boats():
+        return rule
     if rule == "flagship" and enemy.flagship in capital:
         return enemy.flagship
     if rule == "flotilla" and enemy.boats():
@@ -317,16 +329,31 @@ def torpedo_target(force: Force, enemy: Force, static: NavalStatic) -> str | Non
     return capital[0] if capital else (enemy.boats()[0] if enemy.boats() else None)
 
 
+def plan_torpedo(force: Force, range_now: int) -> dict[str, Any]:
+    """A side's torpedo decision as its plan gives it (8.6, 8.61)."""
+    torpedo = force.plan["torpedo"]
+    return {"attack": battle_plans.wants_torpedo_attack(force.plan, range_now), "flotillas": torpedo["flotillas"],
+            "target": torpedo["target"]}
+
+
 def torpedo_phase(ctx: Context, static: NavalStatic, forces: dict[str, Force], range_now: int, weather: str,
                   hour: int) -> str | None:
     """RSR 8.6-8.65: one side may attack; flotillas go in box order; flotillas facing an enemy flotilla fight
     it (both ways, range 0); the others torpedo a target that fires back first; all results at the end."""
-    attacker = None
     if not any(forces[side].boats() for side in SIDES):
         return None  # no flotilla on either side: nobody can attack, no die for the option
-    for side in torpedo_option_order(ctx, forces, hour):
+    order = torpedo_option_order(ctx, forces, hour)
+    return torpedo_attacks(ctx, static, forces, order, {s: plan_torpedo(forces[s], range_now) for s in SIDES},
+                           weather, hour)
+
+
+def torpedo_attacks(ctx: Context, static: NavalStatic, forces: dict[str, Force], order: list[str],
+                    decisions: dict[str, dict[str, Any]], weather: str, hour: int) -> str | None:
+    """RSR 8.6-8.65 once the option order and each side's decision (plan or asked) are known."""
+    attacker = None
+    for side in order:
         force = forces[side]
-        if force.boats() and battle_plans.wants_torpedo_attack(force.plan, range_now):
+        if force.boats() and decisions.get(side, {}).get("attack"):
             attacker = side
             break
         ctx.emit("naval-torpedo-option", f"hour {hour}: {side} declines a torpedo attack", "RSR 8.6", hour=hour,
@@ -334,7 +361,7 @@ def torpedo_phase(ctx: Context, static: NavalStatic, forces: dict[str, Force], r
     if attacker is None:
         return None
     force, enemy = forces[attacker], forces[enemy_of(attacker)]
-    count = force.plan["torpedo"]["flotillas"]
+    count = decisions[attacker]["flotillas"]
     going = force.boats() if count == "all" else force.boats()[:int(count)]  # RSR 8.61: in box order
     ctx.emit("naval-torpedo-option", f"hour {hour}: {attacker} attacks with {', '.join(going)}", "RSR 8.61",
              hour=hour, side=attacker, attack=True, flotillas=list(going))
@@ -350,7 +377,7 @@ def torpedo_phase(ctx: Context, static: NavalStatic, forces: dict[str, Force], r
         shots.append(roll_shot(ctx, static, "flotilla-gunnery", enemy.side, other, boat, static.ship(other).attack,
                                gunnery_modifier(0, weather, other in enemy.disabled), hour))
     for boat in [f for f in going if f not in adjacent]:
-        target = torpedo_target(force, enemy, static)
+        target = torpedo_target(force, enemy, static, decisions[attacker]["target"])
         if target is None:
             break
         back = roll_shot(ctx, static, "return-fire", enemy.side, target, boat, static.ship(target).attack,
@@ -412,41 +439,54 @@ def _force(static: NavalStatic, side: str, fleets: list[Fleet], plan: dict[str, 
     return force
 
 
-def refuses(ctx: Context, setting: BattleSetting, forces: dict[str, Force], hex_number: int) -> str | None:
-    """RSR 8.1, 8.73: in a port hex friendly to one side, that side may refuse (its plan says)."""
-    for side in SIDES:
-        if side not in setting.port_sides or not forces[side].plan["refuse_in_port"]:
-            continue
-        ctx.emit("naval-refused", f"naval hex {hex_number} is a {side} port: {side} refuses combat, turns to its "
-                 "in-Port side and loses one morale", "RSR 8.1", hex=hex_number, side=side)
-        return side
-    return None
+def _search_roll(ctx: Context, static: NavalStatic, force: Force, hex_number: int, weather: str, hour: int) -> bool:
+    """RSR 8.84, 6.22-6.24: one side's search with this hour's weather and its destroyer flotillas."""
+    destroyers = sum(1 for s in force.boats() if static.ship(s).cls == "DF")
+    die = ctx.roll(6, f"{force.side} search, hour {hour}, RSR 8.84")
+    modifier = search_modifier(weather, destroyers)
+    limit = search_limit(static, hex_number)
+    found = die + modifier <= limit
+    ctx.emit("naval-search", f"hour {hour}: {force.side} searches: {weather}, die {die} {modifier:+d} (limit {limit}) "
+             f"-> {'sighted' if found else 'nothing'}", "RSR 8.84", hour=hour, side=force.side, die=die,
+             modifier=modifier, limit=limit, found=found)
+    return found
 
 
-def _search_again(ctx: Context, static: NavalStatic, forces: dict[str, Force], hex_number: int, weather: str,
-                  hour: int) -> bool:
-    """RSR 8.84: out of sight, a side whose plan says so searches (the Japanese first, 6.0), not while it is
-    breaking off; the weather is this hour's."""
-    for side in ("japan", "russia"):
-        force = forces[side]
-        if not force.plan["search"] or force.breaking:
-            continue
-        destroyers = sum(1 for s in force.boats() if static.ship(s).cls == "DF")
-        die = ctx.roll(6, f"{side} search, hour {hour}, RSR 8.84")
-        modifier = search_modifier(weather, destroyers)
-        limit = search_limit(static, hex_number)
-        found = die + modifier <= limit
-        ctx.emit("naval-search", f"hour {hour}: {side} searches: {weather}, die {die} {modifier:+d} (limit {limit}) "
-                 f"-> {'sighted' if found else 'nothing'}", "RSR 8.84", hour=hour, side=side, die=die,
-                 modifier=modifier, limit=limit, found=found)
-        if found:
-            return True
-    return False
+@dataclass
+class Battle:
+    """A tactical battle under way (issue 13), kept in the naval state between passes so that it may stop at
+    an admiral's hourly request and go on in the next packet. ``step`` is where the current hour stands;
+    ``answers`` holds this hour's asked answers by ``what:side``; ``asking`` the request the battle waits for."""
+
+    hex: int
+    weather: str
+    hours: int
+    range: int
+    forces: dict[str, Force]
+    fleets: list[Fleet]
+    hour: int = 0
+    history: list[int] = field(default_factory=list)
+    in_sight: bool = True
+    log: list[dict[str, Any]] = field(default_factory=list)
+    ended: str = ""
+    step: str = "hour"  # refuse | hour | search | range:<side> | sighting | secondary | targets | torpedo | morale
+    how: str = "plans"
+    asking: dict[str, Any] | None = None
+    answers: dict[str, Any] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)   # this hour's torpedo option order (8.6), once rolled
+    port_sides: list[str] = field(default_factory=list)  # sides to which the hex is a friendly port (8.1)
 
 
-def fight(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Fleet], japanese: list[Fleet],
-          weather: str, setting: BattleSetting | None = None) -> BattleResult:
-    """RSR 4.4: the whole battle, hour by hour, from both plans (a missing plan is DEFAULT_PLAN)."""
+def asks(force: Force, what: str) -> bool:
+    """Issue 13: the side's plan says ``ask`` for this choice, so the admiral is asked every hour."""
+    if what == "torpedo":
+        return bool(force.plan["torpedo"]["attack"] == battle_plans.ASK)
+    return bool(force.plan[what] == battle_plans.ASK)
+
+
+def begin(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Fleet], japanese: list[Fleet],
+          weather: str, setting: BattleSetting | None = None) -> Battle | BattleResult:
+    """RSR 8.1, 8.2, 8.21-8.23: the plans, a refusal in port (the battle is then over), the display and the hours."""
     setting = setting or BattleSetting()
     side_plans = {side: battle_plans.check_plan(setting.plans.get(side), side) for side in SIDES}
     forces = {"russia": _force(static, "russia", russian, side_plans["russia"], list(setting.disabled),
@@ -457,66 +497,364 @@ def fight(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Flee
         ctx.emit("naval-plan", f"{side} battle plan{'' if side in setting.plans else ' (default, none signed)'}: "
                  f"{side_plans[side]}", "RSR 8.42", side=side, plan=side_plans[side],
                  default=side not in setting.plans)
-    refused = refuses(ctx, setting, forces, hex_number)
-    if refused:
-        fleets = russian if refused == "russia" else japanese
-        return BattleResult(morale={f.id: max(0, f.morale - 1) for f in fleets},  # RSR 8.73
-                            to_port=[f.id for f in fleets], hours=[])
+    battle = Battle(hex_number, weather, 0, 0, forces, list(russian) + list(japanese), step="refuse",
+                    port_sides=[side for side in SIDES if side in setting.port_sides])
+    refused = _refuse(ctx, static, battle)
+    return refused if refused is not None else battle
+
+
+def _refuse(ctx: Context, static: NavalStatic, battle: Battle) -> BattleResult | None:
+    """RSR 8.1, 8.73: in a port hex friendly to one side, that side may refuse (its plan says, or it is asked):
+    its fleets turn to their in-Port side and lose one morale; otherwise the display is set up (8.2)."""
+    for side in battle.port_sides:
+        force = battle.forces[side]
+        if asks(force, "refuse_in_port"):
+            if f"refuse:{side}" not in battle.answers:
+                battle.asking = {"kind": "naval-refuse", "side": side}
+                return None
+            refuse = battle.answers[f"refuse:{side}"]["refuse"]
+        else:
+            refuse = force.plan["refuse_in_port"]
+        if refuse:
+            ctx.emit("naval-refused", f"naval hex {battle.hex} is a {side} port: {side} refuses combat, turns to its "
+                     "in-Port side and loses one morale", "RSR 8.1", hex=battle.hex, side=side)
+            fleets = [f for f in battle.fleets if f.side == side]
+            return BattleResult(morale={f.id: max(0, f.morale - 1) for f in fleets},  # RSR 8.73
+                                to_port=[f.id for f in fleets], hours=[])
+    _set_up(ctx, static, battle)
+    return None
+
+
+def _set_up(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 8.2, 8.21-8.23: the Secondary Force, the hours of combat (2d6), the range marker, the morale track."""
+    forces, weather = battle.forces, battle.weather
     secondary_force(static, forces)
     dice = [ctx.roll(6, "hours of combat, RSR 8.22"), ctx.roll(6, "hours of combat, RSR 8.22")]
-    hours = sum(dice)
-    range_now = MAX_SIGHTING[weather]  # RSR 8.41: the Japanese marker starts at the maximum sighting range
-    ctx.emit("naval-setup", f"naval battle in hex {hex_number}: {hours} hours ({dice[0]}+{dice[1]}), {weather}, "
-             f"range {range_now}", "RSR 8.2", hex=hex_number, hours=hours, weather=weather, range=range_now,
-             display={s: display(forces[s]) for s in SIDES}, morale={s: forces[s].morale for s in SIDES},
-             flagships={s: forces[s].flagship for s in SIDES})
-    history: list[int] = []
-    in_sight = True
-    log: list[dict[str, Any]] = []
-    ended = ""
-    for hour in range(1, hours + 1):
-        if hour > 1:  # RSR 4.41, 8.3
-            weather = weather_change(weather, ctx.roll(6, f"weather, hour {hour}, RSR 8.3"))
-        for side in SIDES:
-            force = forces[side]
-            if not force.breaking and battle_plans.wants_break_off(force.plan, force.morale, force.sunk_points,
-                                                                   hour):
-                force.breaking = True
-                ctx.emit("naval-break-off", f"hour {hour}: {side} breaks off as its plan says", "RSR 8.8",
-                         hour=hour, side=side, reason="plan")
-        how = "search"
-        if not in_sight:
-            if range_now <= MAX_SIGHTING[weather]:
-                in_sight = True
-            elif _search_again(ctx, static, forces, hex_number, weather, hour):
-                in_sight, range_now, history = True, MAX_SIGHTING[weather], []  # RSR 8.84 -> 8.41
-            else:
-                log.append(_hour(ctx, forces, hour, weather, range_now, "out of sight", None))
-                continue
-        range_now, how = determine_range(ctx, static, forces, range_now, history, hour)
-        if range_now > MAX_SIGHTING[weather]:  # RSR 8.43, 8.81-8.83
-            in_sight, history = False, []
-            log.append(_hour(ctx, forces, hour, weather, range_now, how + ", beyond sighting", None))
-            if any(f.morale == 0 for f in forces.values()):  # RSR 8.76: the fleet at zero morale is gone
-                ended = "broken off (morale zero)"
-                break
+    battle.hours = sum(dice)
+    battle.range = MAX_SIGHTING[weather]  # RSR 8.41: the Japanese marker starts at the maximum sighting range
+    ctx.emit("naval-setup", f"naval battle in hex {battle.hex}: {battle.hours} hours ({dice[0]}+{dice[1]}), "
+             f"{weather}, range {battle.range}", "RSR 8.2", hex=battle.hex, hours=battle.hours, weather=weather,
+             range=battle.range, display={s: display(forces[s]) for s in SIDES},
+             morale={s: forces[s].morale for s in SIDES}, flagships={s: forces[s].flagship for s in SIDES})
+    battle.step = "hour"
+
+
+def fight(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Fleet], japanese: list[Fleet],
+          weather: str, setting: BattleSetting | None = None) -> BattleResult:
+    """RSR 4.4: the whole battle, hour by hour, from both plans (a missing plan is DEFAULT_PLAN). A plan that
+    asks hour by hour needs the game's requests (flow.py): called directly, such a battle is refused."""
+    started = begin(ctx, static, hex_number, russian, japanese, weather, setting)
+    if isinstance(started, BattleResult):
+        return started
+    result = run(ctx, static, started)
+    if result is None:
+        raise RulesError("this battle plan asks hour by hour: the battle must be fought through the game's "
+                         "requests (issue 13)")
+    return result
+
+
+def run(ctx: Context, static: NavalStatic, battle: Battle) -> BattleResult | None:
+    """RSR 4.41-4.45, 8.3-8.86: fight on from where the battle stands until it is over (its result) or an
+    admiral who asked to be asked must answer (None; ``battle.asking`` says what)."""
+    forces = battle.forces
+    while battle.asking is None:
+        if battle.step == "refuse":
+            refused = _refuse(ctx, static, battle)
+            if refused is not None:
+                return refused
+        elif battle.step == "hour":
+            if battle.ended or battle.hour >= battle.hours:
+                battle.ended = battle.ended or "hours of combat over (RSR 8.85)"
+                return _result(ctx, static, forces, battle.fleets, battle.hex, battle.ended, battle.log)
+            _start_hour(ctx, static, battle)
+        elif battle.step.startswith("range:"):
+            _range_move(ctx, static, battle, battle.step.split(":")[1])
+        elif battle.step == "search":
+            _search(ctx, static, battle)
+        elif battle.step == "sighting":
+            _sighting(ctx, static, battle)
+        elif battle.step == "secondary":
+            _secondary(ctx, static, battle)
+        elif battle.step == "targets":
+            _targets(ctx, static, battle)
+        elif battle.step == "torpedo":
+            _torpedo(ctx, static, battle)
+        else:  # morale
+            morale_phase(ctx, static, forces, battle.hour)
+            battle.log.append(_hour(ctx, forces, battle.hour, battle.weather, battle.range, battle.how,
+                                    battle.answers.get("attacker")))
+            if not any(forces[s].capital() or forces[s].boats() for s in SIDES[:1]) or \
+                    not any(forces[s].capital() or forces[s].boats() for s in SIDES[1:]):
+                battle.ended = "a side has no ships left"
+            battle.step, battle.answers, battle.order = "hour", {}, []
+    return None
+
+
+def _start_hour(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 4.41 (weather), the plans' break-off conditions, 8.84 (out of sight: search), 8.44 (maneuver)."""
+    forces = battle.forces
+    battle.hour += 1
+    hour = battle.hour
+    if hour > 1:  # RSR 4.41, 8.3
+        battle.weather = weather_change(battle.weather, ctx.roll(6, f"weather, hour {hour}, RSR 8.3"))
+    for side in SIDES:
+        force = forces[side]
+        if not force.breaking and battle_plans.wants_break_off(force.plan, force.morale, force.sunk_points, hour):
+            force.breaking = True
+            ctx.emit("naval-break-off", f"hour {hour}: {side} breaks off as its plan says", "RSR 8.8",
+                     hour=hour, side=side, reason="plan")
+    if not battle.in_sight:
+        if battle.range > MAX_SIGHTING[battle.weather]:
+            battle.step = "search"  # RSR 8.84: still out of sight, each side may search
+            return
+        battle.in_sight = True
+    _range_phase(ctx, static, battle)
+
+
+def _search(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 8.84: out of sight, the Japanese then the Russian may search (plan or asked this hour; never while
+    breaking off); a sighting puts the fleets at the maximum sighting range (8.41), else the hour passes."""
+    forces, hour = battle.forces, battle.hour
+    for side in ("japan", "russia"):
+        force = forces[side]
+        if f"searched:{side}" in battle.answers or force.breaking:
             continue
-        history.append(range_now)
-        for side in SIDES:  # RSR 8.48: after the new range, the Secondary Force may move
-            for ship in place_secondary(static, forces[side], forces[enemy_of(side)]):
-                ctx.emit("naval-secondary", f"hour {hour}: {side} moves {ship} to Secondary Force box "
-                         f"{forces[side].line[ship]}", "RSR 8.48", hour=hour, side=side, ship=ship,
-                         box=forces[side].line[ship])
-        gunnery_phase(ctx, static, forces, range_now, weather, hour)
-        attacker = torpedo_phase(ctx, static, forces, range_now, weather, hour)
-        morale_phase(ctx, static, forces, hour)
-        log.append(_hour(ctx, forces, hour, weather, range_now, how, attacker))
-        if not any(forces[s].capital() or forces[s].boats() for s in SIDES[:1]) or \
-                not any(forces[s].capital() or forces[s].boats() for s in SIDES[1:]):
-            ended = "a side has no ships left"
+        if asks(force, "search"):
+            if f"search:{side}" not in battle.answers:
+                battle.asking = {"kind": "naval-search-again", "side": side}
+                return
+            wanted = battle.answers[f"search:{side}"]["search"]
+        else:
+            wanted = force.plan["search"]
+        battle.answers[f"searched:{side}"] = True
+        if wanted and _search_roll(ctx, static, force, battle.hex, battle.weather, hour):
+            battle.in_sight, battle.range, battle.history = True, MAX_SIGHTING[battle.weather], []  # 8.84 -> 8.41
+            _range_phase(ctx, static, battle)
+            return
+    battle.log.append(_hour(ctx, forces, hour, battle.weather, battle.range, "out of sight", None))
+    battle.step, battle.answers = "hour", {}
+
+
+def _range_phase(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 8.42-8.45: the Naval Maneuver Table after two phases at one range, else both sides move."""
+    forces, hour = battle.forces, battle.hour
+    history = battle.history
+    if len(history) >= 2 and history[-1] == history[-2] and not any(f.morale == 0 for f in forces.values()):
+        battle.range, battle.how = determine_range(ctx, static, forces, battle.range, history, hour)  # 8.44
+        battle.step = "sighting"
+        return
+    battle.how, battle.step = "plans", "range:russia"  # RSR 8.42: the Russian first
+
+
+def _range_move(ctx: Context, static: NavalStatic, battle: Battle, side: str) -> None:
+    """RSR 8.42, 8.47, 8.77: one side moves the Japanese Range marker, from its plan or asked this hour (the
+    Japanese sees the Russian move first: 8.42 makes them one after the other, not simultaneous)."""
+    force = battle.forces[side]
+    forced = force.breaking or force.morale == 0
+    allowance = opening_allowance(static, force)
+    if asks(force, "range") and not forced:
+        key = f"range:{side}"
+        if key not in battle.answers:
+            battle.asking = {"kind": "naval-range", "side": side}
+            return
+        wish = battle.answers[key]
+        before = battle.range
+        battle.range = range_move(before, wish, allowance, False)
+        battle.how = "asked"
+        ctx.emit("naval-range-choice", f"hour {battle.hour}: {side} moves the range {before} -> {battle.range} "
+                 f"({wish})", "RSR 8.42", hour=battle.hour, side=side, wish=wish, before=before, range=battle.range)
+    else:
+        battle.range = range_move(battle.range, force.plan["range"], allowance, force.breaking)
+    battle.step = "range:japan" if side == "russia" else "sighting"
+
+
+def _sighting(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 8.43, 8.81-8.83: beyond the maximum sighting range the action is broken off for now (8.76: for
+    good if a fleet is at zero morale); else the Secondary Force may move (8.48)."""
+    forces, hour = battle.forces, battle.hour
+    if battle.range > MAX_SIGHTING[battle.weather]:
+        battle.in_sight, battle.history = False, []
+        battle.log.append(_hour(ctx, forces, hour, battle.weather, battle.range, battle.how + ", beyond sighting",
+                                None))
+        if any(f.morale == 0 for f in forces.values()):  # RSR 8.76: the fleet at zero morale is gone
+            battle.ended = "broken off (morale zero)"
+        battle.step, battle.answers = "hour", {}
+        return
+    battle.history.append(battle.range)
+    battle.step = "secondary"
+
+
+def _secondary(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 8.48: after the new range, each side's Secondary Force may move (plan, or asked this hour)."""
+    forces, hour = battle.forces, battle.hour
+    for side in SIDES:
+        force = forces[side]
+        if asks(force, "secondary") and any(force.afloat(s) for s in force.secondary) \
+                and f"secondary:{side}" not in battle.answers:
+            battle.asking = {"kind": "naval-secondary", "side": side}
+            return
+    for side in SIDES:
+        asked = battle.answers.get(f"secondary:{side}", {}).get("boxes")
+        for ship in place_secondary(static, forces[side], forces[enemy_of(side)], asked):
+            ctx.emit("naval-secondary", f"hour {hour}: {side} moves {ship} to Secondary Force box "
+                     f"{forces[side].line[ship]}", "RSR 8.48", hour=hour, side=side, ship=ship,
+                     box=forces[side].line[ship])
+    battle.step = "targets"
+
+
+def target_options(battle: Battle, side: str) -> dict[str, list[str]]:
+    """RSR 8.51, 8.53: each capital ship of ``side`` and its legal targets."""
+    force, enemy = battle.forces[side], battle.forces[enemy_of(side)]
+    return {ship: legal for ship in force.capital() if (legal := legal_targets(force.line[ship], enemy))}
+
+
+TARGET_ORDER = ("japan", "russia")  # issue 13: the side that answered the range last names its targets first
+
+
+def _targets(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 8.5: the targets are chosen as if at once (the text calls gunnery simultaneous): of two admirals
+    asked, the first may seal his choice, the other answers, then the first unseals (interpretations.md, 8.5)."""
+    asked = [s for s in TARGET_ORDER if asks(battle.forces[s], "targets") and target_options(battle, s)]
+    for side in asked:
+        if f"targets:{side}" not in battle.answers:
+            battle.asking = {"kind": "naval-targets", "side": side,
+                             "sealable": side == asked[0] and len(asked) == 2}
+            return
+    for side in asked:
+        if battle.answers[f"targets:{side}"] == "sealed":
+            battle.asking = {"kind": "naval-targets-unseal", "side": side}
+            return
+    orders = {side: battle.answers[f"targets:{side}"] for side in asked}
+    for side in asked:
+        ctx.emit("naval-targets-choice", f"hour {battle.hour}: {side} names its targets: "
+                 + (", ".join(f"{a} at {b}" for a, b in sorted(orders[side]['targets'].items())) or "none")
+                 + f"; the others by rule {orders[side]['rule']}", "RSR 8.51", hour=battle.hour, side=side,
+                 targets=dict(orders[side]["targets"]), rule=orders[side]["rule"])
+    gunnery_phase(ctx, static, battle.forces, battle.range, battle.weather, battle.hour, orders)
+    battle.step = "torpedo"
+
+
+def _torpedo(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 8.6: the option goes in order (higher morale, else a die); a side asked hour by hour decides when its
+    option comes; the first side that attacks ends the options."""
+    forces = battle.forces
+    if not any(forces[side].boats() for side in SIDES):
+        battle.answers["attacker"] = None
+        battle.step = "morale"
+        return
+    if not battle.order:
+        battle.order = torpedo_option_order(ctx, forces, battle.hour)
+    decisions: dict[str, dict[str, Any]] = {}
+    for side in battle.order:
+        force = forces[side]
+        if not force.boats():
+            continue
+        if asks(force, "torpedo"):
+            key = f"torpedo:{side}"
+            if key not in battle.answers:
+                battle.asking = {"kind": "naval-torpedo", "side": side}
+                return
+            decisions[side] = battle.answers[key]
+        else:
+            decisions[side] = plan_torpedo(force, battle.range)
+        if decisions[side]["attack"]:
             break
-    ended = ended or "hours of combat over (RSR 8.85)"
-    return _result(ctx, static, forces, russian + japanese, hex_number, ended, log)
+    battle.answers["attacker"] = torpedo_attacks(ctx, static, forces, battle.order, decisions, battle.weather,
+                                                 battle.hour)
+    battle.step = "morale"
+
+
+def check_answer(static: NavalStatic, battle: Battle, kind: str, side: str, answer: Any) -> Any:
+    """An hourly answer checked against the display (RSR 8.42, 8.51, 8.61); the value the battle keeps."""
+    force, enemy = battle.forces[side], battle.forces[enemy_of(side)]
+    if not isinstance(answer, dict):
+        raise RulesError(f"hour {battle.hour}: the {side} answer to {kind} is a mapping")
+    if kind == "naval-range":
+        wish = answer.get("range")
+        if set(answer) != {"range"} or not (wish in ("close", "hold", "open")
+                                            or (isinstance(wish, int) and not isinstance(wish, bool))):
+            raise RulesError(f"hour {battle.hour}: a range answer is {{range: close | hold | open | N}} (RSR 8.42)")
+        allowance = opening_allowance(static, force)
+        if isinstance(wish, int) and (wish < 0 or abs(wish - battle.range) > allowance):
+            raise RulesError(f"hour {battle.hour}: {side} may move the range from {battle.range} by at most "
+                             f"{allowance} boxes (its morale), to no less than 0: not to {wish} (RSR 8.42, 8.47)")
+        return wish
+    if kind == "naval-targets":
+        targets, rule = answer.get("targets", {}), answer.get("rule", "opposite")
+        if set(answer) - {"targets", "rule"} or not isinstance(targets, dict) or rule not in battle_plans.TARGET_RULES:
+            raise RulesError(f"hour {battle.hour}: a target answer is {{targets: {{ship: enemy ship}}, rule: "
+                             f"{' | '.join(battle_plans.TARGET_RULES)}}} (RSR 8.51)")
+        legal = target_options(battle, side)
+        for ship, target in sorted(targets.items()):
+            if ship not in legal:
+                raise RulesError(f"hour {battle.hour}: {ship} is not a {side} capital ship that can fire (RSR 8.51)")
+            if target not in legal[ship]:
+                raise RulesError(f"hour {battle.hour}: {ship} in box {force.line[ship]} may fire only at "
+                                 f"{', '.join(legal[ship])} (RSR 8.51, 8.53)")
+        return {"targets": {str(k): str(v) for k, v in sorted(targets.items())}, "rule": rule}
+    if kind == "naval-torpedo":
+        attack, count, target = answer.get("attack"), answer.get("flotillas", "all"), answer.get("target", "capital")
+        if set(answer) - {"attack", "flotillas", "target"} or not isinstance(attack, bool):
+            raise RulesError(f"hour {battle.hour}: a torpedo answer is {{attack: true | false, flotillas: N | all, "
+                             "target: capital | flotilla | flagship | enemy ship}} (RSR 8.6, 8.61)")
+        if count != "all" and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
+            raise RulesError(f"hour {battle.hour}: flotillas is all or a number, 1 or more, taken in box order "
+                             "(RSR 8.61)")
+        if target not in battle_plans.TORPEDO_TARGETS and target not in enemy.capital() + enemy.boats():
+            raise RulesError(f"hour {battle.hour}: torpedo target {target!r} is not an enemy ship afloat nor one of "
+                             f"{', '.join(battle_plans.TORPEDO_TARGETS)} (RSR 8.61)")
+        return {"attack": attack, "flotillas": count, "target": target}
+    if kind == "naval-refuse":
+        if set(answer) != {"refuse"} or not isinstance(answer["refuse"], bool):
+            raise RulesError("a refusal answer is {refuse: true | false} (RSR 8.1)")
+        return {"refuse": answer["refuse"]}
+    if kind == "naval-search-again":
+        if set(answer) != {"search"} or not isinstance(answer["search"], bool):
+            raise RulesError(f"hour {battle.hour}: a search answer is {{search: true | false}} (RSR 8.84)")
+        return {"search": answer["search"]}
+    if kind == "naval-secondary":
+        boxes = answer.get("boxes", {})
+        if set(answer) - {"boxes"} or not isinstance(boxes, dict):
+            raise RulesError(f"hour {battle.hour}: a Secondary Force answer is {{boxes: {{ship: box}}}} (RSR 8.48)")
+        for ship, box in sorted(boxes.items()):
+            if ship not in force.secondary or not force.afloat(ship):
+                raise RulesError(f"hour {battle.hour}: {ship} is not a {side} ship afloat in the Secondary Force "
+                                 "(RSR 8.2, 8.48)")
+            if not isinstance(box, int) or isinstance(box, bool) or box < 1:
+                raise RulesError(f"hour {battle.hour}: Secondary Force boxes are numbers from 1 (RSR 8.48)")
+        return {"boxes": {str(k): int(v) for k, v in sorted(boxes.items())}}
+    raise RulesError(f"no hourly battle request of kind {kind!r}")
+
+
+def take_answer(static: NavalStatic, battle: Battle, kind: str, side: str, answer: Any, sealed: bool) -> None:
+    """Keep an hourly answer (or the mark of a sealed one) and let the battle go on (issue 13)."""
+    if kind == "naval-targets-unseal":
+        battle.answers[f"targets:{side}"] = check_answer(static, battle, "naval-targets", side, answer)
+    elif sealed:
+        battle.answers[f"targets:{side}"] = "sealed"
+    else:
+        battle.answers[f"{ANSWER_KEYS[kind]}:{side}"] = check_answer(static, battle, kind, side, answer)
+    battle.asking = None
+
+
+ANSWER_KEYS = {"naval-range": "range", "naval-targets": "targets", "naval-torpedo": "torpedo",
+               "naval-search-again": "search", "naval-secondary": "secondary", "naval-refuse": "refuse"}
+
+
+def request_options(static: NavalStatic, battle: Battle, side: str) -> dict[str, Any]:
+    """What an admiral asked hour by hour sees: the hour, weather, range, morale, the display (8.2)."""
+    force = battle.forces[side]
+    allowance = opening_allowance(static, force)
+    return {"hex": battle.hex, "hour": battle.hour, "hours": battle.hours, "weather": battle.weather,
+            "range": battle.range, "max_sighting": MAX_SIGHTING[battle.weather],
+            "morale": {s: battle.forces[s].morale for s in SIDES}, "allowance": allowance,
+            "reach": [max(0, battle.range - allowance), battle.range + allowance],
+            "display": {s: display(battle.forces[s]) for s in SIDES},
+            "moves": [dict(side=k.split(":")[1], range=v) for k, v in sorted(battle.answers.items())
+                      if k.startswith("range:")],
+            "targets": target_options(battle, side), "flotillas": force.boats(),
+            "secondary": {ship: force.line[ship] for ship in force.secondary if force.afloat(ship)},
+            "enemy": sorted(battle.forces[enemy_of(side)].capital() + battle.forces[enemy_of(side)].boats())}
 
 
 def _hour(ctx: Context, forces: dict[str, Force], hour: int, weather: str, range_now: int, how: str,
