@@ -12,7 +12,8 @@ Two runs per scenario:
   questions becomes a request answered in a packet.
 
 A packet counts for the game turn of the position its author wrote against. The invitation and the
-acceptance are counted apart (once per game).
+acceptance, and the packet that reveals the dice of the game's last pass once it is over, are counted
+apart (once per game).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class Count:
     mode: str
     per_turn: Counter[int] = field(default_factory=Counter)
     finished: bool = False
+    last_reveal: int = 0    # the packet after the game's end that reveals its last dice
 
     @property
     def turns(self) -> list[int]:
@@ -121,7 +123,11 @@ def play(ruleset_id: str, scenario: str, ask_all: bool, max_turns: int, root: Pa
             break
         side = result.next_author()
         key = keystore.load_key(names[side])
-        position, _, _ = position_for_author(result, key)
+        position, waiting, _ = position_for_author(result, key)
+        if waiting is None:  # the game is over: this packet only reveals its last dice (counted apart)
+            actions.submit(game_dir, [], names[side])
+            count.last_reveal += 1
+            continue
         turn = int(getattr(position.state, "turn", 0))
         start = min(count.per_turn, default=turn)
         if turn >= start + max_turns:
