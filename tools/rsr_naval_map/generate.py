@@ -25,9 +25,9 @@ import yaml  # noqa: E402
 from rsr.draw.naval import naval_map_scene  # noqa: E402
 from rsr.hexgrid import Grid  # noqa: E402
 from rsr.rulesets.red_sun_rising.naval.data import load_naval  # noqa: E402
+from tools.hexmap.geometry import Polygon  # noqa: E402
 from tools.hexmap.preview import fit_affine, line, preview_svg  # noqa: E402
 from tools.rsr_map import geography as geo  # noqa: E402
-from tools.rsr_map.build import Polygon  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "scenarios" / "red-sun-rising" / "naval-map.yaml"
