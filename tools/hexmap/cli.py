@@ -3,8 +3,10 @@
     python -m tools.rsr_map | tools.rs_map            # write the map YAML and the SVG preview
     python -m tools.rsr_map | tools.rs_map --check    # fail if the written files are not what the code makes
     python -m tools.rsr_map | tools.rs_map --fit      # show the fit and the shifted_lines comparison
+    python -m tools.rsr_naval_map [--check]           # the same for the naval map (it has no --fit)
 
-A ruleset's entry point (tools/<map>/generate.py) is a :class:`Generator` over its geography file.
+A map's entry point (tools/<map>/generate.py) is a :class:`Generator` over its geography file
+(generate.py here makes one for each kind of map).
 """
 
 from __future__ import annotations
@@ -51,11 +53,11 @@ class Generator:
     that build the model, write the YAML, draw the preview, summarise and report the fit."""
 
     geo: ModuleType
-    build: Callable[[ModuleType], Any]  # geo -> model (with .notes and .failures)
+    build: Callable[[ModuleType], Any]  # geo -> model (its .failures stop the generator, its .notes are printed)
     to_yaml: Callable[[Any, ModuleType], str]
     preview: Callable[[Any, ModuleType], str]
     summary: Callable[[Any], str]
-    fit_report: Callable[[ModuleType], str]
+    fit_report: Callable[[ModuleType], str] | None = None
 
     @property
     def map_yaml(self) -> Path:
@@ -74,14 +76,16 @@ class Generator:
         ap = argparse.ArgumentParser(prog=f"python -m {self.geo.__name__.rsplit('.', 1)[0]}",
                                      description=f"Generate {self.geo.MAP_YAML} and its SVG preview.")
         ap.add_argument("--check", action="store_true", help="compare with the written files instead of writing")
-        ap.add_argument("--fit", "--compare-shifts", dest="fit", action="store_true",
-                        help="print the fit to the rulebook's hexes and the shifted_lines comparison")
+        if self.fit_report is not None:
+            ap.add_argument("--fit", "--compare-shifts", dest="fit", action="store_true",
+                            help="print the fit to the rulebook's hexes and the shifted_lines comparison")
         args = ap.parse_args(argv)
-        if args.fit:
+        if self.fit_report is not None and args.fit:
             print(self.fit_report(self.geo))
             return 0
         model, yaml_text, svg_text = self.make()
-        if model.failures:
-            return refuse(model.failures)
+        failures: list[str] = getattr(model, "failures", [])
+        if failures:
+            return refuse(failures)
         return write_or_check(ROOT, [(self.map_yaml, yaml_text), (self.map_svg, svg_text)], args.check,
-                              self.summary(model), model.notes)
+                              self.summary(model), getattr(model, "notes", []))

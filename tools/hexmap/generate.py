@@ -3,7 +3,9 @@
 * :func:`theatre`: a map drawn from coasts, relief, rivers, rail, roads and towns in latitude and
   longitude (theatre.py; Red Sun Rising's land map, tools/rsr_map);
 * :func:`battlefield`: a map drawn from a major and a minor river, a bluff, a border claim, heights and
-  dunes in a kilometre plane (battlefield.py; Red Sun/Red Star's Nomonhan map, tools/rs_map).
+  dunes in a kilometre plane (battlefield.py; Red Sun/Red Star's Nomonhan map, tools/rs_map);
+* :func:`naval`: a coarse strategic naval map of sea hexes and ports, numbered by the roles the rulebook
+  gives its hexes (naval.py; Red Sun Rising's Strategic Naval Map, tools/rsr_naval_map).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from tools.hexmap import battlefield as battlefield_map
+from tools.hexmap import naval as naval_map
 from tools.hexmap import theatre as theatre_map
 from tools.hexmap.cli import Generator
 from tools.hexmap.fit import geo_shift_report, plane_shift_report
@@ -33,3 +36,7 @@ def theatre(geo: ModuleType) -> Generator:
 def battlefield(geo: ModuleType) -> Generator:
     return Generator(geo, battlefield_map.build, battlefield_yaml, _battlefield_preview, battlefield_summary,
                      plane_shift_report)
+
+
+def naval(geo: ModuleType) -> Generator:
+    return Generator(geo, naval_map.build, naval_map.to_yaml, naval_map.preview, naval_map.summary)
