@@ -22,11 +22,11 @@ from tools.hexmap.yamlmap import battlefield_summary, battlefield_yaml, theatre_
 
 
 def _theatre_preview(model: theatre_map.MapModel, geo: ModuleType) -> str:
-    return preview_svg(theatre_scene(model, geo.PREVIEW_TITLE, model.coast_lines))
+    return preview_svg(theatre_scene(model, geo))
 
 
 def _battlefield_preview(model: battlefield_map.MapModel, geo: ModuleType) -> str:
-    return preview_svg(battlefield_scene(model, geo.PREVIEW_TITLE))
+    return preview_svg(battlefield_scene(model, geo))
 
 
 def theatre(geo: ModuleType) -> Generator:

@@ -12,6 +12,7 @@ real rivers, claim line, bluff and areas as thin lines."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import ModuleType
 
 from rsr.draw.hexmap import Label, Layout, Link, Overlay, Scene, SideLine, render
 from rsr.hexgrid import Grid as RuleGrid
@@ -60,28 +61,28 @@ def preview_svg(scene: Scene) -> str:
 # a theatre map (Red Sun Rising)
 # ---------------------------------------------------------------------------------------------------------
 
-AREA_COLOUR = {"A": "#d62728", "B": "#9467bd", "C": "#1f77b4", "D": "#2ca02c", "E": "#ff7f0e"}
 COAST = 'fill="none" stroke="#3d6e96" stroke-width="0.8" stroke-opacity="0.6"'
 RIVER = 'fill="none" stroke="#4f8fd6" stroke-width="0.8" stroke-opacity="0.7"'
 
 
-def theatre_scene(model: TheatreModel, title: tuple[str, str],
-                  coastlines: Sequence[Sequence[tuple[float, float]]] = ()) -> Scene:
+def theatre_scene(model: TheatreModel, geo: ModuleType) -> Scene:
+    """The theatre map with the real (warped) coast and rivers; title, legend and the colour of each code
+    area from the geography file."""
     g = model.grid
     layout = Layout(RuleGrid(g.shifted_lines, g.lines, g.positions), "north")
     terrain = {hex_id(h): t for h, t in sorted(model.terrain.items())}
-    out = Scene(layout, terrain, *title)
+    out = Scene(layout, terrain, *geo.PREVIEW_TITLE)
     corners = [(g.lines[0], g.positions[0]), (g.lines[0], g.positions[1]), (g.lines[1], g.positions[0])]
     to_pixels = fit_affine([(g.centre_grid(h), layout.centre(hex_id(h))) for h in corners])
 
-    def geo(p: tuple[float, float]) -> tuple[float, float]:
+    def latlon(p: tuple[float, float]) -> tuple[float, float]:
         return to_pixels(g.latlon_to_grid(*p))
 
     for area, hexes in sorted(model.code_areas.items()):
-        style = f'fill="none" stroke="{AREA_COLOUR[area]}" stroke-width="1.6" stroke-dasharray="3,1.5"'
+        style = f'fill="none" stroke="{geo.CODE_AREA_COLOUR[area]}" stroke-width="1.6" stroke-dasharray="3,1.5"'
         out.overlays += [line(corner_ring(layout, hex_id(h), 0.82), lambda p: p, style, True) for h in hexes]
-    out.overlays += [line(poly, geo, COAST, True) for poly in coastlines]
-    out.overlays += [line(course, geo, RIVER) for _, course in sorted(model.river_lines.items())]
+    out.overlays += [line(poly, latlon, COAST, True) for poly in model.coast_lines]
+    out.overlays += [line(course, latlon, RIVER) for _, course in sorted(model.river_lines.items())]
     out.sides += [SideLine(hex_id(a), hex_id(b), "river") for a, b in sorted(model.rivers)]
     out.sides += [SideLine(hex_id(a), hex_id(b), "impassable") for a, b in sorted(model.impassable)]
     out.links += [Link(tuple(hex_id(h) for h in hexes), "track") for _, hexes in sorted(model.roads.items())]
@@ -91,11 +92,7 @@ def theatre_scene(model: TheatreModel, title: tuple[str, str],
         text = str(place["name"]) + (f" ({', '.join(marks)})" if marks else "")
         out.labels.append(Label(str(place["hex"]), text, bool(place.get("city")),
                                 "#bb0000" if place.get("fortress") else ""))
-    out.legend = [("", "terrain: clear, rough (dots), mountain (peaks), sea"),
-                  ("", "blue sides: rivers; black sides: impassable; brown dashes: roads; black with ties: rail"),
-                  ("", "bold: city; red ring: fortress; dashed inner rings: naval code areas A-E (7.5), "
-                       + ", ".join(f"{a} {c}" for a, c in AREA_COLOUR.items())),
-                  ("", "thin lines: the real coast and rivers after the local nudges")]
+    out.legend = [("", text) for text in geo.PREVIEW_LEGEND]
     return out
 
 
@@ -108,10 +105,12 @@ AREA = 'fill="none" stroke="#603010" stroke-width="0.8" stroke-dasharray="2,2"'
 DISPUTED = 'fill="#ff4040" fill-opacity="0.08" stroke="none"'
 
 
-def battlefield_scene(model: BattlefieldModel, title: tuple[str, str]) -> Scene:
+def battlefield_scene(model: BattlefieldModel, geo: ModuleType) -> Scene:
+    """The battlefield map with the projected real lines and areas; title and legend from the geography
+    file; a bridge absent from some scenario drawn apart."""
     g = model.grid
     layout = Layout(g.rule_grid, "east")
-    out = Scene(layout, dict(sorted(model.terrain.items())), *title)
+    out = Scene(layout, dict(sorted(model.terrain.items())), *geo.PREVIEW_TITLE)
     first, last = g.lines, g.positions
     corners = [f"{first[0]:02d}{last[0]:02d}", f"{first[0]:02d}{last[1]:02d}", f"{first[1]:02d}{last[0]:02d}"]
     to_pixels = fit_affine([(g.centre(h), layout.centre(h)) for h in corners])
@@ -126,7 +125,8 @@ def battlefield_scene(model: BattlefieldModel, title: tuple[str, str]) -> Scene:
         if feature == "slope":
             out.sides.append(SideLine(a, b, "slope", b if side["up"] == a else a))
         elif feature == "bridge":
-            out.sides.append(SideLine(a, b, "bridge" if len(side["scenarios"]) == 4 else "bridge-other"))
+            always = len(side["scenarios"]) == len(geo.ALL_SCENARIOS)
+            out.sides.append(SideLine(a, b, "bridge" if always else "bridge-other"))
         else:
             out.sides.append(SideLine(a, b, feature))
     for place in model.places:
@@ -135,9 +135,5 @@ def battlefield_scene(model: BattlefieldModel, title: tuple[str, str]) -> Scene:
         text += f" {points} VP" if points else ""
         text += " (depot)" if place.get("depot") else ""
         out.labels.append(Label(str(place["hex"]), text, bool(points), "#c00000" if points else ""))
-    out.legend = [("", "terrain: clear, desert, dunes (waves), marsh (tufts)"),
-                  ("", "Halha (thick blue), Holsten (blue), streams; border claim (red dashes)"),
-                  ("", "slopes: ticks toward the lower hex; bridges: black, purple when not in every scenario"),
-                  ("", "roads (brown), tracks (dashed); Disputed Area tinted pink; victory hexes of 13.1 ringed"),
-                  ("", "thin lines: the real rivers, claim, bluff and areas, projected")]
+    out.legend = [("", text) for text in geo.PREVIEW_LEGEND]
     return out

@@ -298,6 +298,13 @@ MAP_YAML = "scenarios/red-star/map.yaml"
 MAP_SVG = "docs/red-star/map-provisional.svg"
 PREVIEW_TITLE = ("Red Sun/Red Star: PROVISIONAL map of the Nomonhan battlefield, drawn by tools/rs_map",
                  "not the published map (docs/red-star/map.md)")
+PREVIEW_LEGEND = [
+    "terrain: clear, desert, dunes (waves), marsh (tufts)",
+    "Halha (thick blue), Holsten (blue), streams; border claim (red dashes)",
+    "slopes: ticks toward the lower hex; bridges: black, purple when not in every scenario",
+    "roads (brown), tracks (dashed); Disputed Area tinted pink; victory hexes of 13.1 ringed",
+    "thin lines: the real rivers, claim, bluff and areas, projected",
+]
 HEADER = [
     "# Red Sun/Red Star (S&T 158) map of the Nomonhan / Khalkhin Gol battlefield: PROVISIONAL. The printed",
     "# map is not available to the project; this one is drawn from real geography and fitted to every hex",
