@@ -1,6 +1,8 @@
 """The kinds of thing a rulebook says about particular hexes, as the geography files of tools/rsr_map and
-tools/rs_map list them: places pinned to a hex, facts checked after drawing, set-up areas, bridges, rule
-places, and local nudges (a displacement of the real geography, or a hex's classification set by hand).
+tools/rs_map list them: facts checked after drawing, set-up areas, rule places, and local nudges (a
+displacement of the real geography, or a hex's classification set by hand). Places pinned to a hex and
+bridges are the game's own types (rsr/rulesets/red_sun_rising/data.py Place, rsr/rulesets/red_star/data.py
+Bridge), so the generator and the game agree on what they are.
 
 Entries cite case numbers (``rulebook: <case>``, ``errata: ...``) or say how they were derived; rulebook
 text is never copied.
@@ -11,19 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 LatLon = tuple[float, float]
-
-
-@dataclass(frozen=True)
-class Pinned:
-    """A place the rules put in a given hex."""
-
-    hex: str
-    name: str
-    provenance: str
-    city: bool = False
-    port: bool = False
-    fortress: bool = False
-    railhead: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,18 +49,6 @@ class Setup:
     bank: str  # left | right
     provenance: str
     scattered: bool = False  # single hexes of separate units, not one area
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Bridge:
-    side: str
-    river: str  # the hexside feature it crosses
-    name: str
-    scenarios: tuple[str, ...]
-    provenance: str
-    from_turn: dict[str, str] = field(default_factory=dict)
-    armor_may_use: bool = True
     note: str = ""
 
 

@@ -19,8 +19,9 @@ the map library (tools/hexmap, a battlefield map) needs to draw scenarios/red-st
 
 from __future__ import annotations
 
+from rsr.rulesets.red_star.data import Bridge
 from tools.hexmap.grid import PlaneGrid, span
-from tools.hexmap.named import Bridge, Nudge, Place, Setup
+from tools.hexmap.named import Nudge, Place, Setup
 
 Km = tuple[float, float]
 
@@ -206,21 +207,22 @@ SETUPS: list[Setup] = [
 ]
 
 
+# The bridges, as the game reads them (rsr/rulesets/red_star/data.py).
 BRIDGES: list[Bridge] = [
-    Bridge("1919-2019", "halha", "unnamed bridge", (AUGUST, DREAM),
-           "rulebook: 13.1 special rule 2 (absent in the July scenario)",
-           note="13.4 keeps every July special rule, so it may be absent all campaign (an ambiguity)"),
-    Bridge("2435-2535", "halha", "Kawamata bridge", tuple(ALL_SCENARIOS),
+    # 13.4 keeps every July special rule, so this bridge may be absent all campaign (an ambiguity)
+    Bridge("1919-2019", "unnamed bridge", "halha", (AUGUST, DREAM), {}, True,
+           "rulebook: 13.1 special rule 2 (absent in the July scenario)"),
+    Bridge("2435-2535", "Kawamata bridge", "halha", tuple(ALL_SCENARIOS), {}, True,
            "provisional: the main Soviet bridge at the Holsten mouth, placed at victory hex 2535 (13.1)"),
-    Bridge("2438-2538", "halha", "southern pontoon bridge", tuple(ALL_SCENARIOS),
+    Bridge("2438-2538", "southern pontoon bridge", "halha", tuple(ALL_SCENARIOS), {}, True,
            "provisional: a second Soviet bridge, placed at victory hex 2538 (13.1); 11.0 says most Halha "
            "bridges were Soviet-built"),
-    Bridge("3336-3337", "minor-river", "New Engineer Bridge", (AUGUST, DREAM),
-           "rulebook: 13.1 special rule 2 (absent in the July scenario); 13.2 sets up the 24th Engineers at 3337",
-           note="13.4 keeps every July special rule, so it may be absent all campaign (an ambiguity)"),
-    Bridge("3636-3637", "minor-river", "Old Engineer Bridge", tuple(ALL_SCENARIOS),
-           "rulebook: 11.3 and 13.1 special rule 2", from_turn={JULY: "9 July", CAMPAIGN: "9 July"},
-           armor_may_use=False, note="11.3: armor pays the minor river cost here"),
+    # 13.4 keeps every July special rule, so this bridge may be absent all campaign (an ambiguity)
+    Bridge("3336-3337", "New Engineer Bridge", "minor-river", (AUGUST, DREAM), {}, True,
+           "rulebook: 13.1 special rule 2 (absent in the July scenario); 13.2 sets up the 24th Engineers at 3337"),
+    # 11.3: armor pays the minor river cost here
+    Bridge("3636-3637", "Old Engineer Bridge", "minor-river", tuple(ALL_SCENARIOS),
+           {JULY: "9 July", CAMPAIGN: "9 July"}, False, "rulebook: 11.3 and 13.1 special rule 2"),
 ]
 
 

@@ -13,9 +13,10 @@ map) needs to draw scenarios/red-sun-rising/map.yaml.
 
 from __future__ import annotations
 
+from rsr.rulesets.red_sun_rising.data import Place as Pinned
 from tools.hexmap.geometry import LatLon
 from tools.hexmap.grid import GeoGrid, LatLonFit
-from tools.hexmap.named import Control, HexFact, Pinned
+from tools.hexmap.named import Control, HexFact
 from tools.hexmap.theatre import CoastSplit, Waypoint
 
 # ---------------------------------------------------------------------------------------------------
@@ -331,25 +332,25 @@ GRID_PROVENANCE = "derived: data-notes.md grid fit"
 # The rulebook text is never copied here: entries cite case numbers (and "Player's Notes" for the designer
 # notes printed after the rules).
 
-# Places whose hex the rules (or the grid fit that the rules' hexes imply) fix.
+# Places whose hex the rules (or the grid fit that the rules' hexes imply) fix, as the game reads places
+# (rsr/rulesets/red_sun_rising/data.py).
 PINNED: dict[str, Pinned] = {
-    "Port Arthur": Pinned("0801", "Port Arthur", "rulebook: 7.5, 10.12, 13.2, 19.2", True, True, True),
-    "Dalny": Pinned("0803", "Dalny", "rulebook: 7.5, 18.42 (port; city status provisional)", True, True),
-    "Vladivostok": Pinned("2937", "Vladivostok", "rulebook: 10.12, 13.2, 19.2", True, True, True),
+    "Port Arthur": Pinned("0801", "Port Arthur", True, True, True, provenance="rulebook: 7.5, 10.12, 13.2, 19.2"),
+    "Dalny": Pinned("0803", "Dalny", True, True,
+                    provenance="rulebook: 7.5, 18.42 (port; city status provisional)"),
+    "Vladivostok": Pinned("2937", "Vladivostok", True, True, True, provenance="rulebook: 10.12, 13.2, 19.2"),
     "Kuanchengtzu": Pinned(
-        "3316", "Kuanchengtzu", "rulebook: 10.11, 17.1, 18.41, 19.2 (the town's name is provisional)",
-        city=True, railhead="russia",
+        "3316", "Kuanchengtzu", city=True, railhead="russia",
+        provenance="rulebook: 10.11, 17.1, 18.41, 19.2 (the town's name is provisional)",
     ),
     "Nikolsk railhead": Pinned(
-        "3337", "Ussuri railhead", "rulebook: 10.11, 17.1, 18.41",
-        railhead="russia",
+        "3337", "Ussuri railhead", railhead="russia", provenance="rulebook: 10.11, 17.1, 18.41",
     ),
-    "Novokievsk": Pinned("2734", "Novokievsk", "rulebook: 19.2 (set-up hex; the name is provisional)"),
+    "Novokievsk": Pinned("2734", "Novokievsk", provenance="rulebook: 19.2 (set-up hex; the name is provisional)"),
     "Liaoyang": Pinned(
-        "2008", "Liaoyang",
-        "derived: the Player's Notes defence lines 2007/1908-1910 and 1907/1807-1811 ring hex 2008 at one "
-        "and two hexes; its capture counts in rulebook 18.3",
-        city=True,
+        "2008", "Liaoyang", city=True,
+        provenance="derived: the Player's Notes defence lines 2007/1908-1910 and 1907/1807-1811 ring hex 2008 "
+        "at one and two hexes; its capture counts in rulebook 18.3",
     ),
 }
 
