@@ -82,3 +82,8 @@ def dist_to_segment(p: Point, a: Point, b: Point) -> float:
 
 def dist_to_polyline(p: Point, line: list[Point]) -> float:
     return min(dist_to_segment(p, a, b) for a, b in zip(line, line[1:], strict=False))
+
+
+def ellipse(centre: Point, rx: float, ry: float, n: int = 24) -> list[Point]:
+    return [(centre[0] + rx * math.cos(2 * math.pi * i / n), centre[1] + ry * math.sin(2 * math.pi * i / n))
+            for i in range(n)]

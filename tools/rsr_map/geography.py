@@ -1,15 +1,23 @@
-"""Real geography of the theatre, as simple data drawn from general knowledge.
+"""The geography file of the Red Sun Rising land map: everything the map library (tools/hexmap, a theatre
+map) needs to draw scenarios/red-sun-rising/map.yaml.
 
-All points are (latitude N, longitude E) in decimal degrees. The shapes are deliberately coarse: a map hex
-is about 23 km across, so a few kilometres of error do not change any hex. Polygons may run past the map
-rectangle (about 37.2-44.1 N, 120.9-132.9 E); only the part inside matters.
-
-Nothing here knows about the game's hex numbers: see named.py for the rulebook's constraints.
+1. Real geography of the theatre, as simple data drawn from general knowledge. All points are (latitude N,
+   longitude E) in decimal degrees. The shapes are deliberately coarse: a map hex is about 23 km across,
+   so a few kilometres of error do not change any hex. Polygons may run past the map rectangle (about
+   37.2-44.1 N, 120.9-132.9 E); only the part inside matters. This part knows nothing of hex numbers.
+2. The grid and its fit to latitude and longitude (data-notes.md).
+3. What the rulebook says about particular hexes, and the nudges that make the real geography agree.
+4. The checks that chose ``shifted_lines`` (``python -m tools.rsr_map --fit``).
+5. The map file: its id, header and provenance strings, and where it and its preview are written.
 """
 
 from __future__ import annotations
 
-LatLon = tuple[float, float]
+from rsr.rulesets.red_sun_rising.data import Place as Pinned
+from tools.hexmap.geometry import LatLon
+from tools.hexmap.grid import GeoGrid, LatLonFit
+from tools.hexmap.named import Control, HexFact
+from tools.hexmap.theatre import CoastSplit, Waypoint
 
 # ---------------------------------------------------------------------------------------------------
 # Land. Everything inside a land polygon is land; everything else is sea (Yellow Sea, Bay of Korea,
@@ -186,7 +194,7 @@ RIVERS: dict[str, list[LatLon]] = {
 
 # ---------------------------------------------------------------------------------------------------
 # Towns. `city` marks the larger places a victory schedule might count; `port` marks harbours usable
-# by transports (see named.py for the rulebook's own ports).
+# by transports (see PINNED in part 3 for the rulebook's own ports).
 # ---------------------------------------------------------------------------------------------------
 
 PLACES: dict[str, LatLon] = {
@@ -229,7 +237,7 @@ PLACES: dict[str, LatLon] = {
 }
 
 # Larger towns that a victory schedule might count (RSR 19.4 counts cities; the Turn Record Track that
-# says how many is missing). The rulebook's own cities are in named.py.
+# says how many is missing). The rulebook's own cities are in PINNED (part 3).
 CITIES: frozenset[str] = frozenset({
     "Newchwang (Yingkou)", "Mukden", "Tieling", "Kirin", "Antung", "Seoul", "Chemulpo", "Pyongyang",
     "Wonsan (Gensan)", "Hamhung", "Nikolsk",
@@ -251,11 +259,9 @@ OFF_MAP: dict[str, LatLon] = {"Fusan": (35.10, 129.04), "Harbin": (45.75, 126.63
 
 # ---------------------------------------------------------------------------------------------------
 # Railways of 1904 and main roads, as waypoints. A waypoint is a place name, a (lat, lon) point, or a
-# hex number that the rulebook pins (see named.py); consecutive waypoints are joined by the straightest
+# hex number that the rulebook pins (see PINNED and ALIASES below); consecutive waypoints are joined by the straightest
 # run of adjacent hexes.
 # ---------------------------------------------------------------------------------------------------
-
-Waypoint = str | LatLon
 
 RAILWAYS: dict[str, list[Waypoint]] = {
     # Chinese Eastern Railway, southern branch (the "South Manchurian" line): Port Arthur - Kinchou
@@ -303,3 +309,197 @@ ROADS: dict[str, list[Waypoint]] = {
                         "Kirin"],
     "Kirin - Kuanchengtzu": ["Kirin", (43.88, 125.95), "Kuanchengtzu"],
 }
+
+# =======================================================================================================
+# 2. The grid and its fit to latitude and longitude
+# =======================================================================================================
+
+# Hex numbers are AABB: AA is the line, BB the position along it (docs/data-format.md). Lines run west to
+# east and are stacked northward; alternate lines are offset by half a hex toward higher BB (which ones
+# is shifted_lines, chosen by the checks of part 4). The fit to the real map comes from the notes on the
+# rulebook's missing components ("Derived"): each line is about 0.205 degrees of latitude north of the
+# one before, each position about 0.296 degrees of longitude east of the one before, and the centre of
+# hex 0801 (Port Arthur) is at 38.80 N 121.25 E.
+LATLON_FIT = LatLonFit(lat0=38.80, lon0=121.25, dlat=0.205, dlon=0.296, anchor=(8, 1))
+GRID = GeoGrid(LATLON_FIT, shifted_lines="even", lines=(1, 33), positions=(1, 40))
+GRID_PROVENANCE = "derived: data-notes.md grid fit"
+
+
+# =======================================================================================================
+# 3. What the rulebook says about particular hexes
+# =======================================================================================================
+
+# The rulebook text is never copied here: entries cite case numbers (and "Player's Notes" for the designer
+# notes printed after the rules).
+
+# Places whose hex the rules (or the grid fit that the rules' hexes imply) fix, as the game reads places
+# (rsr/rulesets/red_sun_rising/data.py).
+PINNED: dict[str, Pinned] = {
+    "Port Arthur": Pinned("0801", "Port Arthur", True, True, True, provenance="rulebook: 7.5, 10.12, 13.2, 19.2"),
+    "Dalny": Pinned("0803", "Dalny", True, True,
+                    provenance="rulebook: 7.5, 18.42 (port; city status provisional)"),
+    "Vladivostok": Pinned("2937", "Vladivostok", True, True, True, provenance="rulebook: 10.12, 13.2, 19.2"),
+    "Kuanchengtzu": Pinned(
+        "3316", "Kuanchengtzu", city=True, railhead="russia",
+        provenance="rulebook: 10.11, 17.1, 18.41, 19.2 (the town's name is provisional)",
+    ),
+    "Nikolsk railhead": Pinned(
+        "3337", "Ussuri railhead", railhead="russia", provenance="rulebook: 10.11, 17.1, 18.41",
+    ),
+    "Novokievsk": Pinned("2734", "Novokievsk", provenance="rulebook: 19.2 (set-up hex; the name is provisional)"),
+    "Liaoyang": Pinned(
+        "2008", "Liaoyang", city=True,
+        provenance="derived: the Player's Notes defence lines 2007/1908-1910 and 1907/1807-1811 ring hex 2008 "
+        "at one and two hexes; its capture counts in rulebook 18.3",
+    ),
+}
+
+# Extra hexes the waypoints of RAILWAYS and ROADS may use ("@junction").
+ALIASES: dict[str, str] = {
+    # the junction (Nanguanling, near Kinchou) of the Dalny branch: adjacent to 0803 and on the way to 1004
+    "junction": "0903",
+}
+
+# Facts the rules state about hexes, checked after the map is drawn (a failure stops the generator).
+FACTS: list[HexFact] = [
+    HexFact("0801", coastal=True, rail=True, cite="rulebook 7.5, 10.12, 13.2, 19.2"),
+    HexFact("0803", coastal=True, rail=True, cite="rulebook 7.5, 18.42"),
+    HexFact("2937", coastal=True, rail=True, cite="rulebook 10.12, 13.2, 19.2"),
+    HexFact("3316", rail=True, cite="rulebook 10.11, 18.41"),
+    HexFact("3337", rail=True, cite="rulebook 10.11, 18.41"),
+    HexFact("1004", rail=True, cite="Player's Notes (rail between Port Arthur and Liaoyang)"),
+    HexFact("1105", rail=True, cite="Player's Notes (rail between Port Arthur and Liaoyang)"),
+    HexFact("1606", rail=True, cite="Player's Notes (rail supply line)"),
+    HexFact("1706", coastal=True, cite="Player's Notes (summer landing site)"),
+    HexFact("1701", coastal=True, cite="rulebook 7.5 (first coastal hex of code area A)"),
+    HexFact("1210", coastal=True, cite="rulebook 7.5 (last coastal hex of code area A)"),
+    HexFact("2734", cite="rulebook 19.2 (set-up hex)"),
+    HexFact("1412", cite="Player's Notes (at the Yalu)"),
+] + [HexFact(h, cite="Player's Notes (Liaoyang defence lines)") for h in (
+    "1907", "1807", "1808", "1809", "1811", "2007", "1908", "1909", "1910")]
+
+
+# The rules win where the plain projection of real geography puts a feature a hex or so away from the hex
+# the rules name: a smooth local displacement (tools/hexmap/fit.py, Warp) moves the geography near each
+# control onto its target, so the coast, rivers and towns around it move together.
+CONTROLS: list[Control] = [
+    Control("Port Arthur", (38.80, 121.25), "0801", 0.25, "anchor of the grid fit (hex 0801)"),
+    Control("Dalny", (38.92, 121.63), (38.82, 121.80), 0.20,
+            "Dalny is hex 0803 (rulebook 7.5); real Dalny projects onto 0802/0902"),
+    Control("rail near Kinchou", (39.21, 121.81), "1004", 0.35,
+            "the railway passes 1004 (Player's Notes); the real line is one hex further west"),
+    Control("rail at Pulandian", (39.40, 121.97), "1105", 0.35,
+            "the railway passes 1105 (Player's Notes); the real line is one hex further west"),
+    Control("rail near Kaiping", (40.44, 122.38), "1606", 0.35,
+            "the railway passes 1606 (Player's Notes); the real line is one hex further west"),
+    Control("Yingkou", (40.67, 122.23), (40.64, 122.49), 0.30,
+            "1706 is a coastal landing hex next to the rail at 1606 (Player's Notes): the Liao mouth "
+            "coast moves one hex east"),
+    Control("Liaoyang", (41.27, 123.17), "2008", 0.35, "Liaoyang is hex 2008 (see PINNED)"),
+    Control("Gulf of Liaodong, north-west shore", (40.80, 121.07), (40.57, 121.07), 0.35,
+            "1701 is a coastal hex (rulebook 7.5); the real shore is about one line further north"),
+    Control("Liaodong east coast at Pikou", (39.40, 122.38), (39.40, 122.68), 0.35,
+            "keeps the peninsula its real width while its rail moves east to 1004/1105"),
+    Control("Liaodong east coast near Tengshaho", (39.20, 122.10), (39.20, 122.38), 0.30,
+            "keeps the peninsula its real width while its rail moves east to 1004/1105"),
+    Control("Liaodong coast at Chuangho", (39.68, 122.97), (39.55, 123.12), 0.35,
+            "1210 is a coastal hex (rulebook 7.5): the coast from Chuangho to the Yalu moves about one line "
+            "south"),
+    Control("Liaodong coast at Takushan", (39.87, 123.60), (39.60, 123.62), 0.35,
+            "1210 is a coastal hex (rulebook 7.5): the real coast is about one line further north"),
+    Control("Liaodong coast at Tatungkou", (39.86, 124.05), (39.62, 124.05), 0.30,
+            "1210 is a coastal hex (rulebook 7.5): the real coast is about one line further north"),
+    Control("Kuanchengtzu", (43.90, 125.32), "3316", 0.40,
+            "the northern railhead is 3316 (rulebook 10.11); real Kuanchengtzu projects onto 3315"),
+]
+
+# Hexes whose terrain is set by hand after the projection, with the reason; "land" means land with the
+# relief found at the hex centre. Used only where the warp of CONTROLS cannot satisfy a named hex.
+TERRAIN_OVERRIDES: dict[str, tuple[str, str]] = {
+    "0803": ("land", "Dalny (port, rulebook 7.5) stands on a headland much smaller than a hex, so the "
+                     "projection leaves hex 0803 mostly water"),
+    "2937": ("land", "Vladivostok (fortress and port, rulebook 13.2) stands on the Muravyov-Amursky "
+                     "peninsula, narrower than a hex, so the projection leaves hex 2937 mostly water"),
+}
+
+# Towns put in a neighbouring hex by hand, with the reason (a town by a river belongs on its own bank).
+PLACE_OVERRIDES: dict[str, tuple[str, str]] = {
+    "Antung": ("1411", "Antung is on the Manchurian bank of the Yalu; its projected hex 1412 lies across the "
+                       "Yalu hexside 1411-1412"),
+}
+
+# rulebook 7.5: the coast is split into naval code areas. A runs from 1701 to 1210 (its example); the
+# rest of that coast is B up to the coast hex nearest Chinnampo, then C; the east coast from Vladivostok
+# is D down to the coast hex nearest Hamhung, then E (provisional: see CODE_PROVENANCE).
+CODE_AREAS = CoastSplit(first=("A", "1701", "1210"), rest=("B", "Chinnampo", "C"),
+                        other=("Vladivostok", "D", "Hamhung", "E"))
+
+
+# =======================================================================================================
+# 4. The checks that chose shifted_lines
+# =======================================================================================================
+
+# Both conventions share the grid fit of data-notes.md (line -> latitude, position -> longitude, 0801 at
+# Port Arthur); they differ only in which lines sit half a hex east. The test measures, for each:
+#
+# * how far (in hex widths) the real place lies from the centre of the hex the rules name for it;
+# * how far the hexes the Player's Notes put on the railway lie from the real 1904 railway;
+# * whether hexes the rules treat as neighbours or as a continuous line are adjacent;
+# * how the two Liaoyang defence lines of the Player's Notes sit around the Liaoyang hex: the inner line
+#   (2007 1908 1909 1910) should be closer than the outer (1907 1807 1808 1809 1811).
+FIT_PLACES: list[tuple[str, str]] = [
+    ("Dalny", "0803"), ("Vladivostok", "2937"), ("Kuanchengtzu", "3316"), ("Novokievsk", "2734"),
+    ("Seoul", "0220"), ("Newchwang (Yingkou)", "1706"), ("Liaoyang", "2008"),
+]
+FIT_RAIL = ["1004", "1105", "1606"]
+REAL_RAILWAY = [
+    (38.80, 121.25), (38.84, 121.45), (39.03, 121.68), (39.40, 121.97), (39.63, 122.00), (40.18, 122.12),
+    (40.40, 122.35), (40.63, 122.50), (40.85, 122.75), (41.10, 123.00), (41.27, 123.17),
+]
+INNER = ["2007", "1908", "1909", "1910"]
+OUTER = ["1907", "1807", "1808", "1809", "1811"]
+FIT_PAIRS = [("1004", "1105", "rail hexes named together"), ("1606", "1706", "landing next to the rail hex"),
+             ("2007", "1908", "inner line"), ("1908", "1909", "inner line"), ("1909", "1910", "inner line"),
+             ("1907", "1807", "outer line"), ("1807", "1808", "outer line"), ("1808", "1809", "outer line")]
+FIT_RINGS = ("2008", "Liaoyang", {"inner line": INNER, "outer line": OUTER})
+
+
+# =======================================================================================================
+# 5. The map file
+# =======================================================================================================
+
+MAP_YAML = "scenarios/red-sun-rising/map.yaml"
+MAP_SVG = "docs/red-sun-rising/map-provisional.svg"
+PREVIEW_TITLE = ("Red Sun Rising: PROVISIONAL land map, drawn from real geography by tools/rsr_map",
+                 "not the published map (docs/red-sun-rising/map.md)")
+CODE_AREA_COLOUR = {"A": "#d62728", "B": "#9467bd", "C": "#1f77b4", "D": "#2ca02c", "E": "#ff7f0e"}
+PREVIEW_LEGEND = [
+    "terrain: clear, rough (dots), mountain (peaks), sea",
+    "blue sides: rivers; black sides: impassable; brown dashes: roads; black with ties: rail",
+    "bold: city; red ring: fortress; dashed inner rings: naval code areas A-E (7.5), "
+    + ", ".join(f"{a} {c}" for a, c in CODE_AREA_COLOUR.items()),
+    "thin lines: the real coast and rivers after the local nudges",
+]
+HEADER = [
+    "# Red Sun Rising land map: PROVISIONAL, drawn from real geography on the hex grid that the rulebook's",
+    "# hex numbers imply. Generated by `python -m tools.rsr_map`; do not edit by hand (edit",
+    "# tools/rsr_map and regenerate). How it was drawn and how to replace it with a transcription of the",
+    "# real map: docs/red-sun-rising/map.md. Land hexes next to a sea hex are coastal (not listed).",
+]
+MAP_ID = "rsr-land-provisional-1"
+DEFAULT_PROVENANCE = "provisional: drawn from real geography by tools/rsr_map"
+
+RAIL_PROVENANCE = {
+    "south-manchurian": "provisional: the 1904 railway Port Arthur - Liaoyang - Mukden - Kuanchengtzu; its "
+    "railhead 3316 is rulebook 10.11 and its passage through 1004, 1105 and 1606 is from the Player's Notes",
+    "dalny-branch": "provisional: the 1904 branch to Dalny, a rail hex the Japanese may trace to (rulebook 18.42)",
+    "newchwang-branch": "provisional: the 1904 branch from Tashihchiao to Newchwang (Yingkou)",
+    "ussuri": "provisional: the 1904 Ussuri railway Vladivostok - Nikolsk; its railhead 3337 is rulebook 10.11 "
+    "and Vladivostok's rail link to it is rulebook 10.14",
+}
+IMPASSABLE_PROVENANCE = "provisional: sea between two land hexes (their centre line is mostly water)"
+CODE_PROVENANCE = {
+    "A": "rulebook: 7.5 (its example places transports on coastal hexes 1701 to 1210, and in winter on 0801 "
+    "or 0803); the hexes between the two ends follow the provisional coast",
+}
+OTHER_CODE_PROVENANCE = "provisional: the rest of the mainland coast split among B-E in order along it"

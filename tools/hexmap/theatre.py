@@ -1,4 +1,13 @@
-"""Project the geography of geography.py onto the hex grid of grid.py, honouring named.py."""
+"""A theatre map drawn from real geography on a :class:`~tools.hexmap.grid.GeoGrid` (Red Sun Rising's land
+map, tools/rsr_map): land and sea from coast polygons, clear/rough/mountain from relief areas, river
+hexsides where a river crosses the line between two hex centres, impassable hexsides across straits, rail
+and roads routed over land through their waypoints, towns, and the coast split into naval code areas.
+
+The ruleset's geography file gives the data (``geo``): the polygons, rivers, towns and lines; the places
+and facts the rules pin to hexes (``PINNED``, ``FACTS``); the local displacements that make the geography
+agree with them (``CONTROLS``); hand-set terrain and town hexes with their reasons; how the coast is split
+(``CODE_AREAS``).
+"""
 
 from __future__ import annotations
 
@@ -7,62 +16,31 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 
-from tools.hexmap.geometry import Polygon, densify, segments_cross
-from tools.rsr_map import geography as geo
-from tools.rsr_map import named
-from tools.rsr_map.grid import ROW, Grid, Hex, hex_id, parse_hex, side_id
+from tools.hexmap.fit import Warp
+from tools.hexmap.geometry import LatLon, Polygon, densify, segments_cross
+from tools.hexmap.grid import ROW, GeoGrid, Hex, hex_id, parse_hex, side_of
 
-LatLon = tuple[float, float]
-
-# Hexes whose terrain is set by hand after the projection, with the reason; "land" means land with the
-# relief found at the hex centre. Used only where the warp in named.CONTROLS cannot satisfy a named hex.
-TERRAIN_OVERRIDES: dict[str, tuple[str, str]] = {
-    "0803": ("land", "Dalny (port, rulebook 7.5) stands on a headland much smaller than a hex, so the "
-                     "projection leaves hex 0803 mostly water"),
-    "2937": ("land", "Vladivostok (fortress and port, rulebook 13.2) stands on the Muravyov-Amursky "
-                     "peninsula, narrower than a hex, so the projection leaves hex 2937 mostly water"),
-}
-
-# Towns put in a neighbouring hex by hand, with the reason (a town by a river belongs on its own bank).
-PLACE_OVERRIDES: dict[str, tuple[str, str]] = {
-    "Antung": ("1411", "Antung is on the Manchurian bank of the Yalu; its projected hex 1412 lies across the "
-                       "Yalu hexside 1411-1412"),
-}
+Waypoint = str | LatLon  # a place name, a point, or "@" and a hex number or alias
 
 # Adjacent land hexes whose centre-to-centre line is at least this much sea get an impassable hexside.
 STRAIT_SEA_FRACTION = 0.5
 
 
-# ---------------------------------------------------------------------------------------------------
-# geometry helpers
-# ---------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CoastSplit:
+    """How the coast is cut into code areas: ``first`` is (area, from hex, to hex), the stretch between two
+    coastal hexes; ``rest`` is (area, place, area): the rest of that stretch, cut at the coast hex nearest
+    the place; ``other`` is (start place, area, place, area): the stretch of coast through the start
+    place's hex, cut likewise. A hex on two stretches stays in the area named first."""
 
+    first: tuple[str, str, str]
+    rest: tuple[str, str, str]
+    other: tuple[str, str, str, str]
 
-class Warp:
-    """Smooth local displacement of geography toward the rulebook's hexes (named.CONTROLS)."""
-
-    def __init__(self, grid: Grid, controls: Iterable[named.Control]) -> None:
-        self.items: list[tuple[LatLon, LatLon, float]] = []
-        for c in controls:
-            target = grid.centre_latlon(parse_hex(c.target)) if isinstance(c.target, str) else c.target
-            self.items.append((c.real, (target[0] - c.real[0], target[1] - c.real[1]), c.sigma))
-
-    def displacement(self, lat: float, lon: float) -> LatLon:
-        wsum, dlat, dlon = 0.0, 0.0, 0.0
-        coslat = math.cos(math.radians(lat))
-        for (rlat, rlon), (dy, dx), sigma in self.items:
-            d2 = (lat - rlat) ** 2 + ((lon - rlon) * coslat) ** 2
-            w = math.exp(-d2 / sigma**2)
-            wsum += w
-            dlat += w * dy
-            dlon += w * dx
-        norm = max(1.0, wsum)
-        return dlat / norm, dlon / norm
-
-    def __call__(self, p: LatLon) -> LatLon:
-        dy, dx = self.displacement(*p)
-        return p[0] + dy, p[1] + dx
+    def order(self) -> list[str]:
+        return [self.first[0], self.rest[0], self.rest[2], self.other[1], self.other[3]]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -72,7 +50,7 @@ class Warp:
 
 @dataclass
 class MapModel:
-    grid: Grid
+    grid: GeoGrid
     terrain: dict[Hex, str] = field(default_factory=dict)
     rivers: dict[tuple[Hex, Hex], str] = field(default_factory=dict)
     impassable: set[tuple[Hex, Hex]] = field(default_factory=set)
@@ -83,6 +61,12 @@ class MapModel:
     notes: list[str] = field(default_factory=list)
     # warped geography, kept for the preview
     river_lines: dict[str, list[LatLon]] = field(default_factory=dict)
+    coast_lines: list[list[LatLon]] = field(default_factory=list)
+
+    @property
+    def failures(self) -> list[str]:
+        """The notes that stop the generator: a named hex the drawing does not honour, no code areas."""
+        return [n for n in self.notes if n.startswith(("NAMED HEX", "CODE AREAS"))]
 
     def is_land(self, h: Hex) -> bool:
         return self.terrain.get(h, "sea") != "sea"
@@ -94,12 +78,13 @@ class MapModel:
 
 
 class Builder:
-    def __init__(self, grid: Grid, use_warp: bool = True) -> None:
-        self.grid = grid
-        self.warp = Warp(grid, named.CONTROLS if use_warp else [])
-        self.land = [Polygon([self.warp(p) for p in densify(poly)]) for poly in geo.LAND]
-        self.mountain = [Polygon([self.warp(p) for p in densify(poly)]) for poly in geo.MOUNTAIN.values()]
-        self.clear = [Polygon([self.warp(p) for p in densify(poly)]) for poly in geo.CLEAR.values()]
+    def __init__(self, geo: ModuleType, grid: GeoGrid | None = None, use_warp: bool = True) -> None:
+        self.geo = geo
+        self.grid = grid = grid or self.geo.GRID
+        self.warp = Warp(grid, self.geo.CONTROLS if use_warp else [])
+        self.land = [Polygon([self.warp(p) for p in densify(poly)]) for poly in self.geo.LAND]
+        self.mountain = [Polygon([self.warp(p) for p in densify(poly)]) for poly in self.geo.MOUNTAIN.values()]
+        self.clear = [Polygon([self.warp(p) for p in densify(poly)]) for poly in self.geo.CLEAR.values()]
         self.model = MapModel(grid)
 
     # -- point classification ------------------------------------------------------------------------
@@ -122,6 +107,7 @@ class Builder:
         self._places()
         self._code_areas()
         self._check_facts()
+        self.model.coast_lines = [[self.warp(p) for p in poly] for poly in self.geo.LAND]
         return self.model
 
     def _terrain(self) -> None:
@@ -147,7 +133,7 @@ class Builder:
                 m.terrain[h] = "clear" if centre == "clear" else "rough"
             else:
                 m.terrain[h] = "clear"
-        for hid, (terrain, why) in sorted(TERRAIN_OVERRIDES.items()):
+        for hid, (terrain, why) in sorted(self.geo.TERRAIN_OVERRIDES.items()):
             h = parse_hex(hid)
             if terrain == "land":
                 terrain = self.relief(self.grid.centre_latlon(h))
@@ -169,7 +155,7 @@ class Builder:
 
     def _impassable(self) -> None:
         m = self.model
-        forced = {parse_hex(k) for k, v in TERRAIN_OVERRIDES.items() if v[0] != "sea"}
+        forced = {parse_hex(k) for k, v in self.geo.TERRAIN_OVERRIDES.items() if v[0] != "sea"}
         for a, b in self._pairs():
             if not (m.is_land(a) and m.is_land(b)):
                 continue
@@ -181,7 +167,7 @@ class Builder:
     def _rivers(self) -> None:
         m = self.model
         lines: list[tuple[str, list[LatLon]]] = []
-        for name, pts in geo.RIVERS.items():
+        for name, pts in self.geo.RIVERS.items():
             warped = [self.warp(p) for p in densify(pts, closed=False)]
             m.river_lines[name] = warped
             lines.append((name, warped))
@@ -218,21 +204,21 @@ class Builder:
         return h
 
     def place_hex(self, name: str) -> Hex:
-        if name in named.PINNED:
-            return parse_hex(named.PINNED[name].hex)
-        if name in PLACE_OVERRIDES:
-            return parse_hex(PLACE_OVERRIDES[name][0])
-        return self.land_hex(self.warp(geo.PLACES[name]))
+        if name in self.geo.PINNED:
+            return parse_hex(self.geo.PINNED[name].hex)
+        if name in self.geo.PLACE_OVERRIDES:
+            return parse_hex(self.geo.PLACE_OVERRIDES[name][0])
+        return self.land_hex(self.warp(self.geo.PLACES[name]))
 
-    def waypoint_hex(self, w: geo.Waypoint) -> Hex:
+    def waypoint_hex(self, w: Waypoint) -> Hex:
         if isinstance(w, tuple):
             return self.land_hex(self.warp(w))
         if w.startswith("@"):
             key = w[1:]
-            return parse_hex(named.ALIASES.get(key, key))
+            return parse_hex(self.geo.ALIASES.get(key, key))
         return self.place_hex(w)
 
-    def path(self, waypoints: Sequence[geo.Waypoint]) -> list[Hex]:
+    def path(self, waypoints: Sequence[Waypoint]) -> list[Hex]:
         """Contiguous land hexes through every waypoint, hugging the straight line between them."""
         hexes = [self.waypoint_hex(w) for w in waypoints]
         out: list[Hex] = [hexes[0]]
@@ -291,7 +277,7 @@ class Builder:
 
     def _lines(self) -> None:
         m = self.model
-        for kind, table, store in (("rail", geo.RAILWAYS, m.rail), ("road", geo.ROADS, m.roads)):
+        for kind, table, store in (("rail", self.geo.RAILWAYS, m.rail), ("road", self.geo.ROADS, m.roads)):
             for name, wps in table.items():
                 hexes = self.path(wps)
                 store[name] = hexes
@@ -303,13 +289,13 @@ class Builder:
                 for a, b in zip(hexes, hexes[1:], strict=False):
                     key = (a, b) if hex_id(a) < hex_id(b) else (b, a)
                     if key in m.impassable:
-                        m.notes.append(f"{kind} {name}: crosses impassable hexside {side_id(a, b)}")
+                        m.notes.append(f"{kind} {name}: crosses impassable hexside {side_of(a, b)}")
 
     # -- places ----------------------------------------------------------------------------------------
     def _places(self) -> None:
         m = self.model
         taken: dict[Hex, str] = {}
-        for pin in named.PINNED.values():
+        for pin in self.geo.PINNED.values():
             h = parse_hex(pin.hex)
             entry: dict[str, object] = {"hex": pin.hex, "name": pin.name}
             for key in ("city", "port", "fortress"):
@@ -320,14 +306,14 @@ class Builder:
             entry["provenance"] = pin.provenance
             m.places.append(entry)
             taken[h] = pin.name
-        pinned_names = {key for key in named.PINNED} | {p.name for p in named.PINNED.values()}
-        for name, ll in geo.PLACES.items():
+        pinned_names = {key for key in self.geo.PINNED} | {p.name for p in self.geo.PINNED.values()}
+        for name, ll in self.geo.PLACES.items():
             if name in pinned_names:
                 continue
             p = self.warp(ll)
             h = self.place_hex(name)
-            if name in PLACE_OVERRIDES:
-                m.notes.append(f"place {name} put in {hex_id(h)}: {PLACE_OVERRIDES[name][1]}")
+            if name in self.geo.PLACE_OVERRIDES:
+                m.notes.append(f"place {name} put in {hex_id(h)}: {self.geo.PLACE_OVERRIDES[name][1]}")
             elif h != self.grid.hex_at(*p):
                 m.notes.append(f"place {name} falls in a sea hex: moved to the nearest land hex {hex_id(h)}")
             if not self.grid.on_map(h) or not m.is_land(h):
@@ -338,12 +324,12 @@ class Builder:
                 continue
             taken[h] = name
             entry = {"hex": hex_id(h), "name": name}
-            if name in geo.CITIES:
+            if name in self.geo.CITIES:
                 entry["city"] = True
-            if name in geo.PORTS:
+            if name in self.geo.PORTS:
                 entry["port"] = True
-            if name in geo.PLACE_PROVENANCE:
-                entry["provenance"] = geo.PLACE_PROVENANCE[name]
+            if name in self.geo.PLACE_PROVENANCE:
+                entry["provenance"] = self.geo.PLACE_PROVENANCE[name]
             m.places.append(entry)
         m.places.sort(key=lambda e: str(e["hex"]))
 
@@ -393,7 +379,9 @@ class Builder:
 
     def _split_coast(self, chains: list[list[Hex]]) -> None:
         m = self.model
-        first, last = parse_hex("1701"), parse_hex("1210")
+        split: CoastSplit = self.geo.CODE_AREAS
+        first_area, from_hex, to_hex = split.first
+        first, last = parse_hex(from_hex), parse_hex(to_hex)
 
         def find(h: Hex) -> list[Hex]:
             for c in chains:
@@ -403,30 +391,32 @@ class Builder:
 
         west = find(first)
         if last not in west:
-            raise RuntimeError("1701 and 1210 are not on one stretch of coast")
+            raise RuntimeError(f"{from_hex} and {to_hex} are not on one stretch of coast")
         if west.index(first) > west.index(last):
             west.reverse()
         i, j = west.index(first), west.index(last)
-        m.code_areas["A"] = _unique(west[i : j + 1])
+        m.code_areas[first_area] = _unique(west[i : j + 1])
         rest = west[j + 1 :]
-        cut = _nearest_index(self, rest, "Chinnampo")
-        m.code_areas["B"] = _unique(rest[: cut + 1])
-        m.code_areas["C"] = _unique(rest[cut + 1 :])
-        east = find(self.place_hex("Vladivostok"))
-        if east.index(self.place_hex("Vladivostok")) < east.index(self.place_hex("Hamhung")):
+        near_area, place, far_area = split.rest
+        cut = _nearest_index(self, rest, place)
+        m.code_areas[near_area] = _unique(rest[: cut + 1])
+        m.code_areas[far_area] = _unique(rest[cut + 1 :])
+        start, near_area, place, far_area = split.other
+        east = find(self.place_hex(start))
+        if east.index(self.place_hex(start)) < east.index(self.place_hex(place)):
             east.reverse()
-        cut = _nearest_index(self, east, "Hamhung")
-        m.code_areas["D"] = _unique(east[: cut + 1])
-        m.code_areas["E"] = _unique(east[cut + 1 :])
+        cut = _nearest_index(self, east, place)
+        m.code_areas[near_area] = _unique(east[: cut + 1])
+        m.code_areas[far_area] = _unique(east[cut + 1 :])
         seen: set[Hex] = set()
-        for area in "ABCDE":  # a hex on two stretches (a corner of the coast) stays in the first
+        for area in split.order():  # a hex on two stretches (a corner of the coast) stays in the first
             m.code_areas[area] = [h for h in m.code_areas[area] if h not in seen]
             seen.update(m.code_areas[area])
 
     def _check_facts(self) -> None:
         m = self.model
         rail_hexes = {h for line in m.rail.values() for h in line}
-        for f in named.FACTS:
+        for f in self.geo.FACTS:
             h = parse_hex(f.hex)
             problems = []
             if f.land and not m.is_land(h):
@@ -475,9 +465,10 @@ def _unique(hexes: Iterable[Hex]) -> list[Hex]:
 
 
 def _nearest_index(b: Builder, chain: Sequence[Hex], place: str) -> int:
-    target = b.warp(geo.PLACES[place])
+    target = b.warp(b.geo.PLACES[place])
     return min(range(len(chain)), key=lambda k: (b.grid.grid_distance(chain[k], *target), k))
 
 
-def build(grid: Grid | None = None, use_warp: bool = True) -> MapModel:
-    return Builder(grid or Grid(), use_warp).build()
+def build(geo: ModuleType) -> MapModel:
+    """The theatre map of a geography file, on its ``GRID``."""
+    return Builder(geo).build()

@@ -1,23 +1,25 @@
-"""Project the geography onto the hex grid: terrain, hexsides, roads, places, areas.
+"""A battlefield map drawn from real geography on a :class:`~tools.hexmap.grid.PlaneGrid` (Red Sun/Red
+Star's Nomonhan map, tools/rs_map): the banks of a major river (the Halha), the bluff over its left bank, a
+minor river that becomes a stream upstream (the Holsten), a border-claim line, heights and dune fields in a
+kilometre plane, projected by a similarity fitted to the hexes the rules name (fit.py).
 
-Banks, the two sides of the Holsten and the two sides of the border claim are decided per hex (by which
-side of the projected line its centre falls); the river, stream and border hexsides are then exactly the
-sides between hexes on different sides, so every such line is an unbroken chain of hexsides. A hex's
-classification can be nudged (named.NUDGES) and the hexsides follow.
+Banks, the two sides of the minor river and the two sides of the claim are decided per hex (by which side
+of the projected line its centre falls); the river, stream and border hexsides are then exactly the sides
+between hexes on different sides, so every such line is an unbroken chain of hexsides. A hex's
+classification can be nudged (the geography file's ``NUDGES``) and the hexsides follow. The geography file
+(``geo``) also lists the set-ups, bridges, rule places and entry hexes the drawing must honour.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
-from tools.hexmap.geometry import Point, dist_to_polyline, point_in_polygon
-from tools.rs_map import geography as geo
-from tools.rs_map import named
-from tools.rs_map.fit import Projection, fit
-from tools.rs_map.grid import MapGrid, route, side_id
+from tools.hexmap.fit import Projection, fit_similarity
+from tools.hexmap.geometry import Point, dist_to_polyline, ellipse, point_in_polygon
+from tools.hexmap.grid import PlaneGrid, route, side_id
 
 MARSH_DISTANCE = 0.8  # grid units: east-bank hexes this close to the Halha are flood-plain swamp (2.7)
 MEADOW_DISTANCE = 0.45  # grid units: the Holsten's narrow grassy valley
@@ -26,7 +28,7 @@ FAR = 500.0
 
 @dataclass
 class MapModel:
-    grid: MapGrid
+    grid: PlaneGrid
     projection: Projection
     terrain: dict[str, str] = field(default_factory=dict)
     bank: dict[str, str] = field(default_factory=dict)
@@ -48,15 +50,11 @@ class MapModel:
         return [s for s in self.hexsides if s["side"] == side]
 
 
-def ellipse(centre: tuple[float, float], rx: float, ry: float, n: int = 24) -> list[tuple[float, float]]:
-    return [(centre[0] + rx * math.cos(2 * math.pi * i / n), centre[1] + ry * math.sin(2 * math.pi * i / n))
-            for i in range(n)]
-
-
 class Builder:
-    def __init__(self, grid: MapGrid) -> None:
-        self.grid = grid
-        self.proj = fit(grid)
+    def __init__(self, geo: ModuleType, grid: PlaneGrid | None = None) -> None:
+        self.geo = geo
+        self.grid = grid = grid or self.geo.GRID
+        self.proj = fit_similarity(grid, self.geo.LANDMARKS, self.geo.ANCHORS)
         self.m = MapModel(grid, self.proj)
 
     def p(self, pts: Sequence[tuple[float, float]]) -> list[Point]:
@@ -66,10 +64,10 @@ class Builder:
 
     def classify(self) -> None:
         g, m = self.grid, self.m
-        halha = self.p(geo.HALHA)
-        bluff = self.p(geo.WEST_BLUFF)
-        holsten = self.p(geo.HOLSTEN)
-        claim = self.p(geo.CLAIM_LINE)
+        halha = self.p(self.geo.HALHA)
+        bluff = self.p(self.geo.WEST_BLUFF)
+        holsten = self.p(self.geo.HOLSTEN)
+        claim = self.p(self.geo.CLAIM_LINE)
         m.lines.update(halha=halha, bluff=bluff, holsten=holsten, claim=claim)
         left_poly = halha + [(-FAR, FAR)]
         plateau_poly = bluff + [(-FAR, FAR)]
@@ -84,13 +82,13 @@ class Builder:
                 m.holsten_south.add(h)
             if m.bank[h] == "right" and point_in_polygon(c, east_poly):
                 m.outside_claim.add(h)
-        for name, centre, rx, ry in geo.HEIGHTS:
+        for name, centre, rx, ry in self.geo.HEIGHTS:
             poly = self.p(ellipse(centre, rx, ry))
             m.areas[f"height:{name}"] = poly
             m.heights[name] = [h for h in g.hexes() if point_in_polygon(g.centre(h), poly)]
-        for name, pts in geo.DUNES:
+        for name, pts in self.geo.DUNES:
             m.areas[f"dunes:{name}"] = self.p(pts)
-        for kind, h, value, reason in named.NUDGES:
+        for kind, h, value, reason in self.geo.NUDGES:
             if kind == "bank":
                 m.bank[h] = value
                 if value == "right":
@@ -119,7 +117,7 @@ class Builder:
         g, m = self.grid, self.m
         halha, holsten = m.lines["halha"], m.lines["holsten"]
         in_height = {h for hexes in m.heights.values() for h in hexes}
-        dunes = [self.p(pts) for _, pts in geo.DUNES]
+        dunes = [self.p(pts) for _, pts in self.geo.DUNES]
         for h in g.hexes():
             c = g.centre(h)
             if m.bank[h] == "left":
@@ -132,7 +130,7 @@ class Builder:
                 m.terrain[h] = "clear"
             else:
                 m.terrain[h] = "desert"
-        for kind, h, value, reason in named.NUDGES:
+        for kind, h, value, reason in self.geo.NUDGES:
             if kind == "terrain":
                 m.terrain[h] = value
                 m.notes.append(f"nudge: {h} terrain {value}: {reason}")
@@ -141,7 +139,7 @@ class Builder:
 
     def sides(self) -> None:
         g, m = self.grid, self.m
-        stream_x = self.proj((geo.HOLSTEN_STREAM_FROM_X, 0.0))[0]
+        stream_x = self.proj((self.geo.HOLSTEN_STREAM_FROM_X, 0.0))[0]
         height_of = {h: name for name, hexes in m.heights.items() for h in hexes}
         out: dict[tuple[str, str], dict[str, Any]] = {}
 
@@ -172,7 +170,7 @@ class Builder:
                     add(a, b, "slope", up=a)
                 elif hb and not ha:
                     add(a, b, "slope", up=b)
-        for br in named.BRIDGES:
+        for br in self.geo.BRIDGES:
             a, b = br.side.split("-")
             if (br.side, br.river) not in out:
                 m.failures.append(f"NAMED HEXSIDE {br.side}: the {br.name} needs a {br.river} hexside there")
@@ -192,16 +190,16 @@ class Builder:
         if isinstance(w, str):
             if w.startswith("hex:"):
                 return self.grid.centre(w[4:])
-            return self.proj(geo.LANDMARKS[w])
+            return self.proj(self.geo.LANDMARKS[w])
         return self.proj(w)
 
     def road_hexes(self) -> None:
         g, m = self.grid, self.m
-        bridges = {br.side for br in named.BRIDGES}
+        bridges = {br.side for br in self.geo.BRIDGES}
         halha_sides = {s["side"] for s in m.hexsides if s["feature"] == "halha"}
         holsten_sides = {s["side"] for s in m.hexsides if s["feature"] == "minor-river"}
         blocked = (halha_sides | holsten_sides) - bridges
-        for name, points in geo.ROADS:
+        for name, points in self.geo.ROADS:
             pts = [self.waypoint(w) for w in points]
             stops = [w[4:] if isinstance(w, str) and w.startswith("hex:") else g.nearest_on_map(pt)
                      for w, pt in zip(points, pts, strict=True)]
@@ -235,29 +233,29 @@ class Builder:
 
     def place_list(self) -> None:
         g, m = self.grid, self.m
-        fixed = {p.name for p in named.RULE_PLACES}
-        for p in named.RULE_PLACES:
+        fixed = {p.name for p in self.geo.RULE_PLACES}
+        for p in self.geo.RULE_PLACES:
             item: dict[str, Any] = {"hex": p.hex, "name": p.name}
             if p.victory_points:
-                item["victory"] = [named.JULY]
+                item["victory"] = [self.geo.JULY]
                 item["victory_points"] = p.victory_points
             if p.depot:
                 item["depot"] = True
-                item["scenarios"] = [named.AUGUST]
+                item["scenarios"] = [self.geo.AUGUST]
             item["provenance"] = p.provenance
             if p.name_provenance:
                 item["name_provenance"] = p.name_provenance
             m.places.append(item)
-        for name, where in geo.LANDMARKS.items():
-            if name in fixed or name.endswith("bridge") or name.endswith("Bridge") or name == "north crossing":
+        for name, where in self.geo.LANDMARKS.items():
+            if name in fixed or name in self.geo.CROSSINGS:
                 continue
             h = g.nearest(self.proj(where))
             if h is not None and not any(x["hex"] == h for x in m.places):
                 m.places.append({"hex": h, "name": name})
-        for h in named.SOVIET_ENTRY:
+        for h in self.geo.SOVIET_ENTRY:
             m.places.append({"hex": h, "name": "Soviet entry hex",
-                             "entry": {"side": "soviet", "scenarios": list(named.ALL_SCENARIOS)},
-                             "provenance": named.ENTRY_PROVENANCE})
+                             "entry": {"side": "soviet", "scenarios": list(self.geo.ALL_SCENARIOS)},
+                             "provenance": self.geo.ENTRY_PROVENANCE})
         m.places.sort(key=lambda x: (x["hex"], x["name"]))
         m.disputed = sorted(h for h in g.hexes() if m.bank[h] == "right" and h not in m.outside_claim)
         m.west_of_halha = sorted(h for h in g.hexes() if m.bank[h] == "left")
@@ -266,23 +264,24 @@ class Builder:
 
     def check(self) -> None:
         g, m = self.grid, self.m
-        for st in named.SETUPS:
+        for st in self.geo.SETUPS:
             for h in st.hexes:
                 if not g.on_map(h):
                     m.failures.append(f"NAMED HEX {h} ({st.scenario} {st.label}) is off the map")
                 elif m.bank[h] != st.bank:
                     m.failures.append(f"NAMED HEX {h} ({st.scenario} {st.label}) should be on the {st.bank} bank")
-        for p in named.RULE_PLACES:
+        for p in self.geo.RULE_PLACES:
             if m.bank[p.hex] != p.bank:
                 m.failures.append(f"NAMED HEX {p.hex} ({p.name}) should be on the {p.bank} bank")
-        if "3823" not in m.outside_claim:
-            m.failures.append("NAMED HEX 3823: the Uzuru depots should lie outside the Disputed Area")
-        for h in named.SOVIET_ENTRY:
+        for h, what in self.geo.OUTSIDE_CLAIM:
+            if h not in m.outside_claim:
+                m.failures.append(f"NAMED HEX {h}: {what} should lie outside the Disputed Area")
+        for h in self.geo.SOVIET_ENTRY:
             if m.bank[h] != "right":
                 m.failures.append(f"NAMED HEX {h}: a Soviet entry hex should be north of the Halha")
-        kawamata = [s for s in m.hexsides if s["side"] == "2435-2535" and s["feature"] == "halha"]
-        if not kawamata:
-            m.failures.append("NAMED HEX 2535 should be at the east end of a Halha bridge")
+        for side, why in self.geo.HALHA_SIDES:
+            if not [s for s in m.hexsides if s["side"] == side and s["feature"] == "halha"]:
+                m.failures.append(f"NAMED HEX {why}")
 
     def build(self) -> MapModel:
         self.classify()
@@ -292,3 +291,8 @@ class Builder:
         self.place_list()
         self.check()
         return self.m
+
+
+def build(geo: ModuleType) -> MapModel:
+    """The battlefield map of a geography file, on its ``GRID``."""
+    return Builder(geo).build()
