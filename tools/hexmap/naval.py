@@ -134,7 +134,7 @@ def build(geo: ModuleType) -> dict[str, Any]:
             item["ports"] = [p[0] for p in ports]
         prov = geo.PROVISIONAL
         if numbers[cell] in fleet_provenance:
-            prov = f"{fleet_provenance[numbers[cell]]}; hex drawn {drawn}"
+            prov = f"{fleet_provenance[numbers[cell]]}; hex {drawn}"
         elif cell in home_cells:
             prov = f"{geo.HOME_PROVENANCE} {drawn}"
         elif numbers[cell] in entry:

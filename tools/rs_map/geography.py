@@ -126,7 +126,7 @@ ROADS: list[tuple[str, list[str | Km]]] = [
 GRID = PlaneGrid(shifted_lines="odd", lines=(13, 50), positions=(1, 52))
 GRID_PROVENANCE = ("derived: lines grow eastward (10.1 example); the west edge is line 13 (errata entry hexes "
                    "1308-1314 lie on it); positions grow southward (assumed); odd lines shifted (set-up areas "
-                   "of 13.1 and 13.2 are compact only so, tools/rs_map/fit.py); the east, north and south "
+                   "of 13.1 and 13.2 are compact only so, tools/hexmap/fit.py); the east, north and south "
                    "edges are our choice")
 
 
