@@ -349,12 +349,45 @@ class RedStar:
         run = state.movement
         assert run is not None
         moves = reserves.parse(state, ask.side, run, answer)
+        combats = reserves.declare_hasty(state, ask.side, moves, ask.id)  # RS/RS 7.63 hasty attacks
         run.triggered += [int(n) for n in (answer.get("orders") or [])]
         reserves.execute(state, ctx, ask.side, run, moves)
+        for combat in combats:
+            ctx.emit("declared", f"{combat.id}: reserve {', '.join(combat.attackers)} will make a hasty attack on "
+                     f"{combat.hex}", "RS/RS 7.63", combat=combat.id, hex=combat.hex,
+                     attackers=list(combat.attackers), night=False, inline=True, interruption=run.index)
+        if combats:
+            state.choices_stage = "done"  # the phasing player's choices were all settled before his first move
+        state.combats += combats
+        run.reserve_combats = [c.id for c in combats]
         run.reserve_done = run.index
+
+    def _reserve_hasty(self, state: RsState, ctx: Context, side: str, run: MovementRun) -> bool:
+        """RS/RS 7.63, 7.55: the reserves' hasty attacks, resolved before the phasing player moves on; the
+        phasing player (the defender) gives his defence choices first."""
+        pending = [self._combat(state, c) for c in run.reserve_combats]
+        need = [c.id for c in pending if c.stage == "waiting" and c.defence_choice is None
+                and state.units_in(c.hex, side)
+                and any(state.units[u].on_map and state.units[u].hex == c.attack_hexes.get(u) for u in c.attackers)]
+        if need:
+            state.ask = Ask("defence-choices", side, f"t{state.turn}/{side}/movement/reserves{run.reserve_done}"
+                            "/defence-choices", {"combats": need, "reserve": True})
+            return False
+        for combat in pending:
+            if combat.stage == "done":
+                continue
+            if combat.stage == "waiting" and not self._pay(state, ctx, combat):
+                combat.stage = "done"
+                continue
+            if not resolve.resolve(state, ctx, combat):
+                return False
+        run.reserve_combats = []
+        return True
 
     def _reserve_interruption(self, state: RsState, ctx: Context, side: str, run: MovementRun) -> bool:
         """RS/RS 7.62, 7.63: after each enemy move and its hasty attacks, reserves may interrupt."""
+        if run.reserve_combats and not self._reserve_hasty(state, ctx, side, run):  # RS/RS 7.63
+            return False
         if run.executing or run.index == 0 or run.reserve_done >= run.index:
             return True
         reserves.lose_in_zoc(state, ctx, side)
@@ -486,11 +519,15 @@ class RedStar:
             raise RulesError("defence choices are {combats: {combat id: {lead, armor_protection, fire}}} "
                              "(RS/RS 6.21)")
         for combat in state.combats:
+            if combat.id not in ask.data["combats"]:
+                continue  # RS/RS 7.63: a reserve's hasty attack is answered on its own
             raw = answer["combats"].get(combat.id)
             if raw is None:
                 raise RulesError(f"give the defence choices for {combat.id} (RS/RS 6.21)")
             combat.defence_choice = cm.check_choice(state, combat, "defender", raw, combat.id)
         support.check_unique(state.combats, "defender")  # RS/RS 5.1 (issue 14)
+        if ask.data.get("reserve"):
+            return  # RS/RS 7.63: the reserves' hasty attacks; the phasing player's choices are long settled
         state.choices_stage = "unseal" if any(c.attack_sealed for c in state.combats) else "done"
 
     def _answer_morale(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:

@@ -92,6 +92,7 @@ class MovementRun:
     reserve_moved: list[str] = field(default_factory=list)    # reserve units that moved (or failed release)
     released: bool = False                                    # 7.64 July: a Japanese unit achieved release
     triggered: list[int] = field(default_factory=list)        # conditional reserve orders already carried out
+    reserve_combats: list[str] = field(default_factory=list)  # 7.63: the reserves' hasty attacks still to resolve
 
 
 @dataclass
