@@ -50,6 +50,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "morale": ("check", "retreat", "ask"),      # RS/RS 6.62 (or {check-if-rating-at-least: N})
     "retreat": ("auto", "ask"),                 # RS/RS 6.7
     "retreat-losses": ("fewest-factors", "most-factors", "ask"),  # RS/RS 8.4, 6.72 (who takes a stack's loss)
+    "interdiction-losses": ("most-factors", "fewest-factors", "ask"),  # RS/RS 6.72: the enemy's bridge losses
     "target-ties": ("highest-proficiency", "lowest-proficiency", "lowest-id", "ask"),  # RS/RS 6.25
     "overstack": ("newest", "ask"),             # RS/RS 4.11 (which units go beneath a "2")
     "advance": ("into-hex", "none", "ask"),     # RS/RS 6.8
@@ -89,6 +90,7 @@ class RedStar:
     sides = ("japan", "soviet")
     policy_defaults: dict[str, Any] = {"attack-choices": "ask", "defence-choices": "auto", "morale": "check",
                                        "retreat": "auto", "retreat-losses": "fewest-factors",
+                                       "interdiction-losses": "most-factors",
                                        "target-ties": "highest-proficiency", "overstack": "newest",
                                        "advance": "into-hex", "replacements": "restore",
                                        "reserves": "after-enemy-move", "reserve-moves": "hold",
@@ -289,6 +291,17 @@ class RedStar:
                        "step losses: which unit takes them first?", "RS/RS 8.4", options=dict(d),
                        template={"order": rt.default_loss_order(state, d["units"], "fewest-factors")},
                        policy="retreat-losses")
+
+    def _request_interdiction_losses(self, state: RsState, ask: Ask) -> Request:
+        d = ask.data
+        return Request(ask.id, ask.side, "interdiction-losses", f"the enemy stack {', '.join(d['units'])} retreats "
+                       "over a bridge next to your interdiction marker: which unit takes its step losses first?",
+                       "RS/RS 6.72", options=dict(d),
+                       template={"order": rt.default_loss_order(state, d["units"], "most-factors")},
+                       policy="interdiction-losses")
+
+    def _answer_interdiction_losses(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        resolve.answer_interdiction_losses(state, self._combat(state, ask.data["combat"]), answer)
 
     def _request_target_ties(self, state: RsState, ask: Ask) -> Request:
         d = ask.data
@@ -634,7 +647,7 @@ class RedStar:
             return {"units": list(ask.data["default"])}
         if kind == "target-ties" and rule != "ask":
             return {"order": cm.tie_order(state, ask.data["units"], rule)}
-        if kind == "retreat-losses" and rule in ("fewest-factors", "most-factors"):
+        if kind in ("retreat-losses", "interdiction-losses") and rule in ("fewest-factors", "most-factors"):
             return {"order": rt.default_loss_order(state, ask.data["units"], rule)}
         if kind == "advance" and rule in ("into-hex", "none"):
             if rule == "none":
