@@ -72,7 +72,9 @@ def lose_in_zoc(state: RsState, ctx: Context, mover: str) -> None:
 
 
 def note_enemy_segment(state: RsState, mover: str) -> None:
-    """Remember which reserves have sat through an enemy Movement segment (policy after-enemy-move)."""
+    """Remember which reserves have sat through an enemy Movement segment (policy after-enemy-move); forget
+    which of them moved in the one before (RS/RS 11.2)."""
+    state.reserve_movers = [u for u in state.reserve_movers if state.units[u].side == mover]
     for unit in state.on_map(enemy_of(mover)):
         if unit.reserve and unit.id not in state.reserve_seen:
             state.reserve_seen.append(unit.id)
@@ -174,6 +176,7 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
         run.reserve_moved += [u for u in move.units if u not in run.reserve_moved]
         if not units:
             continue
+        state.reserve_movers = sorted({*state.reserve_movers, *units})  # RS/RS 11.2 exchange by a reserve
         move = movement.Move(tuple(units), move.path, {k: v for k, v in move.drop.items() if k in units}, False, [],
                              move.number)
         start = state.units[units[0]].hex or ""
