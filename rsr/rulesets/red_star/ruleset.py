@@ -979,7 +979,12 @@ class RedStar:
         """Legal inputs for ``request`` in orders-file form (rsr.rulesets.red_star.bot)."""
         from rsr.rulesets.red_star import bot
 
-        return bot.answer(state, request)
+        if request.kind == "fire-missions":  # issue 14: the bot's artillery plan
+            return [{"request": request.id, "answer": bot.fire_missions(state, request.side)}]
+        inputs = bot.answer(state, request)
+        if request.kind == "attack-choices":  # issue 14: offensive support (RS/RS 5.31)
+            inputs = bot.support_for_attacks(state, request, inputs)
+        return inputs
 
     # -- helpers and views --------------------------------------------------------------------------------
 
