@@ -192,7 +192,9 @@ def fire_missions(state: RsState, side: str) -> dict[str, Any]:
             continue  # 5.53: spotted from next door, and it softens a hex the bot may attack
         reaching = [g for g in free if artillery.reaches(state, g, target.hex)]
         if reaching:
-            targets.append((-sum(current(state, g) for g in reaching), current(state, target), target.id, reaching))
+            strength = _indirect_strength(state, reaching, target)
+            if strength >= 3:  # 5.21 with the Combat Effectiveness Chart: not worth two points a gun below 3
+                targets.append((-strength, current(state, target), target.id, reaching))
     if targets and budget >= 2:
         _, _, target_id, reaching = min(targets, key=lambda t: (t[0], t[1], t[2]))
         chosen = sorted(reaching, key=lambda g: (-current(state, g), g.id))[:budget // 2]
@@ -224,6 +226,17 @@ def fire_missions(state: RsState, side: str) -> dict[str, Any]:
         except RulesError:
             missions.pop()
     return answer
+
+
+def _indirect_strength(state: RsState, guns: list[Any], target: Any) -> int:
+    """The bombardment strength of ``guns`` against ``target`` through the Combat Effectiveness Chart (5.21)."""
+    from fractions import Fraction
+    from math import ceil
+
+    from rsr.rulesets.red_star.combat import effectiveness
+
+    multiplier, _ = effectiveness(state, "weapons-indirect-fire", state.counter(target.id).cls.lower(), False)
+    return ceil(sum((Fraction(current(state, g)) * multiplier for g in guns), Fraction(0)))
 
 
 def support_for_attacks(state: RsState, request: Request, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
