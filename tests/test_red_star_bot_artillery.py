@@ -44,9 +44,10 @@ def test_the_bot_gives_offensive_support_to_its_attack() -> None:
     """RS/RS 5.31, 5.6: the bot's sealed attack choices name a gun that may support the attack."""
     ruleset, position = _position()
     state = position.state
-    inputs = [{"side": "japan", "request": "t1/japan/artillery/missions", "answer": {"missions": []}},
-              {"side": "japan", "request": "t1/japan/prepared/combats",
-               "answer": {"combats": [{"hex": "4411", "attackers": ["jp-1-71", "jp-2-71"]}]}}]
+    inputs: list[dict[str, Any]] = [
+        {"side": "japan", "request": "t1/japan/artillery/missions", "answer": {"missions": []}},
+        {"side": "japan", "request": "t1/japan/prepared/combats",
+         "answer": {"combats": [{"hex": "4411", "attackers": ["jp-1-71", "jp-2-71"]}]}}]
     for item in inputs:
         enqueue(position, 1000, item["side"], [{k: v for k, v in item.items() if k != "side"}])
     after, result = resolve_pass(ruleset, position, ScriptedDice([]))
