@@ -8,7 +8,8 @@ may not cross (11.3). A Soviet unit that enters either hex of its hexside destro
 move says ``bridge: {leave: "a-b"}`` (11.2: the Soviet player may choose to leave it intact).
 
 ``bridge: {pick_up: "a-b"}`` with an empty path: an engineer without Fired or disruption markers that stays the
-whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal).
+whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal); an engineer in
+reserve does the same in the enemy Movement segment, answering a reserve-move request (reserves.py).
 
 ``bridge: {exchange: <engineer id>}`` with an empty path: the engineer carrying the counter hands it to another
 Japanese engineer in its hex (11.2 exchange). Neither may use any MP in this Movement segment: the giver's

@@ -111,6 +111,16 @@ def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[move
             if first is None or unit.hex != first.hex:
                 raise RulesError(f"move {move.number}: a stack moves from one hex (RS/RS 7.2)")
             seen.append(unit_id)
+        if move.bridge is not None:  # RS/RS 11.2: a reserve engineer picks the bridge up by staying put
+            if "pick_up" not in move.bridge or move.path:
+                raise RulesError(f"move {move.number}: in Reserve Movement an engineer may only stay put to pick up "
+                                 "the Japanese bridge ({units: [engineer], path: [], bridge: {pick_up: hexside}}, "
+                                 "RS/RS 11.2)")
+            full = {u: movement.allowance_of(trial, trial.units[u]) for u in move.units}
+            why = bridges.problem(trial, side, list(move.units), move.bridge, full)
+            if why:
+                raise RulesError(f"move {move.number}: {why}")
+            continue
         walked = movement.walk(trial, side, move, strict=True)
         movement.check_hasty(trial, side, move, walked, hasty_used)  # RS/RS 7.63: a hasty attack may end it
         movement.apply_walk(trial, side, move, walked)
@@ -171,6 +181,15 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
     from rsr.rulesets.red_star import retreat as rt
 
     for move in moves:
+        if move.bridge is not None:  # RS/RS 11.2: the pick-up waits for the end of the enemy segment
+            engineer = bridges.engineer_of(state, list(move.units))
+            if engineer is not None:
+                run.reserve_pickups.append([engineer.id, engineer.hex or "", move.bridge["pick_up"]])
+                run.reserve_moved += [engineer.id] if engineer.id not in run.reserve_moved else []
+                ctx.emit("bridge", f"reserve {engineer.id} stays by the Japanese bridge on {move.bridge['pick_up']} "
+                         "to pick it up at the end of this Movement segment", "RS/RS 11.2", done=False,
+                         action="pick_up-declared", unit=engineer.id, hexside=move.bridge["pick_up"])
+            continue
         units = [u for u in move.units if state.units[u].on_map and state.units[u].reserve]
         units = [u for u in units if released(state, ctx, run, u)]
         run.reserve_moved += [u for u in move.units if u not in run.reserve_moved]
@@ -237,6 +256,20 @@ def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str,
         if path:
             out.append({"units": list(order["units"]), "path": path})
     return {"moves": out, "orders": fired}
+
+
+def pick_up_at_segment_end(state: RsState, ctx: Context, run: MovementRun) -> None:
+    """RS/RS 11.2 removal by a reserve engineer: having stayed the whole enemy Movement segment in a hex of the
+    counter's hexside (it moved in no interruption and is still where it was), it picks the counter up."""
+    for engineer_id, hex_id, side_id in run.reserve_pickups:
+        engineer = state.units[engineer_id]
+        if not engineer.on_map or engineer.hex != hex_id or engineer_id in state.reserve_movers:
+            ctx.emit("bridge", f"the bridge action is not carried out: {engineer_id} did not stay by {side_id} the "
+                     "whole segment (RS/RS 11.2)", "RS/RS 11.2", hexside=side_id, done=False)
+            continue
+        bridges.act(state, ctx, engineer.side, [engineer_id], {"pick_up": side_id},
+                    {engineer_id: movement.allowance_of(state, engineer)})
+    run.reserve_pickups = []
 
 
 def check_standing(rule: Any) -> None:

@@ -925,6 +925,7 @@ class RedStar:
 
     def _end_movement(self, state: RsState, ctx: Context, side: str, run: MovementRun) -> None:
         """RS/RS 9.0: stacking is checked at the end of the segment; units still over go beneath a "2"."""
+        reserves.pick_up_at_segment_end(state, ctx, run)  # RS/RS 11.2, a reserve engineer (issue 14)
         hexes = sorted({state.units[u].hex or "" for u in run.moved if state.units[u].on_map})
         for hex_id in hexes:
             if stacking.hex_problem(state, hex_id, side):

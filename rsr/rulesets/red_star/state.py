@@ -93,6 +93,7 @@ class MovementRun:
     released: bool = False                                    # 7.64 July: a Japanese unit achieved release
     triggered: list[int] = field(default_factory=list)        # conditional reserve orders already carried out
     reserve_combats: list[str] = field(default_factory=list)  # 7.63: the reserves' hasty attacks still to resolve
+    reserve_pickups: list[list[str]] = field(default_factory=list)  # 11.2: [engineer, hex, hexside] by a reserve
 
 
 @dataclass
