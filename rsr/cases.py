@@ -51,6 +51,12 @@ def case_scenario(spec: dict[str, Any]) -> Scenario:
     for key, value in (spec.get("changes") or {}).items():
         data["scenario"][key] = value
     terrain = spec.get("terrain") or {}
+    charted = {str(row.get("terrain")) for row in (data.get("tables", {}).get("terrain_effects") or {}).get(
+        "terrain", []) if isinstance(row, dict)}
+    for hex_id, kind in sorted(terrain.items()):
+        if kind not in charted:
+            raise BadInput(f"case {spec['id']}: terrain of {hex_id} is {kind!r}, which the Terrain Effects Chart "
+                           f"does not know ({', '.join(sorted(charted))})")
     data["map"]["terrain"] = {**data["map"]["terrain"], **terrain}
     kept = [] if spec.get("replace_hexsides") else list(data["map"].get("hexsides", []))
     data["map"]["hexsides"] = kept + list(spec.get("hexsides") or [])

@@ -325,8 +325,9 @@ def clear_interdiction(state: RsState, ctx: Context, side: str) -> None:
 # -- interdiction during movement -------------------------------------------------------------------------
 
 def interdiction_roll(state: RsState, ctx: Context, mover: str, hex_id: str, units: list[str],
-                      operational: bool) -> int:
-    """RS/RS 5.22, 5.53, 7.3: the extra MP a stack must pay to enter an enemy-interdicted hex."""
+                      operational: bool, retreat: bool = False) -> int:
+    """RS/RS 5.22, 5.53, 7.3: the extra MP a stack must pay to enter an enemy-interdicted hex; with ``retreat``
+    (RS/RS 6.72, a retreat over a bridge next to the marker) the same roll gives the stack's step losses."""
     chart = charts(state)
     owner = enemy_of(mover)
     factors = state.interdiction[owner][hex_id]
@@ -335,19 +336,23 @@ def interdiction_roll(state: RsState, ctx: Context, mover: str, hex_id: str, uni
     assert column is not None
     spot, distance = spotting(state, owner, hex_id)
     bridge = chart.bridge_modifier if bridge_sides(state, hex_id) else 0
-    die = ctx.roll(6, f"interdiction of {', '.join(units)} entering {hex_id}, RS/RS 5.22")
+    what = "retreating over the bridge at" if retreat else "entering"
+    die = ctx.roll(6, f"interdiction of {', '.join(units)} {what} {hex_id}, "
+                   + ("RS/RS 6.72" if retreat else "RS/RS 5.22"))
     printed = int(table.result(column, die + spot + bridge))
     extra = printed * 2 if operational else printed  # RS/RS 7.3
     provisional = _provisional(table, chart.selection_provenance)
     notes = [f"+{spot} spotting ({distance} hexes)"] if spot else []
     if bridge:
         notes.append(f"{bridge} bridge hexside")
-    ctx.emit("interdiction", f"{', '.join(units)} entering {hex_id} ({owner} marker, {factors} factor(s)): column "
-             f"{table.columns[column]}, die {die}{' ' + ', '.join(notes) if notes else ''}: {printed} extra MP"
-             + (" doubled for operational movement" if operational and printed else ""), "RS/RS 5.22",
-             provisional, hex=hex_id, units=list(units), owner=owner, factors=factors,
-             column=table.columns[column], die=die, modifier=spot + bridge, printed=printed, extra=extra)
-    return extra
+    effect = (f"{printed} step loss(es) for the retreating stack" if retreat else f"{printed} extra MP"
+              + (" doubled for operational movement" if operational and printed else ""))
+    ctx.emit("interdiction", f"{', '.join(units)} {what} {hex_id} ({owner} marker, {factors} factor(s)): column "
+             f"{table.columns[column]}, die {die}{' ' + ', '.join(notes) if notes else ''}: {effect}",
+             "RS/RS 6.72" if retreat else "RS/RS 5.22", provisional, hex=hex_id, units=list(units), owner=owner,
+             factors=factors, column=table.columns[column], die=die, modifier=spot + bridge, printed=printed,
+             extra=0 if retreat else extra, **({"retreat": True, "steps": printed} if retreat else {}))
+    return printed if retreat else extra
 
 
 def walk_interdicted(state: RsState, ctx: Context, side: str, move: movement.Move) -> movement.Walk:

@@ -159,3 +159,117 @@ def _try(trial: RsState, side: str, move: dict[str, Any]) -> bool:
     movement.apply_walk(trial, side, parsed[0], walked)
     return True
 
+
+
+# -- artillery (issue 14): bombardment, interdiction and offensive support ----------------------------------
+# Planned apart from the answers above: RedStar.bot() routes fire-missions here and adds support to the
+# bot's attack choices (support_for_attacks). Deterministic: every choice is sorted by numbers then ids.
+
+BOMBARD_SHARE = 2        # the bot spends at most 1/BOMBARD_SHARE of its support points on fire missions
+SUPPORT_PER_COMBAT = 2   # offensive support: at most two guns per combat
+
+
+def fire_missions(state: RsState, side: str) -> dict[str, Any]:
+    """RS/RS 5.21, 5.22: bombard the enemy unit in contact that the most guns reach (2 points a gun), then
+    interdict, with the guns left, the road or bridge hex with the most enemy units within two hexes (1 point
+    per two guns); half the support points are kept for the ground combats that follow."""
+    from rsr.rulesets.red_star import artillery
+
+    budget = state.support.get(side, 0) // BOMBARD_SHARE
+    guns = artillery.eligible(state, side)
+    if not guns or budget < 1:
+        return {"missions": []}
+    enemy = enemy_of(side)
+    grid = state.static.grid
+    friends = [u.hex for u in state.on_map(side) if u.hex and not state.counter(u.id).artillery]
+    missions: list[dict[str, Any]] = []
+    free = list(guns)
+    targets = []
+    for target in state.on_map(enemy):
+        if not target.hex or not state.counter(target.id).ground:
+            continue
+        if not any(grid.distance(h, target.hex) <= 1 for h in friends):
+            continue  # 5.53: spotted from next door, and it softens a hex the bot may attack
+        reaching = [g for g in free if artillery.reaches(state, g, target.hex)]
+        if reaching:
+            strength = _indirect_strength(state, reaching, target)
+            if strength >= 3:  # 5.21 with the Combat Effectiveness Chart: not worth two points a gun below 3
+                targets.append((-strength, current(state, target), target.id, reaching))
+    if targets and budget >= 2:
+        _, _, target_id, reaching = min(targets, key=lambda t: (t[0], t[1], t[2]))
+        chosen = sorted(reaching, key=lambda g: (-current(state, g), g.id))[:budget // 2]
+        missions.append({"bombard": target_id, "artillery": [g.id for g in chosen]})
+        budget -= 2 * len(chosen)
+        free = [g for g in free if g not in chosen]
+    if free and budget >= 1:
+        enemy_hexes = sorted({u.hex for u in state.on_map(enemy) if u.hex})
+        scored = []
+        candidates = sorted({h for e in enemy_hexes for h in grid.neighbours(e)} | set(enemy_hexes))
+        for hex_id in candidates:
+            if hex_id not in state.static.terrain or not artillery.interdiction_target(state, hex_id) \
+                    or hex_id in state.interdiction.get(side, {}):
+                continue
+            reaching = [g for g in free if artillery.reaches(state, g, hex_id)]
+            if not reaching:
+                continue
+            near = sum(1 for e in enemy_hexes if grid.distance(e, hex_id) <= 2)
+            scored.append((-near, -sum(current(state, g) for g in reaching), hex_id, reaching))
+        if scored:
+            _, _, hex_id, reaching = min(scored, key=lambda t: (t[0], t[1], t[2]))
+            chosen = sorted(reaching, key=lambda g: (-current(state, g), g.id))[:2 * budget]
+            missions.append({"interdict": hex_id, "artillery": [g.id for g in chosen]})
+    answer = {"missions": missions}
+    while missions:
+        try:
+            artillery.check_missions(state, side, answer)
+            break
+        except RulesError:
+            missions.pop()
+    return answer
+
+
+def _indirect_strength(state: RsState, guns: list[Any], target: Any) -> int:
+    """The bombardment strength of ``guns`` against ``target`` through the Combat Effectiveness Chart (5.21)."""
+    from fractions import Fraction
+    from math import ceil
+
+    from rsr.rulesets.red_star.combat import effectiveness
+
+    multiplier, _ = effectiveness(state, "weapons-indirect-fire", state.counter(target.id).cls.lower(), False)
+    return ceil(sum((Fraction(current(state, g)) * multiplier for g in guns), Fraction(0)))
+
+
+def support_for_attacks(state: RsState, request: Request, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """RS/RS 5.31, 5.6: add offensive support to the bot's attack choices: for each combat, up to two guns
+    that may support it, strongest first, while support points last after the ground-combat costs (6.1)."""
+    from rsr.rulesets.red_star import support
+
+    combats = [c for c in state.combats if c.id in (request.options or {})]
+    if not combats:
+        return inputs
+    side = combats[0].attacker
+    budget = state.support.get(side, 0) - sum(len(set(c.attack_hexes.values())) for c in combats
+                                              if c.stage == "waiting")
+    used: list[str] = []
+    out = []
+    for item in inputs:
+        answer = item.get("answer")
+        if item.get("request") != request.id or not isinstance(answer, dict) or not isinstance(
+                answer.get("combats"), dict):
+            out.append(item)
+            continue
+        answer = copy.deepcopy(answer)
+        for combat in combats:
+            choice = answer["combats"].get(combat.id)
+            if not isinstance(choice, dict) or choice.get("support"):
+                continue
+            guns = sorted((g for g in state.on_map(side) if state.counter(g.id).artillery and g.id not in used
+                           and support.support_problem(state, combat, "attacker", g.id) is None),
+                          key=lambda g: (-current(state, g), g.id))
+            chosen = [g.id for g in guns[:max(0, min(SUPPORT_PER_COMBAT, budget))]]
+            if chosen:
+                choice["support"] = chosen
+                used += chosen
+                budget -= len(chosen)
+        out.append({**item, "answer": answer})
+    return out

@@ -8,8 +8,13 @@ may not cross (11.3). A Soviet unit that enters either hex of its hexside destro
 move says ``bridge: {leave: "a-b"}`` (11.2: the Soviet player may choose to leave it intact).
 
 ``bridge: {pick_up: "a-b"}`` with an empty path: an engineer without Fired or disruption markers that stays the
-whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal). Not implemented
-yet: handing the counter between two engineers (11.2 exchange) and the reserve engineer's variants.
+whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal); an engineer in
+reserve does the same in the enemy Movement segment, answering a reserve-move request (reserves.py).
+
+``bridge: {exchange: <engineer id>}`` with an empty path: the engineer carrying the counter hands it to another
+Japanese engineer in its hex (11.2 exchange). Neither may use any MP in this Movement segment: the giver's
+move has no path and the receiver is in no move of the order; an engineer in reserve must also not have moved
+during Reserve Movement in the last enemy Movement segment (interpretations.md 11.2).
 """
 
 from __future__ import annotations
@@ -36,12 +41,18 @@ PLACE_COST_MOTORIZED = 10
 def check_shape(raw: Any, where: str) -> dict[str, str] | None:
     if raw is None:
         return None
+    if isinstance(raw, dict) and set(raw) == {"exchange"}:  # RS/RS 11.2: a unit id, not a hexside
+        if not isinstance(raw["exchange"], str):
+            raise RulesError(f"{where}: bridge exchange names the engineer that receives the bridge counter "
+                             "(RS/RS 11.2)")
+        return {"exchange": raw["exchange"]}
     if not isinstance(raw, dict) or len(raw) != 1 or next(iter(raw)) not in ("destroy", "place", "leave", "pick_up") \
             or not isinstance(next(iter(raw.values())), str) or "-" not in next(iter(raw.values())):
-        raise RulesError(f"{where}: bridge is {{destroy: hexside}}, {{place: hexside}} or {{leave: hexside}}, a "
-                         "hexside written \"2435-2535\" (RS/RS 11.1, 11.2)")
+        raise RulesError(f"{where}: bridge is {{destroy: hexside}}, {{place: hexside}}, {{leave: hexside}} or "
+                         "{pick_up: hexside}, a hexside written \"2435-2535\", or {exchange: engineer id} "
+                         "(RS/RS 11.1, 11.2)")
     action, side = next(iter(raw.items()))
-    low, high = side.split("-", 1)
+    low, high = side.split("-", 1)  # a hexside
     return {action: hexside(low, high)}
 
 
@@ -61,6 +72,8 @@ def problem(state: RsState, side: str, units: list[str], action: dict[str, str],
     engineer = engineer_of(state, units)
     if engineer is None:
         return "only an engineer may place or destroy a bridge (RS/RS 11.1, 11.2)"
+    if kind == "exchange":
+        return exchange_problem(state, side, engineer, side_id, left)
     low, high = side_id.split("-")
     if engineer.hex not in (low, high) or not state.static.grid.adjacent(low, high):
         return f"{engineer.id} in {engineer.hex} is not next to the hexside {side_id} (RS/RS 11.1, 11.2)"
@@ -89,6 +102,31 @@ def problem(state: RsState, side: str, units: list[str], action: dict[str, str],
     return None
 
 
+def exchange_problem(state: RsState, side: str, giver: Unit, receiver_id: str, left: dict[str, Fraction]) -> \
+        str | None:
+    """RS/RS 11.2 exchange: why ``giver`` cannot hand the bridge counter to ``receiver_id`` now, or None."""
+    if side != "japan" or state.carriers.get(COUNTER) != giver.id:
+        return f"{giver.id} does not carry the Japanese bridge counter (RS/RS 11.2)"
+    receiver = state.units.get(receiver_id)
+    if receiver is None or receiver.side != side or not receiver.on_map or receiver_id == giver.id \
+            or state.counter(receiver_id).type != "engineer":
+        return f"{receiver_id} is not another Japanese engineer on the map (RS/RS 11.2)"
+    if receiver.hex != giver.hex:
+        return f"{receiver_id} in {receiver.hex} is not in {giver.id}'s hex {giver.hex} (RS/RS 11.2)"
+    if left.get(giver.id, Fraction(0)) < movement_allowance(state, giver):
+        return f"{giver.id} may use no MP in a segment it hands over the bridge: give it no path (RS/RS 11.2)"
+    for unit in (giver, receiver):
+        if unit.reserve and unit.id in state.reserve_movers:
+            return (f"{unit.id} is in reserve and moved during Reserve Movement in the last enemy Movement "
+                    "segment (RS/RS 11.2)")
+    return None
+
+
+def exchange_receivers(moves: list[Any]) -> dict[int, str]:
+    """Move number -> the engineer a move hands the bridge counter to (RS/RS 11.2 exchange)."""
+    return {m.number: m.bridge["exchange"] for m in moves if m.bridge and "exchange" in m.bridge}
+
+
 def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[str, str],
         left: dict[str, Fraction]) -> None:
     """Carry out a bridge action at the end of a move, or say why it could not be done."""
@@ -104,6 +142,12 @@ def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[
     assert engineer is not None
     if kind == "destroy":
         destroy(state, ctx, side_id, f"destroyed by {engineer.id} (+{DESTROY_COST} MP)", "RS/RS 11.1")
+        return
+    if kind == "exchange":
+        state.carriers[COUNTER] = side_id
+        state.units[COUNTER].hex = state.units[side_id].hex
+        ctx.emit("bridge", f"{engineer.id} hands the Japanese bridge counter to {side_id} in {engineer.hex}",
+                 "RS/RS 11.2", done=True, action="exchange", unit=engineer.id, to=side_id)
         return
     if kind == "pick_up":
         state.pontoon = None

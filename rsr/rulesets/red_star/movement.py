@@ -366,6 +366,10 @@ def check_order(state: RsState, side: str, answer: Any) -> tuple[list[str], list
             bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, walked.left)
         moved += list(move.units)
         entered_hexes += [trial.units[u].hex or "" for u in move.units if walked.reached[u]]
+    for number, receiver in sorted(bridges.exchange_receivers(moves).items()):
+        if receiver in moved:  # RS/RS 11.2: the receiving engineer uses no MP this segment either
+            raise RulesError(f"move {number}: {receiver} receives the bridge counter and may not move or act this "
+                             "Movement segment (RS/RS 11.2)")
     if attacks > state.support.get(side, 0):
         raise RulesError(f"{attacks} hasty attacks cost {attacks} support points; {side} has "
                          f"{state.support.get(side, 0)} (RS/RS 4.3, 6.1)")

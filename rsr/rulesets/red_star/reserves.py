@@ -7,9 +7,16 @@ request to him, answered by his standing policy:
 * ``hold`` (the default): reserves do not move;
 * ``ask``: he is asked after every enemy move (one packet exchange each time: slow by mail);
 * a list of conditional orders signed in advance, each ``{units: [ids], path: [hexes], when: {enemy_within:
-  N, of: hex}}``: the first time in a segment an enemy stack ends a move within N hexes of that hex, the
-  units move along that path (as far as it is legal). Everything in the condition is something the player
-  could know when signing.
+  N, of: hex}, hasty: [attacks]}`` (``hasty`` optional): the first time in a segment an enemy stack ends a
+  move within N hexes of that hex, the units move along that path (as far as it is legal) and make the
+  hasty attacks if they are still possible then. Everything in the condition is something the player could
+  know when signing.
+
+A reserve move may end with hasty attacks (RS/RS 7.63, 7.5-7.55), written as in a movement order
+(``hasty: [{hex, units, lead, armor_protection, fire}]``). Their attacker choices come with the reserve move,
+in the clear (a reserve move is itself an answer in the clear); the phasing player's defence choices are
+then asked (policy ``defence-choices``), and the attacks are resolved, all before his movement resumes
+(interpretations.md 7.63).
 
 The Reserve marker policy ``reserves`` (Marker Adjustment, 7.61, 7.62) defaults to ``after-enemy-move``:
 a marker is removed once its unit has sat through one enemy Movement segment, so a default game never
@@ -24,8 +31,9 @@ from typing import Any
 from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.rulesets.red_star import bridges, movement
+from rsr.rulesets.red_star import combat as cm
 from rsr.rulesets.red_star.data import half_up
-from rsr.rulesets.red_star.state import MovementRun, RsState, Unit, enemy_of
+from rsr.rulesets.red_star.state import Combat, MovementRun, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import allowance, in_supply, zone_of_control
 
 RELEASE_NEEDS = {1: 6, 2: 5, 3: 4}   # Japanese Reserve Release chart: stacks moved -> lowest releasing roll
@@ -64,7 +72,9 @@ def lose_in_zoc(state: RsState, ctx: Context, mover: str) -> None:
 
 
 def note_enemy_segment(state: RsState, mover: str) -> None:
-    """Remember which reserves have sat through an enemy Movement segment (policy after-enemy-move)."""
+    """Remember which reserves have sat through an enemy Movement segment (policy after-enemy-move); forget
+    which of them moved in the one before (RS/RS 11.2)."""
+    state.reserve_movers = [u for u in state.reserve_movers if state.units[u].side == mover]
     for unit in state.on_map(enemy_of(mover)):
         if unit.reserve and unit.id not in state.reserve_seen:
             state.reserve_seen.append(unit.id)
@@ -80,17 +90,16 @@ def movable(state: RsState, side: str, run: MovementRun) -> list[Unit]:
 
 
 def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[movement.Move]:
-    """A reserve-move answer ``{moves: [{units, path, drop}]}`` checked on a copy (7.63: normal movement rules;
-    hasty attacks by reserves are not implemented yet and are refused)."""
+    """A reserve-move answer ``{moves: [{units, path, drop, hasty}]}`` checked on a copy (7.63: normal movement
+    rules, and a hasty attack at the end of the move, 7.5-7.54)."""
     if not isinstance(answer, dict) or set(answer) - {"moves", "orders"}:
-        raise RulesError("a reserve move is {moves: [{units, path, drop}]} (RS/RS 7.63)")
+        raise RulesError("a reserve move is {moves: [{units, path, drop, hasty}]} (RS/RS 7.63)")
     _, moves = movement.parse_moves(state, side, {"moves": answer.get("moves") or []})
     free = {u.id for u in movable(state, side, run)}
     trial = copy.deepcopy(state)
     seen: list[str] = []
+    hasty_used: list[str] = []
     for move in moves:
-        if move.hasty:
-            raise RulesError(f"move {move.number}: hasty attacks by reserves (7.63) are not implemented yet")
         if move.operational:
             raise RulesError(f"move {move.number}: reserves move their printed allowance (RS/RS 7.63)")
         first = trial.units.get(move.units[0])
@@ -102,9 +111,45 @@ def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[move
             if first is None or unit.hex != first.hex:
                 raise RulesError(f"move {move.number}: a stack moves from one hex (RS/RS 7.2)")
             seen.append(unit_id)
+        if move.bridge is not None:  # RS/RS 11.2: a reserve engineer picks the bridge up by staying put
+            if "pick_up" not in move.bridge or move.path:
+                raise RulesError(f"move {move.number}: in Reserve Movement an engineer may only stay put to pick up "
+                                 "the Japanese bridge ({units: [engineer], path: [], bridge: {pick_up: hexside}}, "
+                                 "RS/RS 11.2)")
+            full = {u: movement.allowance_of(trial, trial.units[u]) for u in move.units}
+            why = bridges.problem(trial, side, list(move.units), move.bridge, full)
+            if why:
+                raise RulesError(f"move {move.number}: {why}")
+            continue
         walked = movement.walk(trial, side, move, strict=True)
+        movement.check_hasty(trial, side, move, walked, hasty_used)  # RS/RS 7.63: a hasty attack may end it
         movement.apply_walk(trial, side, move, walked)
+    attacks = sum(len(m.hasty) for m in moves)
+    if attacks > state.support.get(side, 0):
+        raise RulesError(f"{attacks} hasty attacks cost {attacks} support points; {side} has "
+                         f"{state.support.get(side, 0)} (RS/RS 4.3, 6.1)")
+    declare_hasty(state, side, moves, "check")
     return moves
+
+
+def declare_hasty(state: RsState, side: str, moves: list[movement.Move], prefix: str) -> list[Combat]:
+    """RS/RS 7.63, 7.5: the hasty attacks that end reserve moves, with the attacker's choices given now (in the
+    clear, with the reserve move; one lead unit is chosen for him only when the stack has a single unit)."""
+    used: list[str] = []
+    combats: list[Combat] = []
+    for move in moves:
+        final = move.path[-1] if move.path else ""
+        for number, raw in enumerate(move.hasty, start=1):
+            declared = {k: v for k, v in raw.items() if k != "units"}
+            declared["attackers"] = raw.get("units") or []
+            combat = cm.parse_declaration(state, side, declared, number, used, "hasty",
+                                          f"{prefix}/m{move.number}h{number}",
+                                          {u: final for u in declared["attackers"]})
+            combat.attack_choice = cm.check_choice(state, combat, "attacker", combat.inline or {},
+                                                   f"{combat.id} (RS/RS 7.63: a reserve's hasty attack gives its "
+                                                   "choices with the move)")
+            combats.append(combat)
+    return combats
 
 
 def august(state: RsState) -> bool:
@@ -136,11 +181,21 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
     from rsr.rulesets.red_star import retreat as rt
 
     for move in moves:
+        if move.bridge is not None:  # RS/RS 11.2: the pick-up waits for the end of the enemy segment
+            engineer = bridges.engineer_of(state, list(move.units))
+            if engineer is not None:
+                run.reserve_pickups.append([engineer.id, engineer.hex or "", move.bridge["pick_up"]])
+                run.reserve_moved += [engineer.id] if engineer.id not in run.reserve_moved else []
+                ctx.emit("bridge", f"reserve {engineer.id} stays by the Japanese bridge on {move.bridge['pick_up']} "
+                         "to pick it up at the end of this Movement segment", "RS/RS 11.2", done=False,
+                         action="pick_up-declared", unit=engineer.id, hexside=move.bridge["pick_up"])
+            continue
         units = [u for u in move.units if state.units[u].on_map and state.units[u].reserve]
         units = [u for u in units if released(state, ctx, run, u)]
         run.reserve_moved += [u for u in move.units if u not in run.reserve_moved]
         if not units:
             continue
+        state.reserve_movers = sorted({*state.reserve_movers, *units})  # RS/RS 11.2 exchange by a reserve
         move = movement.Move(tuple(units), move.path, {k: v for k, v in move.drop.items() if k in units}, False, [],
                              move.number)
         start = state.units[units[0]].hex or ""
@@ -181,6 +236,16 @@ def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str,
         if not any(grid.distance(h, when["of"]) <= int(when["enemy_within"]) for h in ends if h):
             continue
         path = list(order["path"])
+        hasty = list(order.get("hasty") or [])
+        if hasty:  # RS/RS 7.63: the whole signed move with its hasty attacks, if it is still legal
+            whole = {"units": list(order["units"]), "path": path, "hasty": hasty}
+            try:
+                parse(state, side, run, {"moves": [*out, whole]})
+                fired.append(number)
+                out.append(whole)
+                continue
+            except RulesError:
+                pass
         while path:  # as far along the signed path as is legal now
             try:
                 parse(state, side, run, {"moves": [*out, {"units": list(order["units"]), "path": path}]})
@@ -193,13 +258,30 @@ def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str,
     return {"moves": out, "orders": fired}
 
 
+def pick_up_at_segment_end(state: RsState, ctx: Context, run: MovementRun) -> None:
+    """RS/RS 11.2 removal by a reserve engineer: having stayed the whole enemy Movement segment in a hex of the
+    counter's hexside (it moved in no interruption and is still where it was), it picks the counter up."""
+    for engineer_id, hex_id, side_id in run.reserve_pickups:
+        engineer = state.units[engineer_id]
+        if not engineer.on_map or engineer.hex != hex_id or engineer_id in state.reserve_movers:
+            ctx.emit("bridge", f"the bridge action is not carried out: {engineer_id} did not stay by {side_id} the "
+                     "whole segment (RS/RS 11.2)", "RS/RS 11.2", hexside=side_id, done=False)
+            continue
+        bridges.act(state, ctx, engineer.side, [engineer_id], {"pick_up": side_id},
+                    {engineer_id: movement.allowance_of(state, engineer)})
+    run.reserve_pickups = []
+
+
 def check_standing(rule: Any) -> None:
     """The shape of a conditional reserve order list (policy ``reserve-moves``)."""
     if not isinstance(rule, list):
-        raise RulesError("policy reserve-moves is hold, ask, or a list of {units, path, when: {enemy_within, of}}")
+        raise RulesError("policy reserve-moves is hold, ask, or a list of {units, path, when: {enemy_within, of}, "
+                         "hasty}")
     for item in rule:
-        if not isinstance(item, dict) or set(item) != {"units", "path", "when"} or not isinstance(item["when"], dict) \
+        if not isinstance(item, dict) or {"units", "path", "when"} - set(item) or set(item) - {
+                "units", "path", "when", "hasty"} or not isinstance(item["when"], dict) \
+                or not isinstance(item.get("hasty", []), list) \
                 or set(item["when"]) != {"enemy_within", "of"} or not isinstance(item["when"]["enemy_within"], int) \
                 or not isinstance(item["units"], list) or not isinstance(item["path"], list):
             raise RulesError("a conditional reserve order is {units: [ids], path: [hexes], when: {enemy_within: N, "
-                             "of: hex}} (RS/RS 7.63)")
+                             "of: hex}, hasty: [{hex, units, lead}] (optional)} (RS/RS 7.63)")

@@ -17,7 +17,7 @@ from rsr.rulesets.red_star import retreat as rt
 from rsr.rulesets.red_star import support
 from rsr.rulesets.red_star.losses import lose_factors
 from rsr.rulesets.red_star.sequence import MORALE_DIE
-from rsr.rulesets.red_star.state import Ask, Combat, RsState, Unit
+from rsr.rulesets.red_star.state import Ask, Combat, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import current
 
 
@@ -358,9 +358,19 @@ def _retreat_step(state: RsState, ctx: Context, combat: Combat, result: dict[str
                             {"combat": combat.id, "units": sorted({u for v in choices.values() for u in v}),
                              "paths": choices})
             return
+    if "interdiction_order" not in result:
+        # RS/RS 6.72: over an interdicted bridge the player who placed the marker picks who takes the losses
+        exposed = sorted({u for path, group in groups.items()
+                          for u in rt.bridge_exposed(state, units[0].side, group, path)})
+        result["interdiction_order"] = None
+        if exposed:
+            state.ask = Ask("interdiction-losses", enemy_of(units[0].side),
+                            f"{combat.id}/f{result['firefight']}/interdiction-losses",
+                            {"combat": combat.id, "units": exposed})
+            return
     for path, group in sorted(groups.items()):
         rt.execute(state, ctx, combat, group, path, result["marker"], result.setdefault("retreated", []),
-                   result.get("loss_order"))
+                   result.get("loss_order"), result.get("interdiction_order"))
     if result["role"] == "attacker" and combat.night:
         combat.japanese_retreated = True
     _after_retreat(state, combat, result)
@@ -399,6 +409,21 @@ def answer_retreat_losses(state: RsState, combat: Combat, answer: Any) -> None:
         if unit_id not in allowed:
             raise RulesError(f"{unit_id} is not one of the retreating units {sorted(allowed)} (RS/RS 8.4)")
     result["loss_order"] = list(order)
+
+
+def answer_interdiction_losses(state: RsState, combat: Combat, answer: Any) -> None:
+    """The interdicting player's order of the retreating units that take the bridge losses (RS/RS 6.72)."""
+    result = combat.result
+    assert result is not None and state.ask is None
+    order = answer.get("order") if isinstance(answer, dict) and set(answer) == {"order"} else None
+    if not isinstance(order, list) or not all(isinstance(u, str) for u in order):
+        raise RulesError("an interdiction-losses answer is {order: [enemy unit ids]}, first to take losses first "
+                         "(RS/RS 6.72)")
+    allowed = set(result.get("retreat_units", []))
+    for unit_id in order:
+        if unit_id not in allowed:
+            raise RulesError(f"{unit_id} is not one of the retreating units {sorted(allowed)} (RS/RS 6.72)")
+    result["interdiction_order"] = list(order)
 
 
 def answer_morale(state: RsState, combat: Combat, answer: Any) -> None:

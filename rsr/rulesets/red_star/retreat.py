@@ -138,8 +138,55 @@ def stack_losses(state: RsState, side: str, units: list[Unit], path: tuple[str, 
     return able if len(able) > 1 else []
 
 
+def interdicted_bridge(state: RsState, side: str, here: str, there: str) -> str | None:
+    """RS/RS 6.72: the hex holding an enemy interdiction marker at a bridge the retreat crosses from ``here`` to
+    ``there``, or None. With a marker on both sides the hex entered counts (our reading: one roll per crossing,
+    interpretations.md 6.72)."""
+    if there == OFF or not state.static.grid.adjacent(here, there) or not bridge_exists(state, hexside(here, there)):
+        return None
+    markers = state.interdiction.get(enemy_of(side), {})
+    for hex_id in (there, here):
+        if hex_id in markers:
+            return hex_id
+    return None
+
+
+def bridge_exposed(state: RsState, side: str, units: list[Unit], path: tuple[str, ...]) -> list[str]:
+    """The units of a retreating stack whose path crosses an enemy-interdicted bridge (RS/RS 6.72), when there
+    are two or more of them (the enemy then chooses who takes the losses); else an empty list."""
+    here = units[0].hex or ""
+    for there in path:
+        if there == OFF:
+            break
+        if interdicted_bridge(state, side, here, there):
+            return sorted(u.id for u in units) if len(units) > 1 else []
+        here = there
+    return []
+
+
+def interdiction_losses(state: RsState, ctx: Context, moving: list[Unit], here: str, there: str,
+                        order: list[str] | None) -> None:
+    """RS/RS 6.72 with 5.22: a retreat over an interdicted bridge stops in the interdicted hex for an
+    Interdiction Table roll; the result is the stack's step losses, taken in the interdicting player's order
+    (a unit is eliminated before the next one loses anything); the survivors go on."""
+    from rsr.rulesets.red_star import artillery
+
+    side = moving[0].side
+    hex_id = interdicted_bridge(state, side, here, there)
+    if hex_id is None:
+        return
+    steps = artillery.interdiction_roll(state, ctx, side, hex_id, [u.id for u in moving], False, retreat=True)
+    if steps <= 0:
+        return
+    ranking = order or default_loss_order(state, [u.id for u in moving], "most-factors")
+    ordered = sorted(moving, key=lambda u: (ranking.index(u.id) if u.id in ranking else len(ranking), u.id))
+    lose_factors(state, ctx, ordered, steps, f"retreat over the interdicted bridge {hexside(here, there)}",
+                 "RS/RS 6.72")
+
+
 def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Unit], path: tuple[str, ...],
-            marker: int, retreated: list[str], loss_order: list[str] | None = None) -> None:
+            marker: int, retreated: list[str], loss_order: list[str] | None = None,
+            interdiction_order: list[str] | None = None) -> None:
     """Carry a stack along its retreat path (RS/RS 6.7-6.72, 8.4) and mark it (6.62)."""
     side = units[0].side
     enemy = enemy_of(side)
@@ -160,6 +207,12 @@ def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Uni
                          "RS/RS 6.72", unit=unit.id, hex=here)
             moving = []
             break
+        bridge_hit = interdicted_bridge(state, side, here, there) if moving else None  # RS/RS 6.72 (issue 14)
+        if bridge_hit == here:  # the marker is on this side: the stack rolls before it crosses
+            interdiction_losses(state, ctx, moving, here, there, interdiction_order)
+            moving = [u for u in moving if u.on_map]
+            if not moving:
+                break
         if unbridged_halha(state, here, there):
             for unit in list(moving):
                 if state.counter(unit.id).cls == "Leg":
@@ -186,6 +239,9 @@ def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Uni
         for unit in moving:
             unit.hex = there
         entered.append(there)
+        if bridge_hit == there and moving:  # the stack stops in the interdicted hex it has entered to roll
+            interdiction_losses(state, ctx, moving, here, there, interdiction_order)
+            moving = [u for u in moving if u.on_map]
         mark_victory(state, there, side, moving)
         here = there
     for unit in moving:

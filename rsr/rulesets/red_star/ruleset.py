@@ -50,6 +50,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "morale": ("check", "retreat", "ask"),      # RS/RS 6.62 (or {check-if-rating-at-least: N})
     "retreat": ("auto", "ask"),                 # RS/RS 6.7
     "retreat-losses": ("fewest-factors", "most-factors", "ask"),  # RS/RS 8.4, 6.72 (who takes a stack's loss)
+    "interdiction-losses": ("most-factors", "fewest-factors", "ask"),  # RS/RS 6.72: the enemy's bridge losses
     "target-ties": ("highest-proficiency", "lowest-proficiency", "lowest-id", "ask"),  # RS/RS 6.25
     "overstack": ("newest", "ask"),             # RS/RS 4.11 (which units go beneath a "2")
     "advance": ("into-hex", "none", "ask"),     # RS/RS 6.8
@@ -89,6 +90,7 @@ class RedStar:
     sides = ("japan", "soviet")
     policy_defaults: dict[str, Any] = {"attack-choices": "ask", "defence-choices": "auto", "morale": "check",
                                        "retreat": "auto", "retreat-losses": "fewest-factors",
+                                       "interdiction-losses": "most-factors",
                                        "target-ties": "highest-proficiency", "overstack": "newest",
                                        "advance": "into-hex", "replacements": "restore",
                                        "reserves": "after-enemy-move", "reserve-moves": "hold",
@@ -290,6 +292,17 @@ class RedStar:
                        template={"order": rt.default_loss_order(state, d["units"], "fewest-factors")},
                        policy="retreat-losses")
 
+    def _request_interdiction_losses(self, state: RsState, ask: Ask) -> Request:
+        d = ask.data
+        return Request(ask.id, ask.side, "interdiction-losses", f"the enemy stack {', '.join(d['units'])} retreats "
+                       "over a bridge next to your interdiction marker: which unit takes its step losses first?",
+                       "RS/RS 6.72", options=dict(d),
+                       template={"order": rt.default_loss_order(state, d["units"], "most-factors")},
+                       policy="interdiction-losses")
+
+    def _answer_interdiction_losses(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+        resolve.answer_interdiction_losses(state, self._combat(state, ask.data["combat"]), answer)
+
     def _request_target_ties(self, state: RsState, ask: Ask) -> Request:
         d = ask.data
         return Request(ask.id, ask.side, "target-ties", f"units of equal priority and factors in {d['hex']}: in "
@@ -349,12 +362,45 @@ class RedStar:
         run = state.movement
         assert run is not None
         moves = reserves.parse(state, ask.side, run, answer)
+        combats = reserves.declare_hasty(state, ask.side, moves, ask.id)  # RS/RS 7.63 hasty attacks
         run.triggered += [int(n) for n in (answer.get("orders") or [])]
         reserves.execute(state, ctx, ask.side, run, moves)
+        for combat in combats:
+            ctx.emit("declared", f"{combat.id}: reserve {', '.join(combat.attackers)} will make a hasty attack on "
+                     f"{combat.hex}", "RS/RS 7.63", combat=combat.id, hex=combat.hex,
+                     attackers=list(combat.attackers), night=False, inline=True, interruption=run.index)
+        if combats:
+            state.choices_stage = "done"  # the phasing player's choices were all settled before his first move
+        state.combats += combats
+        run.reserve_combats = [c.id for c in combats]
         run.reserve_done = run.index
+
+    def _reserve_hasty(self, state: RsState, ctx: Context, side: str, run: MovementRun) -> bool:
+        """RS/RS 7.63, 7.55: the reserves' hasty attacks, resolved before the phasing player moves on; the
+        phasing player (the defender) gives his defence choices first."""
+        pending = [self._combat(state, c) for c in run.reserve_combats]
+        need = [c.id for c in pending if c.stage == "waiting" and c.defence_choice is None
+                and state.units_in(c.hex, side)
+                and any(state.units[u].on_map and state.units[u].hex == c.attack_hexes.get(u) for u in c.attackers)]
+        if need:
+            state.ask = Ask("defence-choices", side, f"t{state.turn}/{side}/movement/reserves{run.reserve_done}"
+                            "/defence-choices", {"combats": need, "reserve": True})
+            return False
+        for combat in pending:
+            if combat.stage == "done":
+                continue
+            if combat.stage == "waiting" and not self._pay(state, ctx, combat):
+                combat.stage = "done"
+                continue
+            if not resolve.resolve(state, ctx, combat):
+                return False
+        run.reserve_combats = []
+        return True
 
     def _reserve_interruption(self, state: RsState, ctx: Context, side: str, run: MovementRun) -> bool:
         """RS/RS 7.62, 7.63: after each enemy move and its hasty attacks, reserves may interrupt."""
+        if run.reserve_combats and not self._reserve_hasty(state, ctx, side, run):  # RS/RS 7.63
+            return False
         if run.executing or run.index == 0 or run.reserve_done >= run.index:
             return True
         reserves.lose_in_zoc(state, ctx, side)
@@ -486,11 +532,15 @@ class RedStar:
             raise RulesError("defence choices are {combats: {combat id: {lead, armor_protection, fire}}} "
                              "(RS/RS 6.21)")
         for combat in state.combats:
+            if combat.id not in ask.data["combats"]:
+                continue  # RS/RS 7.63: a reserve's hasty attack is answered on its own
             raw = answer["combats"].get(combat.id)
             if raw is None:
                 raise RulesError(f"give the defence choices for {combat.id} (RS/RS 6.21)")
             combat.defence_choice = cm.check_choice(state, combat, "defender", raw, combat.id)
         support.check_unique(state.combats, "defender")  # RS/RS 5.1 (issue 14)
+        if ask.data.get("reserve"):
+            return  # RS/RS 7.63: the reserves' hasty attacks; the phasing player's choices are long settled
         state.choices_stage = "unseal" if any(c.attack_sealed for c in state.combats) else "done"
 
     def _answer_morale(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
@@ -597,7 +647,7 @@ class RedStar:
             return {"units": list(ask.data["default"])}
         if kind == "target-ties" and rule != "ask":
             return {"order": cm.tie_order(state, ask.data["units"], rule)}
-        if kind == "retreat-losses" and rule in ("fewest-factors", "most-factors"):
+        if kind in ("retreat-losses", "interdiction-losses") and rule in ("fewest-factors", "most-factors"):
             return {"order": rt.default_loss_order(state, ask.data["units"], rule)}
         if kind == "advance" and rule in ("into-hex", "none"):
             if rule == "none":
@@ -880,6 +930,7 @@ class RedStar:
 
     def _end_movement(self, state: RsState, ctx: Context, side: str, run: MovementRun) -> None:
         """RS/RS 9.0: stacking is checked at the end of the segment; units still over go beneath a "2"."""
+        reserves.pick_up_at_segment_end(state, ctx, run)  # RS/RS 11.2, a reserve engineer (issue 14)
         hexes = sorted({state.units[u].hex or "" for u in run.moved if state.units[u].on_map})
         for hex_id in hexes:
             if stacking.hex_problem(state, hex_id, side):
@@ -934,7 +985,12 @@ class RedStar:
         """Legal inputs for ``request`` in orders-file form (rsr.rulesets.red_star.bot)."""
         from rsr.rulesets.red_star import bot
 
-        return bot.answer(state, request)
+        if request.kind == "fire-missions":  # issue 14: the bot's artillery plan
+            return [{"request": request.id, "answer": bot.fire_missions(state, request.side)}]
+        inputs = bot.answer(state, request)
+        if request.kind == "attack-choices":  # issue 14: offensive support (RS/RS 5.31)
+            inputs = bot.support_for_attacks(state, request, inputs)
+        return inputs
 
     # -- helpers and views --------------------------------------------------------------------------------
 

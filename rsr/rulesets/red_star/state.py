@@ -92,6 +92,8 @@ class MovementRun:
     reserve_moved: list[str] = field(default_factory=list)    # reserve units that moved (or failed release)
     released: bool = False                                    # 7.64 July: a Japanese unit achieved release
     triggered: list[int] = field(default_factory=list)        # conditional reserve orders already carried out
+    reserve_combats: list[str] = field(default_factory=list)  # 7.63: the reserves' hasty attacks still to resolve
+    reserve_pickups: list[list[str]] = field(default_factory=list)  # 11.2: [engineer, hex, hexside] by a reserve
 
 
 @dataclass
@@ -142,6 +144,7 @@ class RsState:
     cb: dict[str, Any] = field(default_factory=dict)   # RS/RS 5.41: the segment's counterbattery chain
     reserve_seen: list[str] = field(default_factory=list)  # reserves that sat through an enemy Movement segment
     pontoon: str | None = None       # RS/RS 11.2: the hexside the Japanese bridge counter spans (issue 14)
+    reserve_movers: list[str] = field(default_factory=list)  # 11.2: reserves that moved in the last enemy segment
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RsState:
         """Units hold only plain values, so a field-by-field copy is enough for them (and much faster)."""
