@@ -33,7 +33,8 @@ def test_every_packet_after_the_acceptance_is_counted_once(tmp_path: Path, ask_a
     count = ppt.play("red-sun-rising", "liaoyang-1904", ask_all, 5, tmp_path)
     assert count.finished
     packets = load_log(next((tmp_path / "a").glob("game-*")))
-    assert sum(count.per_turn.values()) == len(packets) - 2
+    assert count.last_reveal == 1  # the packet after the game's end that reveals its last dice
+    assert sum(count.per_turn.values()) + count.last_reveal == len(packets) - 2
     assert count.turns == [7]
     asked = [item for packet in packets for item in packet.payload["inputs"] if "policy" in item]
     assert bool(asked) == ask_all
