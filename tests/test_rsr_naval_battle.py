@@ -130,6 +130,17 @@ def test_targets_opposite_number_plus_or_minus_one(static: NavalStatic) -> None:
     assert tactical.choose_target(static, "opposite", 9, jp) is None
 
 
+def test_opposite_ties_in_one_box_go_by_ship_id(static: NavalStatic) -> None:
+    """RSR 8.51, RSR 8.53 (interpretations.md): a Secondary Force ship counts as being in its box's battleline box,
+    and the text prefers neither it nor the battleline ship there; the plan rule ``opposite`` takes the box first
+    and, within the box, the lower ship id, even when that is the Secondary Force ship."""
+    jp = force(static, "japan", ["jp-mikasa", "jp-fuji", "jp-izumo"])
+    jp.secondary, jp.line["jp-izumo"] = ["jp-izumo"], 1  # izumo moved to Secondary Force box 1 (8.48)
+    assert tactical.legal_targets(1, jp) == ["jp-izumo", "jp-mikasa", "jp-fuji"]
+    assert tactical.choose_target(static, "opposite", 1, jp) == "jp-izumo"
+    assert tactical.choose_target(static, "opposite", 2, jp) == "jp-fuji"  # the box first, then box - 1
+
+
 def test_gunnery_modifiers() -> None:
     """RSR 8.54: -1 per Range Box, -2 storm, -1 fog, -3 for a disabled firer."""
     assert tactical.gunnery_modifier(3, "clear", False) == -3
