@@ -130,6 +130,17 @@ def test_targets_opposite_number_plus_or_minus_one(static: NavalStatic) -> None:
     assert tactical.choose_target(static, "opposite", 9, jp) is None
 
 
+def test_opposite_ties_in_one_box_go_by_ship_id(static: NavalStatic) -> None:
+    """RSR 8.51, RSR 8.53 (interpretations.md): a Secondary Force ship counts as being in its box's battleline box,
+    and the text prefers neither it nor the battleline ship there; the plan rule ``opposite`` takes the box first
+    and, within the box, the lower ship id, even when that is the Secondary Force ship."""
+    jp = force(static, "japan", ["jp-mikasa", "jp-fuji", "jp-izumo"])
+    jp.secondary, jp.line["jp-izumo"] = ["jp-izumo"], 1  # izumo moved to Secondary Force box 1 (8.48)
+    assert tactical.legal_targets(1, jp) == ["jp-izumo", "jp-mikasa", "jp-fuji"]
+    assert tactical.choose_target(static, "opposite", 1, jp) == "jp-izumo"
+    assert tactical.choose_target(static, "opposite", 2, jp) == "jp-fuji"  # the box first, then box - 1
+
+
 def test_gunnery_modifiers() -> None:
     """RSR 8.54: -1 per Range Box, -2 storm, -1 fog, -3 for a disabled firer."""
     assert tactical.gunnery_modifier(3, "clear", False) == -3
@@ -296,6 +307,42 @@ def test_out_of_sight_then_searches(static: NavalStatic) -> None:
     assert [(h["range"], h["how"]) for h in hours] == [(13, "plans, beyond sighting"), (13, "out of sight")]
     assert [e.data["side"] for e in c.events if e.kind == "naval-search"] == ["japan", "russia"]
     assert result.sunk == [] and result.withdraws == []
+
+
+def test_fog_alone_breaks_contact_and_the_hour_searches(static: NavalStatic) -> None:
+    """RSR 4.42, RSR 8.82, RSR 8.84 (flow chart step A): in sight at 5 in clear weather, the next hour's fog makes
+    5 beyond sight: that hour has a Search Phase, not a Range Determination Phase, so the asked admiral is not
+    asked for the range and nobody fires; a sighting would put the fleets at the fog's sighting range (8.41)."""
+    plan = {"russia": {"range": 5, "torpedo": {"attack": "never"}},
+            "japan": {"range": "ask", "torpedo": {"attack": "never"}}}
+    c, fight = _asked_battle(static, plan,
+                             1, 1,        # 2 hours
+                             1, 1, 1, 1,  # hour 1: four gunnery dice at -5, no effect
+                             6,           # hour 2: weather clear -> fog (8.31)
+                             6, 6)        # hour 2: the Japanese, then the Russian search: 6 +1, nothing
+    result, asked = _answer_all(static, c, fight, {(1, "japan", "naval-range"): {"range": "hold"}})
+    assert asked == [(1, "japan", "naval-range")]
+    lost = [e.data for e in c.events if e.kind == "naval-lost-sight"]
+    assert lost == [{"hour": 2, "weather": "fog", "range": 5, "max_sighting": 4, "cause": "weather"}]
+    assert [(e.data["hour"], e.data["side"]) for e in c.events if e.kind == "naval-search"] == \
+        [(2, "japan"), (2, "russia")]
+    assert not [e for e in c.events if e.kind == "naval-gunnery" and e.data["hour"] == 2]
+    assert [(h["weather"], h["range"], h["how"]) for h in result.hours] == \
+        [("clear", 5, "asked"), ("fog", 5, "out of sight")]
+
+
+def test_fog_breaking_contact_ends_the_battle_for_a_fleet_at_zero_morale(static: NavalStatic) -> None:
+    """RSR 8.76 errata, RSR 8.86 (interpretations.md): a fleet at zero morale whose enemy the fog hides is gone; no
+    search, the battle is over."""
+    ru, jp = _fleets()
+    forces = {"russia": force(static, "russia", ["ru-retvizan", "ru-diana"], morale=0),
+              "japan": force(static, "japan", ["jp-mikasa", "jp-chitose"], morale=5)}
+    fight = tactical.Battle(53, "clear", 3, 5, forces, [ru, jp], hour=1, history=[5])
+    c = ctx(6)  # hour 2: clear -> fog
+    result = tactical.run(c, static, fight)
+    assert result is not None and fight.ended == "broken off (morale zero)"
+    assert [e.kind for e in c.events if e.kind in ("naval-lost-sight", "naval-search")] == ["naval-lost-sight"]
+    assert result.hours[-1]["how"] == "weather, beyond sighting" and result.withdraws == ["ru-fleet-1"]
 
 
 def test_plan_break_off_after_an_hour(static: NavalStatic) -> None:

@@ -22,7 +22,8 @@ def hours_table(events: list[Event]) -> list[str]:
             rows.append(f"| {d['hour']} | {d['weather']} | {d['range']} | {d['how']} | {d['torpedo'] or ''} | "
                         f"{d['morale']['russia']} | {d['morale']['japan']} | {sunk} |")
         elif e.kind in ("naval-break-off", "naval-admiral", "naval-maneuver", "naval-refused", "naval-battle-over",
-                        "naval-search", "naval-range-choice", "naval-targets-choice"):  # + asked hour by hour
+                        "naval-search", "naval-range-choice", "naval-targets-choice",  # + asked hour by hour
+                        "naval-lost-sight"):
             rows.append(f"| {d.get('hour', '')} | | | {e.text} ({e.case}) | | | | |")
     return ["| hour | weather | range | how | torpedo attack | Russian morale | Japanese morale | sunk so far |",
             "|---|---|---|---|---|---|---|---|", *rows] if rows else []

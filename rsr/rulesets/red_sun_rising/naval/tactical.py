@@ -603,12 +603,34 @@ def _start_hour(ctx: Context, static: NavalStatic, battle: Battle) -> None:
             force.breaking = True
             ctx.emit("naval-break-off", f"hour {hour}: {side} breaks off as its plan says", "RSR 8.8",
                      hour=hour, side=side, reason="plan")
+    if battle.in_sight and battle.range > MAX_SIGHTING[battle.weather]:
+        _weather_loses_sight(ctx, battle)
+        return
     if not battle.in_sight:
         if battle.range > MAX_SIGHTING[battle.weather]:
             battle.step = "search"  # RSR 8.84: still out of sight, each side may search
             return
         battle.in_sight = True
     _range_phase(ctx, static, battle)
+
+
+def _weather_loses_sight(ctx: Context, battle: Battle) -> None:
+    """RSR 4.42, 8.81-8.83, flow chart step A: the hour's new weather alone puts a range the fleets were in sight
+    at beyond the maximum sighting range. The action is broken off for now, so this hour has a Search Phase
+    (8.84) in place of a Range Determination Phase (for good when a fleet is at zero morale, 8.76 errata);
+    losing sight clears the count of ranges for the Naval Maneuver Table (8.46). interpretations.md, 8.84."""
+    forces, hour = battle.forces, battle.hour
+    battle.in_sight, battle.history = False, []
+    limit = MAX_SIGHTING[battle.weather]
+    ctx.emit("naval-lost-sight", f"hour {hour}: {battle.weather}: range {battle.range} is beyond the sighting "
+             f"range of {limit}: the action is broken off for now", "RSR 4.42", hour=hour, weather=battle.weather,
+             range=battle.range, max_sighting=limit, cause="weather")
+    if any(f.morale == 0 for f in forces.values()):  # RSR 8.76: the fleet at zero morale is gone
+        battle.log.append(_hour(ctx, forces, hour, battle.weather, battle.range, "weather, beyond sighting", None))
+        battle.ended = "broken off (morale zero)"
+        battle.step, battle.answers = "hour", {}
+        return
+    battle.step = "search"
 
 
 def _search(ctx: Context, static: NavalStatic, battle: Battle) -> None:
