@@ -101,9 +101,9 @@ def test_repeat_drops_an_attack_whose_odds_fell() -> None:
     assert [a["attackers"] for a in repeated] == [["jp-2"]]
 
 
-def _japan_at_attack_choices(tmp: Path) -> tuple[actions.Replay, Position, Request]:
-    """Japan's own view of july-1939-contact after the acceptance, run forward (no dice) to its prepared-combat
-    choices; both players' keys in one home (hot-seat)."""
+def _japan_at(tmp: Path, kind: str) -> tuple[actions.Replay, Position, Request]:
+    """Japan's own view of july-1939-contact after the acceptance, run forward (no dice) to the request of
+    ``kind``; both players' keys in one home (hot-seat)."""
     with player_home(tmp / "home"):
         keystore.new_key("alice")
         keystore.new_key("bob")
@@ -114,7 +114,7 @@ def _japan_at_attack_choices(tmp: Path) -> tuple[actions.Replay, Position, Reque
         position, waiting, _ = position_for_author(result, keystore.load_key("alice"))
     ruleset = result.ruleset
     seq = len(result.packets)
-    while waiting is not None and waiting.kind != "attack-choices":
+    while waiting is not None and waiting.kind != kind:
         assert waiting.side == "japan", waiting
         answer = [{k: v for k, v in item.items() if k != "seal"} for item in ruleset.bot(position.state, waiting)]
         run = dry_run(ruleset, position, "japan", seq, answer)
@@ -126,7 +126,7 @@ def _japan_at_attack_choices(tmp: Path) -> tuple[actions.Replay, Position, Reque
 
 def test_a_seal_is_offered_only_where_it_hides_something(tmp_path: Path) -> None:
     """RS/RS 6.1, 6.21, 6.22: the attacker's choices are sealed only while the defender has his own to make."""
-    result, position, waiting = _japan_at_attack_choices(tmp_path)
+    result, position, waiting = _japan_at(tmp_path, "attack-choices")
     item = {"request": waiting.id, "answer": waiting.template, "seal": True}
     # the defender's choices come from his standing policy (auto, the default): public and fixed already
     assert not actions.seal_hides_anything(result, position, "japan", item)
@@ -136,3 +136,36 @@ def test_a_seal_is_offered_only_where_it_hides_something(tmp_path: Path) -> None
     position.policies["soviet"]["defence-choices"] = "ask"
     assert actions.seal_hides_anything(result, position, "japan", item)
     assert actions.unsealed_where_useless(result, position, "japan", [item]) == [item]
+
+
+def test_combats_planned_with_the_fire_are_declared_as_far_as_they_still_can_be(tmp_path: Path) -> None:
+    """RS/RS 5.0, 6.1: a side that fires before its combats may sign them with the fire missions (policy
+    ``combats: {turn, combats}``); they are declared when the game asks, and what the fire made impossible
+    is dropped, so the combats need no packet of their own after the fire's dice."""
+    from rsr.rulesets.red_star import bot
+    from rsr.rulesets.red_star import combat as cm
+
+    result, position, waiting = _japan_at(tmp_path, "combats")
+    state = position.state
+    plan = bot.combats_planned_with(state, "japan", {"missions": [{"guns": ["x"]}]})[0]["rule"]["combats"]
+    assert plan and all("lead" in c for c in plan)
+    assert cm.planned_combats(state, "japan", plan) == {"combats": plan}
+    # the first target's defenders are gone: that combat is dropped, the rest stand
+    for unit in state.units_in(plan[0]["hex"], "soviet"):
+        unit.hex = None
+    assert cm.planned_combats(state, "japan", plan) == {"combats": plan[1:]}
+    state.support["japan"] = 0  # no support point left to pay for an attacking hex (6.1)
+    assert cm.planned_combats(state, "japan", plan) == {"combats": []}
+    # through the engine: the plan answers the request, no packet needed
+    _, position, waiting = _japan_at(tmp_path / "again", "combats")
+    rule = {"turn": position.state.turn, "combats": plan}
+    run = dry_run(result.ruleset, position, "japan", len(result.packets), [{"policy": "combats", "rule": rule}])
+    assert run.stopped_at_die, "declared by the plan, the first combat rolls its dice in the same pass"
+    assert plan[0]["attackers"][0] in run.stopped_at_die  # RS/RS 6.91: its first attacker's night die
+    # a plan for another turn does not answer, and a malformed one is refused when signed
+    other = {"turn": position.state.turn + 1, "combats": plan}
+    run = dry_run(result.ruleset, position, "japan", len(result.packets), [{"policy": "combats", "rule": other}])
+    assert run.next_request is not None and run.next_request.kind == "combats"
+    with pytest.raises(Exception, match="policy combats is ask"):
+        dry_run(result.ruleset, position, "japan", len(result.packets),
+                [{"policy": "combats", "rule": {"turn": 1, "combats": "all"}}])

@@ -273,3 +273,18 @@ def support_for_attacks(state: RsState, request: Request, inputs: list[dict[str,
                 budget -= len(chosen)
         out.append({**item, "answer": answer})
     return out
+
+
+def combats_planned_with(state: RsState, side: str, missions: dict[str, Any]) -> list[dict[str, Any]]:
+    """With fire missions to roll, the prepared combats go with them as a conditional plan (policy
+    ``combats``, RS/RS 6.1), each with its choices inline, so the combats need no packet of their own after
+    the fire's dice; what the fire changes is checked when the plan is declared."""
+    if not any(missions.get(key) for key in missions):
+        return []
+    scratch = copy.deepcopy(state)
+    plan = []
+    used: list[str] = []
+    for number, raw in enumerate(prepared_attacks(scratch, side), start=1):
+        combat = cm.parse_declaration(scratch, side, raw, number, used, "prepared", f"plan/c{number}")
+        plan.append({**raw, **cm.auto_choice(scratch, combat, "attacker")})
+    return [{"policy": "combats", "rule": {"turn": state.turn, "combats": plan}}] if plan else []

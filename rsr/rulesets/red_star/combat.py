@@ -136,6 +136,37 @@ def parse_declaration(state: RsState, side: str, raw: Any, number: int, used: li
     return combat
 
 
+def planned_combats(state: RsState, side: str, plan: list[Any]) -> dict[str, Any]:
+    """Standing policy ``combats: {turn, combats}`` (RS/RS 5.0, 6.1): prepared combats the player signed
+    with his fire missions, before their dice, declared now as far as they still can be. A combat that the
+    position no longer allows (target gone, attacker eliminated, disrupted or fired, support points spent)
+    is dropped, the others keep their order; inline choices that no longer fit are dropped and the game asks
+    for them (policy ``attack-choices``). The player's own conditional order: nothing is chosen for him."""
+    kept: list[dict[str, Any]] = []
+    used: list[str] = []
+    budget = state.support.get(side, 0)
+    prefix = f"t{state.turn}/{side}/prepared"
+    for raw in plan:
+        number = len(kept) + 1
+        trial_used = list(used)
+        try:
+            combat = parse_declaration(state, side, raw, number, trial_used, "prepared", f"{prefix}/c{number}")
+        except RulesError:
+            continue
+        cost = len(attack_hexes(combat))
+        if cost > budget:
+            continue
+        entry = dict(raw)
+        if combat.inline is not None:
+            try:
+                check_choice(state, combat, "attacker", combat.inline, f"combat {number}")
+            except RulesError:
+                entry = {k: v for k, v in raw.items() if k not in CHOICE_KEYS}
+        kept.append(entry)
+        used, budget = trial_used, budget - cost
+    return {"combats": kept}
+
+
 def parse_advance_plan(state: RsState, combat: Combat, raw: Any, where: str) -> dict[str, Any]:
     """RS/RS 6.8: the units that advance if the hex is emptied, and optionally a path beyond it."""
     if raw in ("none", False):

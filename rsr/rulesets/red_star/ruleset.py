@@ -59,6 +59,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "reserve-moves": ("hold", "ask"),           # RS/RS 7.63 (or a list of conditional orders, reserves.py)
     # -- artillery (issue 14, rsr/rulesets/red_star/artillery.py) --
     "fire-missions": ("ask", "hold"),           # RS/RS 5.2: the phasing player's bombardment and interdiction
+    "combats": ("ask",),                        # RS/RS 6.1 (or a plan signed before the fire: {turn, combats})
     "counterbattery": ("none", "ask"),          # RS/RS 5.41 (or a standing order {guns: [ids]})
 }
 
@@ -253,7 +254,7 @@ class RedStar:
                        "(an empty list declares none)", "RS/RS 6.1",
                        options=lambda: {"attackers": self.attack_options(state, ask.side),
                                         "support_points": state.support.get(ask.side, 0)},
-                       template={"combats": []})
+                       template={"combats": []}, policy="combats")
 
     def _request_attack_choices(self, state: RsState, ask: Ask) -> Request:
         combats = [c for c in state.combats if c.id in ask.data["combats"]]
@@ -630,6 +631,8 @@ class RedStar:
         ask = state.ask
         if ask is None:
             return None
+        if kind == "combats" and isinstance(rule, dict):  # RS/RS 5.0, 6.1: the combats planned with the fire
+            return cm.planned_combats(state, request.side, rule["combats"]) if rule["turn"] == state.turn else None
         if kind == "attack-choices" and rule == "auto":
             return {"combats": {c.id: cm.auto_choice(state, c, "attacker") for c in state.combats
                                 if c.id in ask.data["combats"]}}
@@ -680,6 +683,13 @@ class RedStar:
             value = rule.get("check-if-rating-at-least")
             if set(rule) != {"check-if-rating-at-least"} or not isinstance(value, int) or not 0 <= value <= 7:
                 raise RulesError("policy morale is check, retreat, ask, or {check-if-rating-at-least: N}")
+            return
+        if kind == "combats" and isinstance(rule, dict):  # RS/RS 6.1: a plan signed before the fire's dice
+            turn, combats = rule.get("turn"), rule.get("combats")
+            if set(rule) != {"turn", "combats"} or not isinstance(turn, int) or isinstance(turn, bool) or turn < 1 \
+                    or not isinstance(combats, list) or not all(isinstance(c, dict) for c in combats):
+                raise RulesError("policy combats is ask, or {turn: N, combats: [{hex, attackers, ...}]}: the "
+                                 "prepared combats of game turn N, declared when the game asks for them")
             return
         if kind == "reserve-moves" and isinstance(rule, list):  # RS/RS 7.63 conditional orders (issue 14)
             reserves.check_standing(rule)
@@ -986,7 +996,9 @@ class RedStar:
         from rsr.rulesets.red_star import bot
 
         if request.kind == "fire-missions":  # issue 14: the bot's artillery plan
-            return [{"request": request.id, "answer": bot.fire_missions(state, request.side)}]
+            missions = bot.fire_missions(state, request.side)
+            return bot.combats_planned_with(state, request.side, missions) + [
+                {"request": request.id, "answer": missions}]
         inputs = bot.answer(state, request)
         if request.kind == "attack-choices":  # issue 14: offensive support (RS/RS 5.31)
             inputs = bot.support_for_attacks(state, request, inputs)
