@@ -215,7 +215,6 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
         start = state.units[units[0]].hex or ""
         walked = artillery.walk_interdicted(state, ctx, side, move)
         entered = movement.apply_walk(state, side, move, walked)
-        bridges.soviet_adjacency(state, ctx, side, entered, move.bridge)  # RS/RS 11.2: a leave may come with it
         enemy_zoc = zone_of_control(state, enemy_of(side))
         for unit_id in units:
             hexes = entered.get(unit_id, [])
@@ -233,6 +232,7 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
                 why = "entered an enemy zone of control" if unit.hex in enemy_zoc else (
                     f"spent over half its allowance ({movement.fraction_text(spent)} of {printed})")
                 ctx.emit("reserve-lost", f"{unit_id} {why} and loses its Reserve marker", "RS/RS 7.62", unit=unit_id)
+        bridges.soviet_adjacency(state, ctx, side, entered, move.bridge)  # RS/RS 11.2: a leave may come with it
 
 
 def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str, Any]]) -> dict[str, Any]:
