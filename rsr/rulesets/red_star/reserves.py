@@ -125,9 +125,11 @@ def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[move
             raise RulesError(f"move {move.number}: in Reserve Movement an engineer may only stay put to pick up the "
                              "Japanese bridge ({units: [engineer], path: [], bridge: {pick_up: hexside}}); a Soviet "
                              "unit next to it may stay put to destroy it ({units: [unit], path: [], bridge: {destroy: "
-                             "hexside}}) and a Soviet move may leave it intact ({bridge: {leave: hexside}}, RS/RS 11.2)")
+                             "hexside}}) and a Soviet move may leave it intact ({bridge: {leave: hexside}}, "
+                             "RS/RS 11.2)")
         if kind == "leave" and side != "soviet":
-            raise RulesError(f"move {move.number}: only the Soviet player leaves the Japanese bridge intact (RS/RS 11.2)")
+            raise RulesError(f"move {move.number}: only the Soviet player leaves the Japanese bridge intact "
+                             "(RS/RS 11.2)")
         walked = movement.walk(trial, side, move, strict=True)
         movement.check_hasty(trial, side, move, walked, hasty_used)  # RS/RS 7.63: a hasty attack may end it
         entered = movement.apply_walk(trial, side, move, walked)
