@@ -5,7 +5,11 @@ either side, +5 MP) or ``bridge: {place: "a-b"}`` (11.2, the Japanese engineer c
 +5 MP, +10 if motorized). The hexside must be one of the sides of the hex where the engineer stands after
 its move, and the MP must be left after the move. A placed counter is a bridge over the Halha that Armor
 may not cross (11.3). A Soviet unit that enters either hex of its hexside destroys it for good, unless its
-move says ``bridge: {leave: "a-b"}`` (11.2: the Soviet player may choose to leave it intact).
+move says ``bridge: {leave: "a-b"}`` (11.2: the Soviet player may choose to leave it intact). Having left it,
+the Soviet player may not destroy it for the rest of that Movement segment: a later Soviet unit reaching it
+then leaves it standing. A Soviet unit already next to the counter destroys it by a move with an empty path
+and ``bridge: {destroy: "a-b"}`` (no MP), but only in a later Movement segment in which that unit may move
+than the one in which the counter was placed or left intact (11.2; interpretations.md).
 
 ``bridge: {pick_up: "a-b"}`` with an empty path: an engineer without Fired or disruption markers that stays the
 whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal); an engineer in
@@ -63,12 +67,36 @@ def engineer_of(state: RsState, units: list[str]) -> Unit | None:
     return None
 
 
-def problem(state: RsState, side: str, units: list[str], action: dict[str, str], left: dict[str, Fraction]) -> \
-        str | None:
-    """Why the bridge action cannot be done where the move ended, or None."""
+def segment_key(state: RsState) -> str:
+    """The Movement segment now under way: game turn and place in the sequence of play."""
+    return f"{state.turn}/{state.segment}"
+
+
+def soviet_destroy_problem(state: RsState, units: list[str], standing: bool) -> str | None:
+    """RS/RS 11.2: why Soviet units of a move may not destroy the Japanese bridge counter now, or None.
+
+    ``standing``: the move has no path, so the unit was already next to the counter."""
+    side_id = state.pontoon or ""
+    low, high = side_id.split("-")
+    if not any(state.units[u].on_map and state.units[u].hex in (low, high) for u in units):
+        return f"no unit of the move is in {low} or {high}, next to the Japanese bridge on {side_id} (RS/RS 11.2)"
+    if state.pontoon_left == segment_key(state):  # RS/RS 11.2: left intact, wait for a later segment
+        return (f"the Soviet player left the Japanese bridge on {side_id} intact earlier in this Movement segment "
+                "and may not destroy it before a later one (RS/RS 11.2)")
+    if standing and state.pontoon_placed == segment_key(state):  # RS/RS 11.2: already adjacent, wait
+        return (f"the Japanese bridge on {side_id} was placed this segment; a Soviet unit already next to it must "
+                "wait for the next segment in which it may move (RS/RS 11.2)")
+    return None
+
+
+def problem(state: RsState, side: str, units: list[str], action: dict[str, str], left: dict[str, Fraction],
+            standing: bool = False) -> str | None:
+    """Why the bridge action cannot be done where the move ended, or None (``standing``: a move without path)."""
     kind, side_id = next(iter(action.items()))
     if kind == "leave":
         return None if side == "soviet" else "only the Soviet player leaves the Japanese bridge intact (RS/RS 11.2)"
+    if kind == "destroy" and side == "soviet" and side_id == state.pontoon:  # RS/RS 11.2: any Soviet unit, no MP
+        return soviet_destroy_problem(state, units, standing)
     engineer = engineer_of(state, units)
     if engineer is None:
         return "only an engineer may place or destroy a bridge (RS/RS 11.1, 11.2)"
@@ -128,15 +156,20 @@ def exchange_receivers(moves: list[Any]) -> dict[int, str]:
 
 
 def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[str, str],
-        left: dict[str, Fraction]) -> None:
+        left: dict[str, Fraction], standing: bool = False) -> None:
     """Carry out a bridge action at the end of a move, or say why it could not be done."""
-    why = problem(state, side, units, action, left)
+    why = problem(state, side, units, action, left, standing)
     kind, side_id = next(iter(action.items()))
     if kind == "leave":
         return
     if why:
         ctx.emit("bridge", f"the bridge action is not carried out: {why}", "RS/RS 11.1", hexside=side_id,
                  done=False)
+        return
+    if kind == "destroy" and side == "soviet" and side_id == state.pontoon:  # RS/RS 11.2
+        low, high = side_id.split("-")
+        by = next(u for u in units if state.units[u].on_map and state.units[u].hex in (low, high))
+        destroy(state, ctx, side_id, f"destroyed by {by} next to it (no MP)", "RS/RS 11.2")
         return
     engineer = engineer_of(state, units)
     assert engineer is not None
@@ -157,6 +190,7 @@ def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[
                  hexside=side_id, done=True, action="pick_up", unit=engineer.id)
         return
     state.pontoon = side_id
+    state.pontoon_placed, state.pontoon_left = segment_key(state), ""  # RS/RS 11.2: the waits start afresh
     del state.carriers[COUNTER]
     state.units[COUNTER].hex = engineer.hex
     ctx.emit("bridge", f"{engineer.id} places the Japanese bridge counter across the Halha on {side_id}",
@@ -176,13 +210,21 @@ def destroy(state: RsState, ctx: Context, side_id: str, why: str, case: str) -> 
 
 def soviet_adjacency(state: RsState, ctx: Context, side: str, entered: dict[str, list[str]],
                      action: dict[str, str] | None) -> None:
-    """RS/RS 11.2: a Soviet unit entering a hex of the counter's hexside destroys it, unless left intact."""
+    """RS/RS 11.2: a Soviet unit entering a hex of the counter's hexside destroys it, unless left intact by this
+    move or earlier in this Movement segment (then the Soviet player waits for a later segment)."""
     if side != "soviet" or state.pontoon is None:
         return
     low, high = state.pontoon.split("-")
     if any(h in (low, high) for hexes in entered.values() for h in hexes):
         if action is not None and action.get("leave") == state.pontoon:
-            ctx.emit("bridge", f"the Soviet player leaves the Japanese bridge on {state.pontoon} intact",
-                     "RS/RS 11.2", hexside=state.pontoon, done=False)
+            state.pontoon_left = segment_key(state)
+            ctx.emit("bridge", f"the Soviet player leaves the Japanese bridge on {state.pontoon} intact; he may "
+                     "not destroy it before a later Movement segment", "RS/RS 11.2", hexside=state.pontoon,
+                     done=False, action="leave")
+            return
+        if state.pontoon_left == segment_key(state):
+            ctx.emit("bridge", f"the Japanese bridge on {state.pontoon} stays intact: the Soviet player left it "
+                     "intact earlier in this Movement segment and must wait for a later one", "RS/RS 11.2",
+                     hexside=state.pontoon, done=False, action="wait")
             return
         destroy(state, ctx, state.pontoon, "destroyed: a Soviet unit has reached it", "RS/RS 11.2")

@@ -351,19 +351,20 @@ def check_order(state: RsState, side: str, answer: Any) -> tuple[list[str], list
                 raise RulesError(f"move {move.number}: {unit_id} is in {unit.hex}, not with the stack in {first.hex}; "
                                  "a stack moves from one hex (RS/RS 7.2)")
             why = restricted(trial, unit)
-            if why and move.path:
-                raise RulesError(f"move {move.number}: {why}")
+            if why and (move.path or (move.bridge or {}).get("destroy") == trial.pontoon):
+                raise RulesError(f"move {move.number}: {why}")  # RS/RS 11.2: only a unit that may move now
         if len(set(move.units)) != len(move.units):
             raise RulesError(f"move {move.number}: a unit is listed twice")
         walked = walk(trial, side, move, strict=True)
         check_hasty(trial, side, move, walked, hasty_used)
         attacks += len(move.hasty)
-        apply_walk(trial, side, move, walked)
+        entered = apply_walk(trial, side, move, walked)
         if move.bridge is not None:  # RS/RS 11.1, 11.2 (issue 14)
-            why = bridges.problem(trial, side, list(move.units), move.bridge, walked.left)
+            why = bridges.problem(trial, side, list(move.units), move.bridge, walked.left, not move.path)
             if why:
                 raise RulesError(f"move {move.number}: {why}")
-            bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, walked.left)
+            bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, walked.left, not move.path)
+        bridges.soviet_adjacency(trial, Context(NoDice()), side, entered, move.bridge)  # RS/RS 11.2
         moved += list(move.units)
         entered_hexes += [trial.units[u].hex or "" for u in move.units if walked.reached[u]]
     for number, receiver in sorted(bridges.exchange_receivers(moves).items()):

@@ -30,6 +30,7 @@ from typing import Any
 
 from rsr.engine import Context
 from rsr.errors import RulesError
+from rsr.fairdice import NoDice
 from rsr.rulesets.red_star import bridges, movement
 from rsr.rulesets.red_star import combat as cm
 from rsr.rulesets.red_star.data import half_up
@@ -111,19 +112,28 @@ def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[move
             if first is None or unit.hex != first.hex:
                 raise RulesError(f"move {move.number}: a stack moves from one hex (RS/RS 7.2)")
             seen.append(unit_id)
-        if move.bridge is not None:  # RS/RS 11.2: a reserve engineer picks the bridge up by staying put
-            if "pick_up" not in move.bridge or move.path:
-                raise RulesError(f"move {move.number}: in Reserve Movement an engineer may only stay put to pick up "
-                                 "the Japanese bridge ({units: [engineer], path: [], bridge: {pick_up: hexside}}, "
-                                 "RS/RS 11.2)")
+        kind = next(iter(move.bridge)) if move.bridge else ""
+        if kind in ("pick_up", "destroy") and not move.path:  # RS/RS 11.2: a reserve acting without moving
+            assert move.bridge is not None
             full = {u: movement.allowance_of(trial, trial.units[u]) for u in move.units}
-            why = bridges.problem(trial, side, list(move.units), move.bridge, full)
+            why = bridges.problem(trial, side, list(move.units), move.bridge, full, standing=True)
             if why:
                 raise RulesError(f"move {move.number}: {why}")
+            bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, full, standing=True)
             continue
+        if kind and kind != "leave":
+            raise RulesError(f"move {move.number}: in Reserve Movement an engineer may only stay put to pick up the "
+                             "Japanese bridge ({units: [engineer], path: [], bridge: {pick_up: hexside}}); a Soviet "
+                             "unit next to it may stay put to destroy it ({units: [unit], path: [], bridge: {destroy: "
+                             "hexside}}) and a Soviet move may leave it intact ({bridge: {leave: hexside}}, "
+                             "RS/RS 11.2)")
+        if kind == "leave" and side != "soviet":
+            raise RulesError(f"move {move.number}: only the Soviet player leaves the Japanese bridge intact "
+                             "(RS/RS 11.2)")
         walked = movement.walk(trial, side, move, strict=True)
         movement.check_hasty(trial, side, move, walked, hasty_used)  # RS/RS 7.63: a hasty attack may end it
-        movement.apply_walk(trial, side, move, walked)
+        entered = movement.apply_walk(trial, side, move, walked)
+        bridges.soviet_adjacency(trial, Context(NoDice()), side, entered, move.bridge)  # RS/RS 11.2
     attacks = sum(len(m.hasty) for m in moves)
     if attacks > state.support.get(side, 0):
         raise RulesError(f"{attacks} hasty attacks cost {attacks} support points; {side} has "
@@ -181,7 +191,13 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
     from rsr.rulesets.red_star import retreat as rt
 
     for move in moves:
-        if move.bridge is not None:  # RS/RS 11.2: the pick-up waits for the end of the enemy segment
+        if move.bridge is not None and "destroy" in move.bridge and not move.path:  # RS/RS 11.2, already next to it
+            units = [u for u in move.units if state.units[u].on_map and state.units[u].reserve]
+            run.reserve_moved += [u for u in units if u not in run.reserve_moved]
+            bridges.act(state, ctx, side, units, move.bridge,
+                        {u: movement.allowance_of(state, state.units[u]) for u in units}, standing=True)
+            continue
+        if move.bridge is not None and "pick_up" in move.bridge:  # RS/RS 11.2: waits for the segment's end
             engineer = bridges.engineer_of(state, list(move.units))
             if engineer is not None:
                 run.reserve_pickups.append([engineer.id, engineer.hex or "", move.bridge["pick_up"]])
@@ -197,11 +213,10 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
             continue
         state.reserve_movers = sorted({*state.reserve_movers, *units})  # RS/RS 11.2 exchange by a reserve
         move = movement.Move(tuple(units), move.path, {k: v for k, v in move.drop.items() if k in units}, False, [],
-                             move.number)
+                             move.number, move.bridge)
         start = state.units[units[0]].hex or ""
         walked = artillery.walk_interdicted(state, ctx, side, move)
         entered = movement.apply_walk(state, side, move, walked)
-        bridges.soviet_adjacency(state, ctx, side, entered, None)  # RS/RS 11.2
         enemy_zoc = zone_of_control(state, enemy_of(side))
         for unit_id in units:
             hexes = entered.get(unit_id, [])
@@ -219,6 +234,7 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
                 why = "entered an enemy zone of control" if unit.hex in enemy_zoc else (
                     f"spent over half its allowance ({movement.fraction_text(spent)} of {printed})")
                 ctx.emit("reserve-lost", f"{unit_id} {why} and loses its Reserve marker", "RS/RS 7.62", unit=unit_id)
+        bridges.soviet_adjacency(state, ctx, side, entered, move.bridge)  # RS/RS 11.2: a leave may come with it
 
 
 def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str, Any]]) -> dict[str, Any]:

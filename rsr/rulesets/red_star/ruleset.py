@@ -904,9 +904,9 @@ class RedStar:
         move = movement.Move(tuple(raw["units"]), tuple(raw["path"]), dict(raw["drop"]), raw["operational"], [],
                              raw["number"])
         alive = [u for u in move.units if state.units[u].on_map]
-        if alive and not move.path and raw.get("bridge"):  # RS/RS 11.2 pick-up without moving (issue 14)
+        if alive and not move.path and raw.get("bridge"):  # RS/RS 11.2 pick-up or destruction without moving
             bridges.act(state, ctx, side, alive, raw["bridge"], {u: movement.allowance_of(state, state.units[u])
-                                                                 for u in alive})
+                                                                 for u in alive}, standing=True)
         if not alive or not move.path:
             return
         first = state.units[alive[0]].hex

@@ -145,6 +145,8 @@ class RsState:
     reserve_seen: list[str] = field(default_factory=list)  # reserves that sat through an enemy Movement segment
     pontoon: str | None = None       # RS/RS 11.2: the hexside the Japanese bridge counter spans (issue 14)
     reserve_movers: list[str] = field(default_factory=list)  # 11.2: reserves that moved in the last enemy segment
+    pontoon_placed: str = ""         # RS/RS 11.2: "turn/segment" in which the bridge counter was placed
+    pontoon_left: str = ""           # RS/RS 11.2: "turn/segment" in which the Soviet player left it intact
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RsState:
         """Units hold only plain values, so a field-by-field copy is enough for them (and much faster)."""
