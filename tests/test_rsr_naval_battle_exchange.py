@@ -30,9 +30,8 @@ JAPANESE = {"fleets": {"jp-fleet-1": {"sortie": True, "route": [], "search": "al
             "battle_plan": {"range": 2, "torpedo": {"attack": {"range_at_most": 3}, "target": "capital"}}}
 
 
-def play(parent: Path, sealed: bool = False, game: int = 8) -> tuple[Path, list[Event], int]:
-    """Vitgeft (Russian) invites, Togo accepts with his sailing orders and plan; Vitgeft's follow in packet 2.
-    ``sealed``: Vitgeft seals his plan in packet 2 and unseals it once Togo's orders are in."""
+def start_battle_game(parent: Path, game: int) -> tuple[Path, dict[str, KeyPair]]:
+    """Vitgeft (Russian) invites Togo to naval-battle-1904 (fixed keys, game id from ``game``); Togo accepts."""
     ruleset = get_ruleset("red-sun-rising")
     keys = {"russia": KeyPair("vitgeft", bytes([1]) * 32), "japan": KeyPair("togo", bytes([2]) * 32)}
     invite = invite_packet(ruleset, load_scenario("red-sun-rising", "naval-battle-1904"), keys["russia"], "russia",
@@ -40,6 +39,13 @@ def play(parent: Path, sealed: bool = False, game: int = 8) -> tuple[Path, list[
     game_dir = create_game_dir(parent, invite)
     append_packets(game_dir, [invite])
     append_packets(game_dir, [accept_packet(invite, keys["japan"], "Togo", [], nonce=bytes([4]) * 32, time=TIME)])
+    return game_dir, keys
+
+
+def play(parent: Path, sealed: bool = False, game: int = 8) -> tuple[Path, list[Event], int]:
+    """Vitgeft (Russian) invites, Togo accepts with his sailing orders and plan; Vitgeft's follow in packet 2.
+    ``sealed``: Vitgeft seals his plan in packet 2 and unseals it once Togo's orders are in."""
+    game_dir, keys = start_battle_game(parent, game)
     # the Russians are asked first (7.1); Togo answers when the game asks him (an input the game has not
     # reached is never signed: docs/protocol.md)
     pending: dict[str, list[list[dict[str, Any]]]] = {

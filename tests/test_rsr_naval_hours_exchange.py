@@ -20,19 +20,15 @@ from rsr.cli import main
 from rsr.engine import Event, Request, dry_run
 from rsr.fairdice import seal
 from rsr.game import (
-    accept_packet,
     append_packets,
     build_packet,
-    create_game_dir,
-    invite_packet,
     load_log,
     position_for_author,
     replay,
 )
 from rsr.keys import KeyPair
 from rsr.rulesets import get_ruleset
-from rsr.scenario import load_scenario
-from tests.test_rsr_naval_battle_exchange import TIME, wanted
+from tests.test_rsr_naval_battle_exchange import TIME, start_battle_game, wanted
 
 SALT = bytes(range(16, 32))
 RUSSIAN = {"fleets": {"ru-fleet-1": {"sortie": True, "route": [], "search": "never"}},
@@ -92,13 +88,7 @@ def inputs_for(result: Any, key: KeyPair, side: str, sealed: dict[str, Any]) -> 
 def play(parent: Path, game: int) -> tuple[Path, list[Event], int, int]:
     """The game of the plans test, with both admirals asked hour by hour; returns the game folder, the events,
     the packets of the whole game and the packets signed while the battle was under way."""
-    ruleset = get_ruleset("red-sun-rising")
-    keys = {"russia": KeyPair("vitgeft", bytes([1]) * 32), "japan": KeyPair("togo", bytes([2]) * 32)}
-    invite = invite_packet(ruleset, load_scenario("red-sun-rising", "naval-battle-1904"), keys["russia"], "russia",
-                           "Vitgeft", bytes([game]) * 16, None, {}, nonce=bytes([3]) * 32, time=TIME)
-    game_dir = create_game_dir(parent, invite)
-    append_packets(game_dir, [invite])
-    append_packets(game_dir, [accept_packet(invite, keys["japan"], "Togo", [], nonce=bytes([4]) * 32, time=TIME)])
+    game_dir, keys = start_battle_game(parent, game)
     sealed: dict[str, Any] = {}
     in_battle = 0
     for _ in range(200):
