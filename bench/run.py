@@ -178,7 +178,8 @@ def bench_startup(small_game: Path) -> None:
     rolled = best_run(7, dice, env())
     record("rsr dice roll", f"{rolled * 1e3:.0f} ms = {rolled / click_floor:.2f} x import click", "(figure only)",
            None)
-    heavy = ("rich", "jsonschema", "yaml", "rsr.rulesets.red_star", "rsr.rulesets.red_sun_rising", "rsr.game")
+    heavy = ("rich", "jsonschema", "yaml", "rsr.rulesets.red_star", "rsr.rulesets.red_sun_rising", "rsr.game",
+             "rsr.log", "rsr.gamedir")
     probe = ("import sys\nfrom rsr.cli import main\n"
              "for args in (['--help'], ['dice', 'roll', '--reveal', '00' * 32, '--game', '11' * 16, "
              "'--packet-hash', '22' * 32]):\n"

@@ -17,7 +17,7 @@ from pathlib import Path
 from rsr import keys as keystore
 from rsr.engine import Ruleset
 from rsr.fileio import atomic_write, read_limited
-from rsr.game import PassRecord, Replay
+from rsr.log import PassRecord, Replay
 from rsr.packet import Packet
 
 FORMAT = 1
