@@ -68,6 +68,7 @@ def env(home: Path | None = None, rss: bool = False) -> dict[str, str]:
     out["RSR_HOME"] = str(home or HOME)
     out["RSR_BENCH_SCENARIOS"] = str(SCENARIOS)
     out.pop("RSR_BENCH_RSS", None)
+    out.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules load from their compiled bytecode
     if rss:
         out["RSR_BENCH_RSS"] = "1"
     return out
@@ -137,6 +138,11 @@ def prefix(game_dir: Path, count: int, where: Path) -> Path:
     for path in sorted((game_dir / "turns").iterdir())[:count]:
         shutil.copy(path, target / "turns" / path.name)
     shutil.copy(game_dir / ".gitignore", target / ".gitignore")
+    if count >= 2:  # as a player's directory holds it (else the next command writes it)
+        from rsr.gamedir import load_log, write_game_yaml
+        from rsr.log import replay
+
+        write_game_yaml(target, replay(load_log(target)[:2]))
     (target / ".rsr.lock").touch()
     return target
 
@@ -261,8 +267,7 @@ def _verify_parts(game_dir: Path, floor: float) -> None:
     from rsr.game import load_log, replay
 
     def cold_read() -> None:
-        packet_module.signature_ok.cache_clear()
-        packet_module._SCHEMA_CHECKED.clear()
+        packet_module.forget_checks()
         load_log(game_dir)
 
     read = best_of(3, cold_read)

@@ -5,7 +5,11 @@ packets and hands them to ``replay``/``extend``, and writes what they accepted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +17,7 @@ from rsr.errors import BadInput, RulesError, VerificationError, printable
 from rsr.fileio import atomic_write, game_locked, read_limited
 from rsr.keys import KeyPair, decode_public, fingerprint
 from rsr.log import Replay, check_last_inputs, extend, my_side, pending_pass, replay
-from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet, read_packets
+from rsr.packet import Packet, check_self_signature, checked_before, extract_blocks, open_packet, read_packets
 from rsr.yamlio import dump_yaml
 
 MAX_PACKET_FILE = 8 * 1024 * 1024
@@ -25,11 +29,7 @@ def game_dir_name(game_id: str) -> str:
 
 def read_text_file(path: Path) -> str:
     """A packet file's text: a regular file of bounded size (a FIFO or a device is refused)."""
-    data = read_limited(path, MAX_PACKET_FILE, "packet file")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+    return _text(read_limited(path, MAX_PACKET_FILE, "packet file"))
 
 
 def _open_early(path: Path, text: str, seq: int) -> Packet:
@@ -45,8 +45,44 @@ def _open_early(path: Path, text: str, seq: int) -> Packet:
     return packet
 
 
+@dataclass(frozen=True)
+class KnownFile:
+    """A packet file an earlier command checked in full: the SHA-256 of the file's bytes then, the packet they
+    held, and the key its signature verified under (``packet``: the very object, within one process)."""
+
+    file_sha256: bytes
+    payload_bytes: bytes
+    signature: bytes
+    key: bytes
+    packet: Packet | None = None
+    payload: dict[str, Any] | None = None  # the payload as parsed then (a record read back from the rsr home)
+
+
+KnownFiles = Callable[[str], Mapping[str, KnownFile]]  # by game id: file name -> what was checked
+
+
+@dataclass
+class LogFiles:
+    """The packets of turns/, in order, and the SHA-256 of each file's bytes by file name."""
+
+    packets: list[Packet]
+    digests: dict[str, bytes]
+
+
 def load_log(game_dir: Path) -> list[Packet]:
+    """Read every packet file, check signatures and file names, and detect equivocation (everything checked)."""
+    return read_log(game_dir).packets
+
+
+def read_log(game_dir: Path, known: KnownFiles | None = None) -> LogFiles:
     """Read every packet file, check signatures and file names, and detect equivocation.
+
+    With ``known`` (what earlier commands checked, rsr/cache.py), a file from packet 2 on whose bytes hash
+    exactly as they did when they were checked in full, signed by the key the game now pins for its side,
+    is taken as checked: the same bytes give the same verdicts, so de-armoring, strict parsing, the schema
+    and Ed25519 are not run again for it. Any other file (new, changed by one byte, renamed) is checked in
+    full. The invite and the acceptance, which carry the keys, are always checked in full. ``rsr verify``
+    passes no ``known``.
 
     Read-only: a fork (two packets at one seq) is reported with both file names; ``rsr receive`` is what
     writes proofs to disputes/.
@@ -54,38 +90,30 @@ def load_log(game_dir: Path) -> list[Packet]:
     turns = game_dir / "turns"
     if not turns.is_dir():
         raise BadInput(f"{game_dir} is not a game directory (no turns/)")
-    files = sorted(p for p in turns.iterdir() if p.suffix == ".rsr")
+    files = [turns / name for name in sorted(n for n in os.listdir(turns) if os.path.splitext(n)[1] == ".rsr")]
     if not files:
         raise VerificationError(f"{turns} holds no packets")
     by_seq: dict[int, list[tuple[Path, Packet]]] = {}
+    digests: dict[str, bytes] = {}
     keys: dict[str, bytes] | None = None
+    checked: Mapping[str, KnownFile] = {}
     for path in files:
         head = path.name.split("-")[0]
         if not (head.isascii() and head.isdigit()) or len(head) > 7:  # '①'.isdigit() is true, int('①') fails
             raise VerificationError(f"{printable(path.name)} is not named NNNN-side-tag.rsr")
         seq = int(head)
-        text = read_text_file(path)
-        try:
-            blocks = extract_blocks(text)
-        except BadInput as exc:
-            raise VerificationError(f"{path.name}: {exc}", seq) from exc
-        if len(blocks) != 1:
-            raise VerificationError(f"{path.name} holds {len(blocks)} packets; a turn file holds one", seq)
-        if seq <= 1:
-            packet = _open_early(path, text, seq)
-            if seq == 0:
-                keys = {s: decode_public(t) for s, t in sorted(packet.payload["invite"]["keys"].items())}
-            elif keys is not None:
-                keys.update({s: decode_public(t) for s, t in sorted(packet.payload["accept"]["keys"].items())})
-        else:
-            if keys is None:
-                raise VerificationError("packet 0 (the invite) is missing", 0)
-            try:
-                packet = open_packet(blocks[0], keys, seq)
-            except BadInput as exc:
-                raise VerificationError(f"{path.name}: {exc}", seq) from exc
-            except VerificationError as exc:
-                raise VerificationError(f"{path.name}: {exc.reason}", seq) from exc
+        data = read_limited(path, MAX_PACKET_FILE, "packet file")
+        digest = hashlib.sha256(data).digest()
+        digests[path.name] = digest
+        entry = checked.get(path.name) if seq >= 2 and keys is not None else None
+        packet = _known_packet(entry, digest, keys) if entry is not None else None
+        if packet is None:
+            packet = _read_packet_file(path, _text(data), seq, keys)
+        if seq == 0:
+            keys = {s: decode_public(t) for s, t in sorted(packet.payload["invite"]["keys"].items())}
+            checked = known(packet.game) if known is not None else {}
+        elif seq == 1 and keys is not None:
+            keys.update({s: decode_public(t) for s, t in sorted(packet.payload["accept"]["keys"].items())})
         if packet.seq != seq:
             raise VerificationError(f"{path.name} holds packet {packet.seq}, not {seq}", seq)
         if path.name != packet.file_name():
@@ -97,7 +125,55 @@ def load_log(game_dir: Path) -> list[Packet]:
             who = f"both signed by {first.side} (equivocation)" if first.side == second.side else \
                 f"by {first.side} and {second.side}"
             raise VerificationError(f"two different packets, {first_path.name} and {second_path.name}, {who}", seq)
-    return [found[0][1] for _, found in sorted(by_seq.items())]
+    return LogFiles([found[0][1] for _, found in sorted(by_seq.items())], digests)
+
+
+def _text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _known_packet(entry: KnownFile, digest: bytes, keys: dict[str, bytes] | None) -> Packet | None:
+    """The packet of a file checked before, if its bytes are the ones checked and its key is the game's."""
+    if entry.file_sha256 != digest or keys is None:
+        return None
+    packet = entry.packet
+    if packet is None or packet.payload_bytes != entry.payload_bytes or packet.signature != entry.signature:
+        payload = entry.payload
+        if payload is None:
+            try:
+                payload = json.loads(entry.payload_bytes)
+            except ValueError:
+                return None
+        if not isinstance(payload, dict):
+            return None
+        packet = Packet(payload, entry.payload_bytes, entry.signature)
+    if keys.get(str(packet.payload.get("side"))) != entry.key:
+        return None
+    checked_before(entry.key, entry.signature, entry.payload_bytes)
+    return packet
+
+
+def _read_packet_file(path: Path, text: str, seq: int, keys: dict[str, bytes] | None) -> Packet:
+    """One packet file checked in full: one armored block, signed by its side's key, canonical, in schema."""
+    try:
+        blocks = extract_blocks(text)
+    except BadInput as exc:
+        raise VerificationError(f"{path.name}: {exc}", seq) from exc
+    if len(blocks) != 1:
+        raise VerificationError(f"{path.name} holds {len(blocks)} packets; a turn file holds one", seq)
+    if seq <= 1:
+        return _open_early(path, text, seq)
+    if keys is None:
+        raise VerificationError("packet 0 (the invite) is missing", 0)
+    try:
+        return open_packet(blocks[0], keys, seq)
+    except BadInput as exc:
+        raise VerificationError(f"{path.name}: {exc}", seq) from exc
+    except VerificationError as exc:
+        raise VerificationError(f"{path.name}: {exc.reason}", seq) from exc
 
 
 def write_dispute(game_dir: Path, name: str, heading: str, packets: list[Packet]) -> Path:

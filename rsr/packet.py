@@ -49,11 +49,12 @@ class Packet:
     def game(self) -> str:
         return str(self.payload["game"])
 
-    @property
+    @functools.cached_property
     def hash(self) -> bytes:
+        """SHA-256 of the signed payload bytes (computed once: the bytes never change)."""
         return hashlib.sha256(self.payload_bytes).digest()
 
-    @property
+    @functools.cached_property
     def hash_hex(self) -> str:
         return self.hash.hex()
 
@@ -63,6 +64,10 @@ class Packet:
 
     def file_name(self) -> str:
         """``0000-japan-invite.rsr``, ``0001-russia-accept.rsr``, ``0002-japan-1a2b3c4d.rsr``."""
+        return self._file_name
+
+    @functools.cached_property
+    def _file_name(self) -> str:
         tag = "invite" if self.seq == 0 else "accept" if self.seq == 1 else self.hash_hex[:8]
         return f"{self.seq:04d}-{self.side}-{tag}.rsr"
 
@@ -70,7 +75,10 @@ class Packet:
         return armor(self.payload_bytes, self.signature, self.game, self.seq, self.side)
 
 
-@functools.lru_cache(maxsize=16384)
+_VERIFIED: set[tuple[bytes, bytes, bytes]] = set()  # (key, signature, payload) triples that verified
+_MAX_VERIFIED = 1 << 16
+
+
 def signature_ok(public_raw: bytes, signature: bytes, payload_bytes: bytes) -> bool:
     """Does ``signature`` sign ``payload_bytes`` (with the packet prefix) under ``public_raw``?
 
@@ -78,10 +86,33 @@ def signature_ok(public_raw: bytes, signature: bytes, payload_bytes: bytes) -> b
     it both ask, and a command may do both several times. The answer depends only on the three byte
     strings, so a changed payload or signature is always checked afresh.
     """
-    return verify_signature(public_raw, signature, SIGN_PREFIX + payload_bytes)
+    if (public_raw, signature, payload_bytes) in _VERIFIED:
+        return True
+    if not verify_signature(public_raw, signature, SIGN_PREFIX + payload_bytes):
+        return False
+    if len(_VERIFIED) >= _MAX_VERIFIED:
+        _VERIFIED.clear()
+    _VERIFIED.add((public_raw, signature, payload_bytes))
+    return True
 
 
 _SCHEMA_CHECKED: set[bytes] = set()  # SHA-256 of payloads that parsed strictly and matched the schema
+
+
+def checked_before(public_raw: bytes, signature: bytes, payload_bytes: bytes) -> None:
+    """Take a packet as checked: its signature verifies under ``public_raw``, its payload is canonical and
+    matches the schema. Only for exactly these bytes when an earlier command checked them in full (a game
+    directory's file whose bytes hash as they did then, rsr/gamedir.py); any other bytes are checked."""
+    if len(_VERIFIED) >= _MAX_VERIFIED:
+        _VERIFIED.clear()
+    _VERIFIED.add((public_raw, signature, payload_bytes))
+    _SCHEMA_CHECKED.add(hashlib.sha256(payload_bytes).digest())
+
+
+def forget_checks() -> None:
+    """Forget every signature and schema check of this process (benchmarks of cold reading; tests)."""
+    _VERIFIED.clear()
+    _SCHEMA_CHECKED.clear()
 
 
 def sign_payload(payload: dict[str, Any], key: KeyPair) -> Packet:
