@@ -43,8 +43,60 @@ def _fast_validator(name: str) -> Callable[[Any], Any] | None:
     except ImportError:  # optional: without it jsonschema does all the work
         return None
     schema = _end_anchored(json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text()))
-    # use_default=False: never fill in defaults (the payload must stay as signed)
-    return fastjsonschema.compile(schema, use_default=False, use_formats=False)
+    compiled = _compiled_code(schema, fastjsonschema)
+    if compiled is None:
+        # use_default=False: never fill in defaults (the payload must stay as signed)
+        return fastjsonschema.compile(schema, use_default=False, use_formats=False)
+    root, code = compiled
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)  # noqa: S102 - fastjsonschema's own generated validator, compiled once (below)
+    check: Callable[[Any], Any] = namespace[root]
+    return check
+
+
+CODE_CACHE_FORMAT = b"rsr-schema-code-1"
+
+
+def _compiled_code(schema: Any, fastjsonschema: Any) -> tuple[str, Any] | None:
+    """fastjsonschema's validator for ``schema`` as a code object, kept in the rsr home's cache between
+    processes: generating and compiling it costs tens of milliseconds a command, loading it a fraction of one.
+    Keyed by the schema, fastjsonschema's version and this Python's bytecode tag; an entry whose own SHA-256
+    does not match is ignored and written anew. None when no code can be made (then ``compile`` is used)."""
+    import hashlib
+    import marshal
+    import sys
+
+    from rsr.scenario import cache_dir
+
+    key = hashlib.sha256(b"\0".join([
+        CODE_CACHE_FORMAT, json.dumps(schema, sort_keys=True).encode(), str(fastjsonschema.VERSION).encode(),
+        str(sys.implementation.cache_tag).encode(), sys.version.encode()])).hexdigest()
+    path = cache_dir().parent / "schemas" / f"{key}.marshal"
+    try:
+        data = path.read_bytes()
+        digest, _, body = data.partition(b"\n")
+        if hashlib.sha256(body).hexdigest().encode() == digest:
+            root, code = marshal.loads(body)
+            if isinstance(root, str) and type(code).__name__ == "code":
+                return root, code
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    try:
+        source = fastjsonschema.compile_to_code(schema, use_default=False, use_formats=False)
+    except Exception:  # noqa: BLE001 - fall back to fastjsonschema.compile, which will say what is wrong
+        return None
+    root = next((line[4:line.index("(")] for line in source.splitlines() if line.startswith("def ")), None)
+    if root is None:
+        return None
+    code = compile(source, f"<fastjsonschema {key[:12]}>", "exec")
+    body = marshal.dumps((root, code))
+    try:
+        from rsr.fileio import atomic_write
+
+        atomic_write(path, hashlib.sha256(body).hexdigest().encode() + b"\n" + body, mode=0o600)
+    except OSError:
+        pass
+    return root, code
 
 
 def _end_anchored(schema: Any) -> Any:

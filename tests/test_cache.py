@@ -197,3 +197,30 @@ def test_a_record_entry_for_other_bytes_is_not_used(long_game: Path, tmp_path: P
     checked = _fresh_process(monkeypatch)
     store.load(game_dir)
     assert len(checked) == 3  # the invite, the acceptance and the rewritten file
+
+
+def test_the_compiled_packet_schema_is_kept_and_a_damaged_copy_ignored(long_game: Path, tmp_path: Path) -> None:
+    """fastjsonschema's validator, compiled once into the rsr home (rsr/schemas.py), judges as a fresh one."""
+    import fastjsonschema
+
+    from rsr import schemas
+    from rsr.scenario import cache_dir
+
+    schema = schemas._end_anchored(__import__("json").loads((schemas.SCHEMA_DIR / "packet.schema.json").read_text()))
+    made = schemas._compiled_code(schema, fastjsonschema)
+    (kept,) = (cache_dir().parent / "schemas").glob("*.marshal")
+    again = schemas._compiled_code(schema, fastjsonschema)
+    assert made is not None and again is not None and again[0] == made[0]
+    data = kept.read_bytes()
+    kept.write_bytes(data[:-5] + bytes([data[-5] ^ 1]) + data[-4:])
+    assert schemas._compiled_code(schema, fastjsonschema) is not None  # ignored and made again
+    digest, _, body = kept.read_bytes().partition(b"\n")  # written anew, whole
+    assert __import__("hashlib").sha256(body).hexdigest().encode() == digest
+    for compiled in (made, again):
+        namespace: dict = {}
+        exec(compiled[1], namespace)  # noqa: S102
+        check = namespace[compiled[0]]
+        payload = load_log(long_game)[3].payload
+        check(payload)
+        with pytest.raises(fastjsonschema.JsonSchemaException):
+            check({**payload, "seq": "three"})
