@@ -62,6 +62,7 @@ def _compiled_code(schema: Any, fastjsonschema: Any) -> tuple[str, Any] | None:
     processes: generating and compiling it costs tens of milliseconds a command, loading it a fraction of one.
     Keyed by the schema, fastjsonschema's version and this Python's bytecode tag; an entry whose own SHA-256
     does not match is ignored and written anew. None when no code can be made (then ``compile`` is used)."""
+    import copy
     import hashlib
     import marshal
     import sys
@@ -82,7 +83,8 @@ def _compiled_code(schema: Any, fastjsonschema: Any) -> tuple[str, Any] | None:
     except (OSError, ValueError, EOFError, TypeError):
         pass
     try:
-        source = fastjsonschema.compile_to_code(schema, use_default=False, use_formats=False)
+        source = fastjsonschema.compile_to_code(copy.deepcopy(schema), use_default=False, use_formats=False)  # (it
+        # changes the dict it is given)
     except Exception:  # noqa: BLE001 - fall back to fastjsonschema.compile, which will say what is wrong
         return None
     root = next((line[4:line.index("(")] for line in source.splitlines() if line.startswith("def ")), None)
