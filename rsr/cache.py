@@ -110,25 +110,23 @@ class HomeCheckpoints:
         chunks of the record that changed are written (a receive writes one)."""
         before = self.known_files(result.game_id)
         entries: dict[str, KnownFile] = {}
+        dirty: set[int] = set()
         for packet in result.packets[2:]:
             name = packet.file_name()
             digest = digests.get(name)
             key = result.keys.get(packet.side)
             if digest is None or key is None:
                 continue
+            old = before.get(name)
+            if old is None or old.file_sha256 != digest or old.payload_bytes != packet.payload_bytes or \
+                    old.signature != packet.signature or old.key != key:
+                dirty.add(_chunk_of(name))
             entries[name] = KnownFile(digest, packet.payload_bytes, packet.signature, key, packet)
+        dirty.update(_chunk_of(name) for name in before.keys() - entries.keys())
         _REPLAYS[(self.root, result.game_id)] = result
         _KNOWN[(self.root, result.game_id)] = entries  # (with the packet objects: read again, they are reused)
-        chunks: dict[int, dict[str, KnownFile]] = {}
-        for name, entry in entries.items():
-            chunks.setdefault(_chunk_of(name), {})[name] = entry
-        old: dict[int, dict[str, KnownFile]] = {}
-        for name, entry in before.items():
-            old.setdefault(_chunk_of(name), {})[name] = entry
-        for chunk in sorted(set(chunks) | set(old)):
-            mine, theirs = chunks.get(chunk, {}), old.get(chunk, {})
-            if mine.keys() == theirs.keys() and all(_stored(mine[n]) == _stored(theirs[n]) for n in mine):
-                continue
+        for chunk in sorted(dirty):
+            mine = {name: e for name, e in entries.items() if _chunk_of(name) == chunk}
             path = self.files_path(result.game_id, chunk)
             try:
                 if not mine:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -49,14 +48,22 @@ class Packet:
     def game(self) -> str:
         return str(self.payload["game"])
 
-    @functools.cached_property
+    @property
     def hash(self) -> bytes:
         """SHA-256 of the signed payload bytes (computed once: the bytes never change)."""
-        return hashlib.sha256(self.payload_bytes).digest()
+        found: bytes | None = self.__dict__.get("_hash")
+        if found is None:
+            found = hashlib.sha256(self.payload_bytes).digest()
+            object.__setattr__(self, "_hash", found)  # (a memo, not a field: equality and the dataclass ignore it)
+        return found
 
-    @functools.cached_property
+    @property
     def hash_hex(self) -> str:
-        return self.hash.hex()
+        found: str | None = self.__dict__.get("_hash_hex")
+        if found is None:
+            found = self.hash.hex()
+            object.__setattr__(self, "_hash_hex", found)
+        return found
 
     @property
     def inputs(self) -> list[dict[str, Any]]:
@@ -64,12 +71,12 @@ class Packet:
 
     def file_name(self) -> str:
         """``0000-japan-invite.rsr``, ``0001-russia-accept.rsr``, ``0002-japan-1a2b3c4d.rsr``."""
-        return self._file_name
-
-    @functools.cached_property
-    def _file_name(self) -> str:
-        tag = "invite" if self.seq == 0 else "accept" if self.seq == 1 else self.hash_hex[:8]
-        return f"{self.seq:04d}-{self.side}-{tag}.rsr"
+        found: str | None = self.__dict__.get("_file_name")
+        if found is None:
+            tag = "invite" if self.seq == 0 else "accept" if self.seq == 1 else self.hash_hex[:8]
+            found = f"{self.seq:04d}-{self.side}-{tag}.rsr"
+            object.__setattr__(self, "_file_name", found)
+        return found
 
     def armored(self) -> str:
         return armor(self.payload_bytes, self.signature, self.game, self.seq, self.side)
