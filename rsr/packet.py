@@ -174,6 +174,10 @@ class Armored:
     signature: bytes
 
 
+_MERGED_HEADERS = re.compile(r"^Game:\s*(\S+)\s+Seq:\s*(.*)$")
+_HEADER = re.compile(r"^(Game|Seq):\s*(.*)$")
+
+
 def _clean_line(line: str) -> str:
     line = line.replace("\r", "").strip()
     while line.startswith(">"):
@@ -195,7 +199,9 @@ def extract_blocks(text: str) -> list[Armored]:
     if len(text) > MAX_ARMOR_BYTES:
         raise BadInput(f"input is {len(text)} characters; a packet file is at most {MAX_ARMOR_BYTES}")
     blocks: list[Armored] = []
-    lines = [_clean_line(line) for line in text.split("\n")]
+    lines = [line.strip() for line in text.replace("\r", "").split("\n")]
+    if any(line.startswith(">") for line in lines):
+        lines = [_clean_line(line) for line in lines]  # quoted in a reply (rare: the plain case costs less)
     i = 0
     while i < len(lines):
         if lines[i] != BEGIN:
@@ -214,31 +220,26 @@ def extract_blocks(text: str) -> list[Armored]:
 
 def _parse_block(body: list[str]) -> Armored:
     headers: dict[str, str] = {}
-    sections: list[list[str]] = [[]]
-    header_done = False
-    for line in body:
-        if not header_done:
-            merged = re.match(r"^Game:\s*(\S+)\s+Seq:\s*(.*)$", line)  # a mail client reflowed the two lines
-            if merged:
-                headers["Game"], headers["Seq"] = merged.group(1), merged.group(2).strip()
-                continue
-            match = re.match(r"^(Game|Seq):\s*(.*)$", line)
-            if match:
-                headers[match.group(1)] = match.group(2).strip()
-                continue
-            if not line:
-                continue
-            header_done = True
-        if not line:
-            if sections[-1]:
-                sections.append([])
+    start = len(body)
+    for number, line in enumerate(body):
+        merged = _MERGED_HEADERS.match(line)  # a mail client reflowed the two lines
+        if merged:
+            headers["Game"], headers["Seq"] = merged.group(1), merged.group(2).strip()
             continue
-        sections[-1].append(line)
+        match = _HEADER.match(line)
+        if match:
+            headers[match.group(1)] = match.group(2).strip()
+            continue
+        if line:
+            start = number
+            break
+    # after the headers: sections of base64 lines separated by blank lines (any number of them)
+    sections = ["".join(chunk.split("\n")) for chunk in "\n".join(body[start:]).split("\n\n")]
     sections = [s for s in sections if s]
     if len(sections) != 2:
         raise BadInput(f"packet block has {len(sections)} base64 sections; expected payload and signature")
-    payload = _b64("".join(sections[0]), "payload")
-    signature = _b64("".join(sections[1]), "signature")
+    payload = _b64(sections[0], "payload")
+    signature = _b64(sections[1], "signature")
     if len(payload) > MAX_PAYLOAD_BYTES:
         raise BadInput(f"payload is {len(payload)} bytes; at most {MAX_PAYLOAD_BYTES}")
     if len(signature) != 64:

@@ -42,7 +42,7 @@ def _fast_validator(name: str) -> Callable[[Any], Any] | None:
         import fastjsonschema
     except ImportError:  # optional: without it jsonschema does all the work
         return None
-    schema = _end_anchored(json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text()))
+    schema = _exclusive_one_of(_end_anchored(json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text())))
     compiled = _compiled_code(schema, fastjsonschema)
     if compiled is None:
         # use_default=False: never fill in defaults (the payload must stay as signed)
@@ -110,6 +110,35 @@ def _end_anchored(schema: Any) -> Any:
     if isinstance(schema, list):
         return [_end_anchored(v) for v in schema]
     return schema
+
+
+_CLOSED_BRANCH = frozenset({"additionalProperties", "required", "properties", "description", "title"})
+
+
+def _exclusive_one_of(schema: Any) -> Any:
+    """The schema with each ``oneOf`` that can never have two branches valid at once written ``anyOf``: the
+    same verdicts, but the compiled check stops at the first branch that fits instead of trying them all
+    (each failed branch costs an exception). A ``oneOf`` qualifies when it sits in a ``"type": "object"``
+    schema and its branches are closed objects (``additionalProperties: false``, only ``properties`` and
+    ``required``) each of which requires a property another branch does not allow: an object valid in one
+    branch then carries a key the others refuse."""
+    if isinstance(schema, list):
+        return [_exclusive_one_of(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _exclusive_one_of(v) for k, v in schema.items()}
+    branches = out.get("oneOf")
+    if out.get("type") == "object" and isinstance(branches, list) and "anyOf" not in out and \
+            all(_closed_branch(b) for b in branches) and \
+            all(set(a["required"]) - set(b["properties"]) for a in branches for b in branches if a is not b):
+        out["anyOf"] = out.pop("oneOf")
+    return out
+
+
+def _closed_branch(branch: Any) -> bool:
+    return isinstance(branch, dict) and set(branch) <= _CLOSED_BRANCH and \
+        branch.get("additionalProperties") is False and isinstance(branch.get("properties"), dict) and \
+        isinstance(branch.get("required"), list)
 
 
 def _fast_accepts(name: str, value: Any) -> bool:
