@@ -200,7 +200,7 @@ def extract_blocks(text: str) -> list[Armored]:
         raise BadInput(f"input is {len(text)} characters; a packet file is at most {MAX_ARMOR_BYTES}")
     blocks: list[Armored] = []
     lines = [line.strip() for line in text.replace("\r", "").split("\n")]
-    if any(line.startswith(">") for line in lines):
+    if ">" in text:
         lines = [_clean_line(line) for line in lines]  # quoted in a reply (rare: the plain case costs less)
     i = 0
     while i < len(lines):
@@ -269,6 +269,7 @@ def open_packet(block: Armored, keys: dict[str, bytes] | None, seq_hint: int | N
         validate("packet", payload, where=f"packet {payload.get('seq', '?')} payload")
         _SCHEMA_CHECKED.add(digest)
     packet = Packet(payload, block.payload_bytes, block.signature)
+    object.__setattr__(packet, "_hash", digest)  # (the memo of Packet.hash, already computed here)
     _check_headers(block.headers, packet)
     return packet
 
