@@ -23,7 +23,7 @@ from rsr.provenance import is_provisional
 from rsr.rulesets.red_star import losses, movement
 from rsr.rulesets.red_star.data import ArtilleryCharts, FireTable
 from rsr.rulesets.red_star.state import RsState, Unit, enemy_of
-from rsr.rulesets.red_star.terrain import bridge_exists, current, in_supply, supplied_hexes
+from rsr.rulesets.red_star.terrain import bridge_exists, current, in_supply, occupied, supplied_hexes
 
 MISSIONS = ("bombard", "interdict")
 
@@ -49,8 +49,8 @@ def range_count(state: RsState, frm: str, to: str) -> int:
 
 
 def next_to_enemy(state: RsState, unit: Unit) -> bool:
-    enemy = enemy_of(unit.side)
-    return any(state.units_in(h, enemy) for h in state.static.neighbours(unit.hex or ""))
+    enemy_hexes = occupied(state, enemy_of(unit.side))  # (one pass over the units, not one per neighbour)
+    return any(h in enemy_hexes for h in state.static.neighbours(unit.hex or ""))
 
 
 def indirect_problem(state: RsState, unit: Unit, supplied: frozenset[str] | None = None) -> str | None:

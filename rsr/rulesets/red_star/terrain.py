@@ -120,9 +120,13 @@ def exerts_zoc(state: RsState, unit: Unit) -> bool:
 
 
 def _signature(state: RsState, what: str, side: str) -> tuple[Any, ...]:
-    """What a zone of control or a supply net depends on: units, markers, bridges, the turn."""
+    """What a zone of control or a supply net depends on: the units and their markers; for a supply net also
+    the bridges standing now (the turn matters only through them: a bridge may stand from a given turn)."""
     units = tuple((u.id, u.side, u.hex, u.disruption) for u in state.on_map())
-    return (what, side, state.scenario_key, state.turn, tuple(state.destroyed_bridges), state.pontoon, units)
+    if what == "zoc":
+        return (what, side, state.scenario_key, units)
+    standing = tuple(s for s in sorted(state.static.bridges) if bridge_exists(state, s))
+    return (what, side, state.scenario_key, standing, state.pontoon, units)
 
 
 def _cached(state: RsState, key: tuple[Any, ...], make: Callable[[], frozenset[str]]) -> frozenset[str]:
