@@ -197,16 +197,17 @@ def supplied_hexes(state: RsState, side: str) -> frozenset[str]:
     friendly unit in the hex negates it), nor cross the Halha except on a bridge. A source hex in a
     vacant enemy zone of control is blocked too (our reading: the line would pass through it).
     """
-    enemy_hexes = occupied(state, enemy_of(side))
-    enemy_zoc = zone_of_control(state, enemy_of(side))
-    friendly = occupied(state, side)
-
-    def open_hex(hex_id: str) -> bool:
-        if hex_id in enemy_hexes:
-            return False
-        return hex_id not in enemy_zoc or hex_id in friendly
-
     def make() -> frozenset[str]:
+        # (what the net depends on is computed only when the memo lacks it: the key covers it all)
+        enemy_hexes = occupied(state, enemy_of(side))
+        enemy_zoc = zone_of_control(state, enemy_of(side))
+        friendly = occupied(state, side)
+
+        def open_hex(hex_id: str) -> bool:
+            if hex_id in enemy_hexes:
+                return False
+            return hex_id not in enemy_zoc or hex_id in friendly
+
         # breadth-first, a whole front at a time with set operations (the net is a set: order is moot)
         dry, halha = _land_links(state)
         crossings: dict[str, list[str]] = {}
