@@ -133,7 +133,8 @@ class HomeCheckpoints:
                     path.unlink(missing_ok=True)
                     continue
                 body = marshal.dumps({name: _stored(e) for name, e in sorted(mine.items())})
-                atomic_write(path, FILES_MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body, mode=0o600)
+                data = FILES_MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+                atomic_write(path, data, mode=0o600, durable=False)  # (a cache: checked when read)
             except OSError:
                 return
 
@@ -182,7 +183,7 @@ class HomeCheckpoints:
         _drop_memos(position)
         record.position = position
         try:
-            atomic_write(path, pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL), mode=0o600)
+            atomic_write(path, pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL), mode=0o600, durable=False)
         except (OSError, pickle.PicklingError, TypeError, AttributeError):
             return
         self._prune(path.parent)

@@ -95,7 +95,7 @@ def _compiled_code(schema: Any, fastjsonschema: Any) -> tuple[str, Any] | None:
     try:
         from rsr.fileio import atomic_write
 
-        atomic_write(path, hashlib.sha256(body).hexdigest().encode() + b"\n" + body, mode=0o600)
+        atomic_write(path, hashlib.sha256(body).hexdigest().encode() + b"\n" + body, mode=0o600, durable=False)
     except OSError:
         pass
     return root, code
