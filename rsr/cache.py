@@ -121,7 +121,7 @@ class HomeCheckpoints:
             if old is None or old.file_sha256 != digest or old.payload_bytes != packet.payload_bytes or \
                     old.signature != packet.signature or old.key != key:
                 dirty.add(_chunk_of(name))
-            entries[name] = KnownFile(digest, packet.payload_bytes, packet.signature, key, packet)
+            entries[name] = KnownFile(digest, packet.payload_bytes, packet.signature, key, None, packet)
         dirty.update(_chunk_of(name) for name in before.keys() - entries.keys())
         _REPLAYS[(self.root, result.game_id)] = result
         _KNOWN[(self.root, result.game_id)] = entries  # (with the packet objects: read again, they are reused)
@@ -248,5 +248,5 @@ def _read_chunk(path: Path, chunk: int) -> dict[str, KnownFile]:
                 and isinstance(value, tuple) and len(value) == 5 and all(isinstance(v, bytes) for v in value[:4])
                 and isinstance(value[4], dict)):
             return {}
-        entries[name] = KnownFile(*value[:4], payload=value[4])
+        entries[name] = KnownFile(*value)
     return entries

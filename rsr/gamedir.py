@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rsr.errors import BadInput, RulesError, VerificationError, printable
 from rsr.fileio import atomic_write, game_locked, read_limited
@@ -45,17 +45,17 @@ def _open_early(path: Path, text: str, seq: int) -> Packet:
     return packet
 
 
-@dataclass(frozen=True)
-class KnownFile:
+class KnownFile(NamedTuple):
     """A packet file an earlier command checked in full: the SHA-256 of the file's bytes then, the packet they
-    held, and the key its signature verified under (``packet``: the very object, within one process)."""
+    held (payload bytes, signature, the payload as parsed) and the key its signature verified under
+    (``packet``: the very object, within one process)."""
 
     file_sha256: bytes
     payload_bytes: bytes
     signature: bytes
     key: bytes
+    payload: dict[str, Any] | None = None
     packet: Packet | None = None
-    payload: dict[str, Any] | None = None  # the payload as parsed then (a record read back from the rsr home)
 
 
 KnownFiles = Callable[[str], Mapping[str, KnownFile]]  # by game id: file name -> what was checked
@@ -116,6 +116,8 @@ def read_log(game_dir: Path, known: KnownFiles | None = None) -> LogFiles:
             keys.update({s: decode_public(t) for s, t in sorted(packet.payload["accept"]["keys"].items())})
         if packet.seq != seq:
             raise VerificationError(f"{path.name} holds packet {packet.seq}, not {seq}", seq)
+        if entry is not None and packet.payload_bytes is entry.payload_bytes:
+            object.__setattr__(packet, "_file_name", path.name)  # (recorded under this name for these bytes)
         if path.name != packet.file_name():
             raise VerificationError(f"{path.name} should be named {packet.file_name()}", seq)
         by_seq.setdefault(seq, []).append((path, packet))

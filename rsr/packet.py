@@ -107,13 +107,12 @@ _SCHEMA_CHECKED: set[bytes] = set()  # SHA-256 of payloads that parsed strictly 
 
 
 def checked_before(public_raw: bytes, signature: bytes, payload_bytes: bytes) -> None:
-    """Take a packet as checked: its signature verifies under ``public_raw``, its payload is canonical and
-    matches the schema. Only for exactly these bytes when an earlier command checked them in full (a game
-    directory's file whose bytes hash as they did then, rsr/gamedir.py); any other bytes are checked."""
+    """Take a packet's signature as verified under ``public_raw``. Only for exactly these bytes when an earlier
+    command checked them in full (a game directory's file whose bytes hash as they did then, rsr/gamedir.py);
+    any other bytes are checked. (Read from an email again, the payload is parsed and schema-checked anew.)"""
     if len(_VERIFIED) >= _MAX_VERIFIED:
         _VERIFIED.clear()
     _VERIFIED.add((public_raw, signature, payload_bytes))
-    _SCHEMA_CHECKED.add(hashlib.sha256(payload_bytes).digest())
 
 
 def forget_checks() -> None:
