@@ -3,7 +3,8 @@
     make bench          (bench/.cache keeps the generated games; the first run makes them, which is slow)
 
 The machines are shared and noisy: what matters are the ratios, each measured within one run; times
-are the best of a few tries. Figures:
+are the best of a few tries, in CPU time where the measurement runs in this process (the crypto floor,
+reading, rules replay), in wall and CPU time for a command. Figures:
 
 (a) start-up: ``rsr --help``, ``rsr dice roll`` and ``rsr status`` against ``python -c "import click"``;
 (b) receive-and-resolve one packet at the end of logs of 10, 100 and 2,000 packets (wall, start-up included);
@@ -50,11 +51,13 @@ results: list[tuple[str, str, str, bool | None]] = []
 
 
 def best_of(repeat: int, func: Callable[[], object]) -> float:
+    """The least CPU time (this process, user + system) of ``repeat`` runs: on a machine shared with other
+    work, wall time measures the other work as much as ours; CPU time much less so."""
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         func()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return min(times)
 
 
@@ -220,6 +223,7 @@ def bench_receive(long_game: Path, tmp: Path) -> None:
     from rsr.game import load_log
 
     times: dict[int, float] = {}
+    cpus: dict[int, float] = {}
     packets = load_log(long_game)
     longest = min(LONG_PACKETS, len(packets))
     for count in (10, 100, longest):
@@ -248,12 +252,15 @@ def bench_receive(long_game: Path, tmp: Path) -> None:
             best = elapsed if best is None else min(best, elapsed)
         assert best is not None
         times[count] = best
+        cpus[count] = cpu
         shown = f"> {RECEIVE_TIMEOUT:.0f} s (stopped)" if best == float("inf") else \
             f"{best:.2f} s wall ({cpu:.2f} s CPU)"
         record(f"receive at {count} packets", shown, "under 0.3 s", best < 0.3)
     if 10 in times and longest in times:
         ratio = times[longest] / times[10]
-        record(f"receive {longest} vs 10 packets", f"ratio {ratio:.2f}", "within 1.5x (flat)", ratio <= 1.5)
+        cpu_ratio = cpus[longest] / cpus[10]
+        record(f"receive {longest} vs 10 packets", f"ratio {cpu_ratio:.2f} in CPU time ({ratio:.2f} in wall time)",
+               "within 1.5x (flat), judged on CPU time", cpu_ratio <= 1.5)
 
 
 # -- the demo -------------------------------------------------------------------------------------------
@@ -304,9 +311,9 @@ def _verify_parts(game_dir: Path, floor: float) -> None:
     read = best_of(3, cold_read)
     packets = load_log(game_dir)
     replay(packets[:2])  # the scenario loaded
-    start = time.perf_counter()
+    start = time.process_time()
     replay(packets, keep_positions=False)
-    rules = time.perf_counter() - start
+    rules = time.process_time() - start
     count = len(packets)
     record("  reading, signatures and chain", f"{read * 1e3:.0f} ms = {read / floor:.1f} x the crypto floor",
            "within 2x", read <= 2 * floor)
