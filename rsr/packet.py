@@ -197,6 +197,9 @@ def extract_blocks(text: str) -> list[Armored]:
     """Find every armored packet in ``text`` (an email, a file), tolerating email damage."""
     if len(text) > MAX_ARMOR_BYTES:
         raise BadInput(f"input is {len(text)} characters; a packet file is at most {MAX_ARMOR_BYTES}")
+    exact = _exact_block(text)
+    if exact is not None:
+        return [exact]
     blocks: list[Armored] = []
     lines = [line.strip() for line in text.replace("\r", "").split("\n")]
     if ">" in text:
@@ -215,6 +218,30 @@ def extract_blocks(text: str) -> list[Armored]:
     if not blocks:
         raise BadInput("no '-----BEGIN RSR PACKET-----' block found")
     return blocks
+
+
+def _exact_block(text: str) -> Armored | None:
+    """The block of a text that is exactly one packet as rsr armors it (a turn file as written), or None.
+
+    Read the quick way, then armored again and compared with the text: only a text the tolerant reader
+    below would read to the same headers, payload and signature passes; anything else goes to it."""
+    if "\r" in text:
+        return None
+    lines = text.split("\n")
+    if len(lines) < 8 or lines[0] != BEGIN or lines[-2:] != [END, ""] or lines[3] != "" or \
+            not lines[1].startswith("Game: ") or not lines[2].startswith("Seq: ") or " " in lines[1][6:].strip():
+        return None
+    try:
+        gap = lines.index("", 4)
+        payload = base64.b64decode("".join(lines[4:gap]), validate=True)
+        signature = base64.b64decode("".join(lines[gap + 1:-2]), validate=True)
+    except (ValueError, binascii.Error):
+        return None
+    if not payload or len(payload) > MAX_PAYLOAD_BYTES or len(signature) != 64:
+        return None
+    if "\n".join(armor_lines(BEGIN, END, lines[1:3], payload, signature)) + "\n" != text:
+        return None
+    return Armored({"Game": lines[1][6:].strip(), "Seq": lines[2][5:].strip()}, payload, signature)
 
 
 def _parse_block(body: list[str]) -> Armored:

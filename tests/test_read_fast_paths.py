@@ -2,6 +2,8 @@
 
 * ``rsr.canonical._canonical_fast`` accepts a payload only if ``strict_loads`` (UTF-8, no duplicate key, no
   float, bounded depth, RFC 8785 form) accepts it too, and then gives the same value;
+* ``rsr.packet._exact_block`` reads a turn file as rsr writes it exactly as the tolerant reader does, and
+  leaves any other text to it;
 * ``rsr.schemas._exclusive_one_of`` rewrites a ``oneOf`` as ``anyOf`` only where no value can fit two
   branches: the compiled check then judges every mutated packet as jsonschema does on the shipped schema.
 """
@@ -94,3 +96,41 @@ def test_only_exclusive_one_of_is_rewritten() -> None:
     untyped = {"oneOf": open_branches["oneOf"][:1] + [
         {"additionalProperties": False, "required": ["c"], "properties": {"c": {}}}]}
     assert "oneOf" in schemas._exclusive_one_of(untyped)  # without "type": "object" a string fits both
+
+
+def _tolerant(text: str) -> list[Any]:
+    from rsr import packet
+
+    saved = packet._exact_block
+    packet._exact_block = lambda _text: None  # type: ignore[assignment]
+    try:
+        return [(b.headers, b.payload_bytes, b.signature) for b in packet.extract_blocks(text)]
+    except BadInput as exc:
+        return [str(exc)]
+    finally:
+        packet._exact_block = saved
+
+
+def _quick(text: str) -> list[Any]:
+    from rsr import packet
+
+    try:
+        return [(b.headers, b.payload_bytes, b.signature) for b in packet.extract_blocks(text)]
+    except BadInput as exc:
+        return [str(exc)]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.binary(min_size=1, max_size=400), st.binary(min_size=64, max_size=64), st.data())
+def test_the_exact_armor_reads_as_the_tolerant_reader(payload: bytes, signature: bytes, data: st.DataObject) -> None:
+    from rsr.packet import _exact_block, armor
+
+    text = armor(payload, signature, "ab" * 16, 7, "japan")
+    assert _exact_block(text) is not None
+    assert _quick(text) == _tolerant(text)
+    chars = list(text)
+    for _ in range(data.draw(st.integers(min_value=1, max_value=3))):
+        at = data.draw(st.integers(min_value=0, max_value=len(chars) - 1))
+        chars[at] = data.draw(st.sampled_from(["\n", " ", "\r", "\t", ">", "A", "=", ":", "G", "x", "\n\n", "\u00a0", "\x0c"]))
+    mutated = "".join(chars)
+    assert _quick(mutated) == _tolerant(mutated)
