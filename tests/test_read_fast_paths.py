@@ -120,6 +120,9 @@ def _quick(text: str) -> list[Any]:
         return [str(exc)]
 
 
+MUTATIONS = ["\n", " ", "\r", "\t", ">", "A", "=", ":", "G", "x", "\n\n", "\u00a0", "\x0c"]
+
+
 @settings(max_examples=1000, deadline=None)
 @given(st.binary(min_size=1, max_size=400), st.binary(min_size=64, max_size=64), st.data())
 def test_the_exact_armor_reads_as_the_tolerant_reader(payload: bytes, signature: bytes, data: st.DataObject) -> None:
@@ -131,6 +134,6 @@ def test_the_exact_armor_reads_as_the_tolerant_reader(payload: bytes, signature:
     chars = list(text)
     for _ in range(data.draw(st.integers(min_value=1, max_value=3))):
         at = data.draw(st.integers(min_value=0, max_value=len(chars) - 1))
-        chars[at] = data.draw(st.sampled_from(["\n", " ", "\r", "\t", ">", "A", "=", ":", "G", "x", "\n\n", "\u00a0", "\x0c"]))
+        chars[at] = data.draw(st.sampled_from(MUTATIONS))
     mutated = "".join(chars)
     assert _quick(mutated) == _tolerant(mutated)
