@@ -42,7 +42,8 @@ def _fast_validator(name: str) -> Callable[[Any], Any] | None:
         import fastjsonschema
     except ImportError:  # optional: without it jsonschema does all the work
         return None
-    schema = _exclusive_one_of(_end_anchored(json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text())))
+    schema = _absent_as_false(_exclusive_one_of(_end_anchored(json.loads((SCHEMA_DIR / f"{name}.schema.json")
+                                                                         .read_text()))))
     compiled = _compiled_code(schema, fastjsonschema)
     if compiled is None:
         # use_default=False: never fill in defaults (the payload must stay as signed)
@@ -133,6 +134,39 @@ def _exclusive_one_of(schema: Any) -> Any:
             all(set(a["required"]) - set(b["properties"]) for a in branches for b in branches if a is not b):
         out["anyOf"] = out.pop("oneOf")
     return out
+
+
+def _absent_as_false(schema: Any) -> Any:
+    """The schema with each ``"not": {"anyOf": [{"required": [a]}, {"required": [b]}]}`` (neither a nor b
+    present) in a ``then`` of an object schema's ``allOf`` written ``"properties": {a: false, b: false}``: the
+    same verdict on an object (a ``false`` property schema refuses the property when present), checked
+    without an exception raised and caught for every branch. Only where the ``then`` gives a, b no schema
+    of its own; anything else is left as it is."""
+    if not isinstance(schema, dict) or schema.get("type") != "object" or not isinstance(schema.get("allOf"), list):
+        return schema
+    out = dict(schema)
+    out["allOf"] = [_then_absent_as_false(part) for part in schema["allOf"]]
+    return out
+
+
+def _then_absent_as_false(part: Any) -> Any:
+    then = part.get("then") if isinstance(part, dict) else None
+    refused = then.get("not") if isinstance(then, dict) else None
+    if not (isinstance(then, dict) and isinstance(refused, dict) and set(refused) == {"anyOf"}
+            and isinstance(refused["anyOf"], list)):
+        return part
+    names = []
+    for branch in refused["anyOf"]:
+        if not (isinstance(branch, dict) and set(branch) == {"required"} and isinstance(branch["required"], list)
+                and len(branch["required"]) == 1 and isinstance(branch["required"][0], str)):
+            return part
+        names.append(branch["required"][0])
+    properties = then.get("properties", {})
+    if not isinstance(properties, dict) or any(n in properties for n in names):
+        return part
+    new_then = {k: v for k, v in then.items() if k != "not"}
+    new_then["properties"] = {**properties, **{n: False for n in names}}
+    return {**part, "then": new_then}
 
 
 def _closed_branch(branch: Any) -> bool:

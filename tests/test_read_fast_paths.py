@@ -137,3 +137,29 @@ def test_the_exact_armor_reads_as_the_tolerant_reader(payload: bytes, signature:
         chars[at] = data.draw(st.sampled_from(MUTATIONS))
     mutated = "".join(chars)
     assert _quick(mutated) == _tolerant(mutated)
+
+
+def test_absent_properties_checked_as_false_refuse_what_the_schema_refuses() -> None:
+    """The packet schema's "none of these sections" (RS/RS or RSR alike: a later packet carries no invite,
+    acceptance or nonce) still refuses them once written as ``false`` properties for the fast check."""
+    schema = json.loads((schemas.SCHEMA_DIR / "packet.schema.json").read_text())
+    rewritten = schemas._absent_as_false(schema)
+    assert all("not" not in part["then"] for part in rewritten["allOf"])
+    reference = schemas._validator("packet")  # jsonschema on the shipped schema: the reference
+    for payload in _packets():
+        for extra in ("invite", "accept", "nonce", "reveal", "resolution"):
+            mutated = {**payload, extra: payload.get(extra, {"x": 1})}
+            assert schemas._fast_accepts("packet", mutated) == reference.is_valid(mutated), (payload["seq"], extra)
+
+
+def _packets() -> list[dict[str, Any]]:
+    import tempfile
+    from pathlib import Path
+
+    from rsr.demo import run_demo
+    from rsr.game import load_log
+
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "demo"
+        run_demo(out, echo=lambda _: None, scenario="liaoyang-1904")
+        return [p.payload for p in load_log(next(out.glob("audit/game-*")))]
