@@ -19,6 +19,7 @@ changed packet file never matches its entry.
 from __future__ import annotations
 
 import copy
+import gc
 import hashlib
 import marshal
 import os
@@ -60,7 +61,13 @@ class HomeCheckpoints:
 
     def load(self, game_dir: Path) -> Replay:
         """The game's log read and replayed, from what this home already checked (checkpoints and files)."""
-        log = read_log(game_dir, self.known_files)
+        collecting = gc.isenabled()
+        gc.disable()  # reading makes thousands of objects that all live on: cycle collection would be wasted
+        try:
+            log = read_log(game_dir, self.known_files)
+        finally:
+            if collecting:
+                gc.enable()
         game = log.packets[0].game
         last = _REPLAYS.get((self.root, game))
         if last is not None and len(last.packets) == len(log.packets) and _same_packets(last.packets, log.packets):
@@ -153,10 +160,15 @@ class HomeCheckpoints:
         return None
 
     def _load(self, path: Path, packet: Packet, ruleset: Ruleset) -> PassRecord | None:
+        collecting = gc.isenabled()
+        gc.disable()  # (a position is thousands of objects that all live on)
         try:
             record = pickle.loads(read_limited(path, MAX_CHECKPOINT, "checkpoint"))  # noqa: S301 - own home only
         except Exception:  # noqa: BLE001 - any damage means: not a usable checkpoint
             return None
+        finally:
+            if collecting:
+                gc.enable()
         if not isinstance(record, PassRecord) or record.resolver != packet.seq:
             return None
         recorded = packet.payload.get("resolution", {}).get("state")
