@@ -81,13 +81,13 @@ class HomeCheckpoints:
         """Keep the newest pass of ``result`` and record its packets' files as written by rsr (best effort)."""
         self.save(result)
         before = self.known_files(result.game_id)
-        digests = {name: known.file_sha256 for name, known in before.items()}
+        digests = {}
         for packet in result.packets[2:]:
             name = packet.file_name()
             known = before.get(name)
             if known is None or known.payload_bytes != packet.payload_bytes:
                 digests[name] = hashlib.sha256(packet.armored().encode()).digest()
-        self.save_files(result, digests)
+        self.save_files(result, digests, partial=True)
 
     def files_path(self, game_id: str, chunk: int) -> Path:
         """The record of the checked files of packets ``chunk * FILES_CHUNK`` to the next chunk's first."""
@@ -112,28 +112,38 @@ class HomeCheckpoints:
         _KNOWN[(self.root, game_id)] = entries
         return entries
 
-    def save_files(self, result: Replay, digests: Mapping[str, bytes]) -> None:
-        """Record the files of ``result``'s packets (from packet 2 on) whose bytes hash to ``digests``; only the
-        chunks of the record that changed are written (a receive writes one)."""
+    def save_files(self, result: Replay, digests: Mapping[str, bytes], partial: bool = False) -> None:
+        """Record the files of ``result``'s packets (from packet 2 on) whose bytes hash to ``digests`` (with
+        ``partial``, a packet missing from ``digests`` keeps what the record says); only the chunks of the
+        record that changed are written (a receive writes one)."""
         before = self.known_files(result.game_id)
         entries: dict[str, KnownFile] = {}
         dirty: set[int] = set()
         for packet in result.packets[2:]:
             name = packet.file_name()
+            old = before.get(name)
             digest = digests.get(name)
+            if digest is None and partial and old is not None:
+                digest = old.file_sha256
             key = result.keys.get(packet.side)
             if digest is None or key is None:
                 continue
-            old = before.get(name)
-            if old is None or old.file_sha256 != digest or old.payload_bytes != packet.payload_bytes or \
-                    old.signature != packet.signature or old.key != key:
-                dirty.add(_chunk_of(name))
+            if old is not None and old.file_sha256 == digest and old.payload_bytes == packet.payload_bytes and \
+                    old.signature == packet.signature and old.key == key:
+                entries[name] = old if old.packet is packet else old._replace(packet=packet)
+                continue
+            dirty.add(_chunk_of(name))
             entries[name] = KnownFile(digest, packet.payload_bytes, packet.signature, key, None, packet)
         dirty.update(_chunk_of(name) for name in before.keys() - entries.keys())
         _REPLAYS[(self.root, result.game_id)] = result
         _KNOWN[(self.root, result.game_id)] = entries  # (with the packet objects: read again, they are reused)
+        if not dirty:
+            return
+        chunks: dict[int, dict[str, KnownFile]] = {}
+        for name, entry in entries.items():
+            chunks.setdefault(_chunk_of(name), {})[name] = entry
         for chunk in sorted(dirty):
-            mine = {name: e for name, e in entries.items() if _chunk_of(name) == chunk}
+            mine = chunks.get(chunk, {})
             path = self.files_path(result.game_id, chunk)
             try:
                 if not mine:
