@@ -21,7 +21,7 @@ from rsr.errors import BadInput
 LOCK_TIMEOUT = 300.0
 
 
-def read_limited(path: Path, limit: int, what: str = "file") -> bytes:
+def read_limited(path: Path | str, limit: int, what: str = "file") -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; anything else is refused with one line.
 
     The file is opened without blocking (a FIFO cannot hang us) and checked on the open descriptor, so a

@@ -90,43 +90,44 @@ def read_log(game_dir: Path, known: KnownFiles | None = None) -> LogFiles:
     turns = game_dir / "turns"
     if not turns.is_dir():
         raise BadInput(f"{game_dir} is not a game directory (no turns/)")
-    files = [turns / name for name in sorted(n for n in os.listdir(turns) if os.path.splitext(n)[1] == ".rsr")]
-    if not files:
+    names = sorted(n for n in os.listdir(turns) if os.path.splitext(n)[1] == ".rsr")
+    if not names:
         raise VerificationError(f"{turns} holds no packets")
-    by_seq: dict[int, list[tuple[Path, Packet]]] = {}
+    folder = str(turns)
+    by_seq: dict[int, list[tuple[str, Packet]]] = {}
     digests: dict[str, bytes] = {}
     keys: dict[str, bytes] | None = None
     checked: Mapping[str, KnownFile] = {}
-    for path in files:
-        head = path.name.split("-")[0]
+    for name in names:
+        head = name.split("-")[0]
         if not (head.isascii() and head.isdigit()) or len(head) > 7:  # '①'.isdigit() is true, int('①') fails
-            raise VerificationError(f"{printable(path.name)} is not named NNNN-side-tag.rsr")
+            raise VerificationError(f"{printable(name)} is not named NNNN-side-tag.rsr")
         seq = int(head)
-        data = read_limited(path, MAX_PACKET_FILE, "packet file")
+        data = read_limited(os.path.join(folder, name), MAX_PACKET_FILE, "packet file")
         digest = hashlib.sha256(data).digest()
-        digests[path.name] = digest
-        entry = checked.get(path.name) if seq >= 2 and keys is not None else None
+        digests[name] = digest
+        entry = checked.get(name) if seq >= 2 and keys is not None else None
         packet = _known_packet(entry, digest, keys) if entry is not None else None
         if packet is None:
-            packet = _read_packet_file(path, _text(data), seq, keys)
+            packet = _read_packet_file(turns / name, _text(data), seq, keys)
         if seq == 0:
             keys = {s: decode_public(t) for s, t in sorted(packet.payload["invite"]["keys"].items())}
             checked = known(packet.game) if known is not None else {}
         elif seq == 1 and keys is not None:
             keys.update({s: decode_public(t) for s, t in sorted(packet.payload["accept"]["keys"].items())})
         if packet.seq != seq:
-            raise VerificationError(f"{path.name} holds packet {packet.seq}, not {seq}", seq)
+            raise VerificationError(f"{name} holds packet {packet.seq}, not {seq}", seq)
         if entry is not None and packet.payload_bytes is entry.payload_bytes:
-            object.__setattr__(packet, "_file_name", path.name)  # (recorded under this name for these bytes)
-        if path.name != packet.file_name():
-            raise VerificationError(f"{path.name} should be named {packet.file_name()}", seq)
-        by_seq.setdefault(seq, []).append((path, packet))
+            object.__setattr__(packet, "_file_name", name)  # (recorded under this name for these bytes)
+        if name != packet.file_name():
+            raise VerificationError(f"{name} should be named {packet.file_name()}", seq)
+        by_seq.setdefault(seq, []).append((name, packet))
     for seq, found in sorted(by_seq.items()):
         if len(found) > 1:
-            (first_path, first), (second_path, second) = found[0], found[1]
+            (first_name, first), (second_name, second) = found[0], found[1]
             who = f"both signed by {first.side} (equivocation)" if first.side == second.side else \
                 f"by {first.side} and {second.side}"
-            raise VerificationError(f"two different packets, {first_path.name} and {second_path.name}, {who}", seq)
+            raise VerificationError(f"two different packets, {first_name} and {second_name}, {who}", seq)
     return LogFiles([found[0][1] for _, found in sorted(by_seq.items())], digests)
 
 

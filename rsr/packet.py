@@ -239,9 +239,16 @@ def _exact_block(text: str) -> Armored | None:
         return None
     if not payload or len(payload) > MAX_PAYLOAD_BYTES or len(signature) != 64:
         return None
-    if "\n".join(armor_lines(BEGIN, END, lines[1:3], payload, signature)) + "\n" != text:
+    # the text is rsr's armor of these bytes: each section's base64 exactly, in lines of 64 but the last
+    if not (_wrapped_exactly(lines[4:gap], payload) and _wrapped_exactly(lines[gap + 1:-2], signature)):
         return None
     return Armored({"Game": lines[1][6:].strip(), "Seq": lines[2][5:].strip()}, payload, signature)
+
+
+def _wrapped_exactly(lines: list[str], data: bytes) -> bool:
+    """Are ``lines`` the base64 of ``data`` as ``_wrap`` writes it (lines of 64, the last 1 to 64)?"""
+    return bool(lines) and all(len(line) == 64 for line in lines[:-1]) and 0 < len(lines[-1]) <= 64 and \
+        "".join(lines).encode() == base64.b64encode(data)
 
 
 def _parse_block(body: list[str]) -> Armored:
