@@ -120,11 +120,12 @@ def exerts_zoc(state: RsState, unit: Unit) -> bool:
 
 
 def _signature(state: RsState, what: str, side: str) -> tuple[Any, ...]:
-    """What a zone of control or a supply net depends on: the units and their markers; for a supply net also
-    the bridges standing now (the turn matters only through them: a bridge may stand from a given turn)."""
+    """What a zone of control or a supply net depends on: the units and their markers (for a zone of control,
+    the side's own); for a supply net also the bridges standing now (the turn matters only through them: a
+    bridge may stand from a given turn)."""
+    if what == "zoc":  # a side's zone of control depends on that side's units only
+        return (what, side, state.scenario_key, tuple((u.id, u.hex, u.disruption) for u in state.on_map(side)))
     units = tuple((u.id, u.side, u.hex, u.disruption) for u in state.on_map())
-    if what == "zoc":
-        return (what, side, state.scenario_key, units)
     standing = tuple(s for s in sorted(state.static.bridges) if bridge_exists(state, s))
     return (what, side, state.scenario_key, standing, state.pontoon, units)
 
