@@ -52,22 +52,23 @@ SAFE_INT = 2**53 - 1
 
 def load_game(game_dir: Path, cache: bool = True, keep_positions: bool = True) -> Replay:
     """The game's log, checked and replayed. With ``cache`` the rules are replayed only after the newest
-    checkpoint in the rsr home (rsr/cache.py); ``rsr verify`` passes False and replays everything (without
+    checkpoint in the rsr home, and only packet files not checked before are checked in full (rsr/cache.py);
+    ``rsr verify`` passes False and replays everything (without
     ``keep_positions``, keeping only the last position, so its memory stays flat in the log's length)."""
     if not cache:
+        from rsr.packet import forget_checks
+
+        forget_checks()  # from scratch: not even what this process took as checked before
         return replay(load_log(game_dir), keep_positions=keep_positions)
     from rsr.cache import HomeCheckpoints
 
-    store = HomeCheckpoints()
-    result = replay(load_log(game_dir), store)
-    store.save(result)
-    return result
+    return HomeCheckpoints().load(game_dir)
 
 
 def remember(result: Replay) -> None:
     from rsr.cache import HomeCheckpoints
 
-    HomeCheckpoints().save(result)
+    HomeCheckpoints().remember(result)
 
 
 def verify_game(game_dir: Path) -> Replay:
@@ -601,7 +602,11 @@ def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[l
         if new:
             write_packets(game_dir, new, after)
             remember(after)
+            _RECEIVED[game_dir] = after
         return new, write_reports(game_dir, key_name, after)
+
+
+_RECEIVED: dict[Path, Replay] = {}  # what ``receive`` just wrote, for its summary (same command, no re-read)
 
 
 def own_key(result: Replay, key_name: str | None) -> keystore.KeyPair | None:
@@ -617,7 +622,7 @@ def receive_summary(game_dir: Path, new_seqs: list[int], key_name: str | None) -
     """What ``rsr receive`` prints after taking packets in (rsr.progress.receive_summary)."""
     if not new_seqs:
         return []
-    result = load_game(game_dir)
+    result = _RECEIVED.pop(game_dir, None) or load_game(game_dir)
     side, view = author_view(result, key_name)
     return progress.receive_summary(result, side, new_seqs, view)
 

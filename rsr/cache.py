@@ -6,23 +6,47 @@ ruleset version. It lives outside the game directory, so nothing an opponent com
 repository can plant one. It is trusted only after its position hashes to the state that packet N's
 signed resolution recorded; a checkpoint that is stale, damaged or unreadable is ignored and replay
 starts further back. ``rsr verify`` never uses checkpoints.
+
+Next to the checkpoints, ``files-v1-NNNNN.bin`` (one per 256 packets) record the packet files this
+player's rsr has checked in full: by file name, the SHA-256 of the file's bytes, the packet's payload and
+signature and the key that verified it. Reading the log (``rsr.gamedir.read_log``) takes a file whose
+bytes hash the same as checked and checks only the others, so a command at the end of a long game reads
+the log without de-armoring, parsing or verifying what it already verified. Each chunk carries the
+SHA-256 of its own contents; a damaged or foreign chunk is ignored (its files are then checked), and a
+changed packet file never matches its entry.
 """
 
 from __future__ import annotations
 
 import copy
+import gc
+import hashlib
+import marshal
+import os
 import pickle
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from rsr import keys as keystore
-from rsr.engine import Ruleset
+from rsr.engine import Position, Ruleset
 from rsr.fileio import atomic_write, read_limited
-from rsr.game import PassRecord, Replay
+from rsr.gamedir import KnownFile, read_log
+from rsr.log import PassRecord, Replay, replay
 from rsr.packet import Packet
+from rsr.provenance import SharedStatic
 
 FORMAT = 1
 MAX_CHECKPOINT = 256 * 1024 * 1024
 KEEP = 3
+FILES_FORMAT = 1
+FILES_CHUNK = 256  # packets a chunk of the record of checked files holds
+FILES_MAGIC = b"rsr-checked-files-v1\n"
+MAX_FILES_RECORD = 512 * 1024 * 1024
+
+# within one process: what each (cache root, game) record holds, and the last replay of each game's log
+_KNOWN: dict[tuple[Path, str], dict[str, KnownFile]] = {}
+_REPLAYS: dict[tuple[Path, str], Replay] = {}
 
 
 def cache_root() -> Path:
@@ -34,6 +58,102 @@ class HomeCheckpoints:
 
     def __init__(self, root: Path | None = None) -> None:
         self.root = root or cache_root()
+
+    def load(self, game_dir: Path) -> Replay:
+        """The game's log read and replayed, from what this home already checked (checkpoints and files)."""
+        collecting = gc.isenabled()
+        gc.disable()  # reading makes thousands of objects that all live on: cycle collection would be wasted
+        try:
+            log = read_log(game_dir, self.known_files)
+        finally:
+            if collecting:
+                gc.enable()
+        game = log.packets[0].game
+        last = _REPLAYS.get((self.root, game))
+        if last is not None and len(last.packets) == len(log.packets) and _same_packets(last.packets, log.packets):
+            return last  # every file is one this process read before: the same packets replay the same
+        result = replay(log.packets, self)
+        self.save(result)
+        self.save_files(result, log.digests)
+        return result
+
+    def remember(self, result: Replay) -> None:
+        """Keep the newest pass of ``result`` and record its packets' files as written by rsr (best effort)."""
+        self.save(result)
+        before = self.known_files(result.game_id)
+        digests = {}
+        for packet in result.packets[2:]:
+            name = packet.file_name()
+            known = before.get(name)
+            if known is None or known.payload_bytes != packet.payload_bytes:
+                digests[name] = hashlib.sha256(packet.armored().encode()).digest()
+        self.save_files(result, digests, partial=True)
+
+    def files_path(self, game_id: str, chunk: int) -> Path:
+        """The record of the checked files of packets ``chunk * FILES_CHUNK`` to the next chunk's first."""
+        return self.root / game_id / f"files-v{FILES_FORMAT}-{chunk:05d}.bin"
+
+    def known_files(self, game_id: str) -> Mapping[str, KnownFile]:
+        """The packet files of ``game_id`` checked in full before (a missing or damaged record: none of its)."""
+        memo = _KNOWN.get((self.root, game_id))
+        if memo is not None:
+            return memo
+        entries: dict[str, KnownFile] = {}
+        folder = self.root / game_id
+        try:
+            names = sorted(os.listdir(folder)) if folder.is_dir() else []
+        except OSError:
+            names = []
+        prefix = f"files-v{FILES_FORMAT}-"
+        for name in names:
+            head = name[len(prefix):-len(".bin")]
+            if name.startswith(prefix) and name.endswith(".bin") and head.isascii() and head.isdigit():
+                entries.update(_read_chunk(folder / name, int(head)))
+        _KNOWN[(self.root, game_id)] = entries
+        return entries
+
+    def save_files(self, result: Replay, digests: Mapping[str, bytes], partial: bool = False) -> None:
+        """Record the files of ``result``'s packets (from packet 2 on) whose bytes hash to ``digests`` (with
+        ``partial``, a packet missing from ``digests`` keeps what the record says); only the chunks of the
+        record that changed are written (a receive writes one)."""
+        before = self.known_files(result.game_id)
+        entries: dict[str, KnownFile] = {}
+        dirty: set[int] = set()
+        for packet in result.packets[2:]:
+            name = packet.file_name()
+            old = before.get(name)
+            digest = digests.get(name)
+            if digest is None and partial and old is not None:
+                digest = old.file_sha256
+            key = result.keys.get(packet.side)
+            if digest is None or key is None:
+                continue
+            if old is not None and old.file_sha256 == digest and old.payload_bytes == packet.payload_bytes and \
+                    old.signature == packet.signature and old.key == key:
+                entries[name] = old if old.packet is packet else old._replace(packet=packet)
+                continue
+            dirty.add(_chunk_of(name))
+            entries[name] = KnownFile(digest, packet.payload_bytes, packet.signature, key, None, packet)
+        dirty.update(_chunk_of(name) for name in before.keys() - entries.keys())
+        _REPLAYS[(self.root, result.game_id)] = result
+        _KNOWN[(self.root, result.game_id)] = entries  # (with the packet objects: read again, they are reused)
+        if not dirty:
+            return
+        chunks: dict[int, dict[str, KnownFile]] = {}
+        for name, entry in entries.items():
+            chunks.setdefault(_chunk_of(name), {})[name] = entry
+        for chunk in sorted(dirty):
+            mine = chunks.get(chunk, {})
+            path = self.files_path(result.game_id, chunk)
+            try:
+                if not mine:
+                    path.unlink(missing_ok=True)
+                    continue
+                body = marshal.dumps({name: _stored(e) for name, e in sorted(mine.items())})
+                data = FILES_MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+                atomic_write(path, data, mode=0o600, durable=False)  # (a cache: checked when read)
+            except OSError:
+                return
 
     def path(self, packet: Packet, ruleset: Ruleset) -> Path:
         return (self.root / packet.game /
@@ -50,10 +170,15 @@ class HomeCheckpoints:
         return None
 
     def _load(self, path: Path, packet: Packet, ruleset: Ruleset) -> PassRecord | None:
+        collecting = gc.isenabled()
+        gc.disable()  # (a position is thousands of objects that all live on)
         try:
             record = pickle.loads(read_limited(path, MAX_CHECKPOINT, "checkpoint"))  # noqa: S301 - own home only
         except Exception:  # noqa: BLE001 - any damage means: not a usable checkpoint
             return None
+        finally:
+            if collecting:
+                gc.enable()
         if not isinstance(record, PassRecord) or record.resolver != packet.seq:
             return None
         recorded = packet.payload.get("resolution", {}).get("state")
@@ -77,9 +202,10 @@ class HomeCheckpoints:
         position = copy.deepcopy(last.after)
         for side, queue in position.queues.items():  # the position as it was before packet N's inputs queued
             position.queues[side] = [q for q in queue if q.seq != packet.seq]
+        _drop_memos(position)
         record.position = position
         try:
-            atomic_write(path, pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL), mode=0o600)
+            atomic_write(path, pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL), mode=0o600, durable=False)
         except (OSError, pickle.PicklingError, TypeError, AttributeError):
             return
         self._prune(path.parent)
@@ -90,3 +216,59 @@ class HomeCheckpoints:
                 old.unlink()
             except OSError:
                 pass
+
+
+def _stored(entry: KnownFile) -> tuple[bytes, bytes, bytes, bytes, dict[str, Any] | None]:
+    """An entry as written: the parsed payload too (marshal reads it back faster than JSON is parsed)."""
+    payload = entry.packet.payload if entry.packet is not None else entry.payload
+    return entry.file_sha256, entry.payload_bytes, entry.signature, entry.key, payload
+
+
+def _same_packets(mine: list[Packet], read: list[Packet]) -> bool:
+    """Whether the log read holds the very packets of an earlier replay in this process (from packet 2 on, the
+    same objects: ``read_log`` reused them because every file hashed as checked)."""
+    early = zip(mine[:2], read[:2], strict=True)
+    return all(a.payload_bytes == b.payload_bytes and a.signature == b.signature for a, b in early) \
+        and all(a is b for a, b in zip(mine[2:], read[2:], strict=True))
+
+
+def _drop_memos(position: Position) -> None:
+    """Leave out of a checkpoint the memo tables of the game's fixed data (rsr.provenance.SharedStatic): they
+    are derived, recomputed on demand, and grow over a game to most of a checkpoint's size."""
+    state = position.state
+    for name, value in list(vars(state).items()):
+        if isinstance(value, SharedStatic) and isinstance(getattr(value, "memo", None), dict):
+            lean = copy.copy(value)  # (the live fixed data is shared with the replay: never changed here)
+            object.__setattr__(lean, "memo", {})
+            object.__setattr__(state, name, lean)
+
+
+def _chunk_of(name: str) -> int:
+    return int(name.split("-")[0]) // FILES_CHUNK
+
+
+def _read_chunk(path: Path, chunk: int) -> dict[str, KnownFile]:
+    """One chunk of the record, or nothing if it is unreadable, damaged (its own SHA-256 does not match) or
+    holds an entry that does not belong in it."""
+    try:
+        data = read_limited(path, MAX_FILES_RECORD, "record of checked files")
+    except Exception:  # noqa: BLE001 - unreadable means: nothing known
+        return {}
+    head, _, rest = data.partition(b"\n")
+    digest, _, body = rest.partition(b"\n")
+    if head + b"\n" != FILES_MAGIC or hashlib.sha256(body).hexdigest().encode() != digest:
+        return {}
+    try:
+        raw = marshal.loads(body)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(raw, dict):
+        return {}
+    entries: dict[str, KnownFile] = {}
+    for name, value in raw.items():
+        if not (isinstance(name, str) and name[:4].isascii() and name[:4].isdigit() and _chunk_of(name) == chunk
+                and isinstance(value, tuple) and len(value) == 5 and all(isinstance(v, bytes) for v in value[:4])
+                and isinstance(value[4], dict)):
+            return {}
+        entries[name] = KnownFile(*value)
+    return entries

@@ -66,6 +66,10 @@ def strict_loads(data: bytes, *, require_canonical: bool = True) -> Any:
     """
     if data.count(b"[") + data.count(b"{") > 100_000:
         raise BadInput("JSON has too many containers")
+    if require_canonical:
+        fast = _canonical_fast(data)
+        if fast is not None:
+            return fast
     try:
         text = data.decode("utf-8")
         value = json.loads(
@@ -87,6 +91,34 @@ def strict_loads(data: bytes, *, require_canonical: bool = True) -> Any:
 
 
 MAX_SAFE_INTEGER = 2**53 - 1  # RFC 8785 (I-JSON): integers beyond cannot be written
+_NOT_DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E for b in range(256))  # digits -> "0", the rest -> "."
+_LONG_RUN = b"0" * 16  # every integer of at most 15 digits is within MAX_SAFE_INTEGER
+_FAST_DECODER = json.JSONDecoder(parse_float=_reject_float, parse_constant=_reject_constant)
+
+
+def _canonical_fast(data: bytes) -> Any | None:
+    """The value of ``data`` when a quick look proves it passes every check of ``strict_loads``; else None
+    (and ``strict_loads`` decides, with its messages).
+
+    The quick look: ASCII bytes with at most ``MAX_DEPTH`` brackets (so no deeper nesting), no run of 16
+    digits (so every integer is within RFC 8785's domain), parsed by the C parser with floats and constants
+    refused, and equal to the C encoder's sorted-key form of what was parsed, which for such values is the
+    RFC 8785 form. A duplicate key would be lost in parsing and make the re-encoded bytes shorter, so equal
+    bytes also prove there is none.
+    """
+    if not data.isascii() or data.count(b"[") + data.count(b"{") > MAX_DEPTH or \
+            _LONG_RUN in data.translate(_NOT_DIGITS):
+        return None
+    try:
+        value = _FAST_DECODER.decode(data.decode("ascii"))
+    except (ValueError, BadInput, RecursionError):
+        return None
+    try:
+        if _STATE_ENCODER.encode(value).encode("ascii") != data:
+            return None
+    except (TypeError, ValueError):
+        return None
+    return value
 
 
 def _depth_and_safe_ints(value: Any, limit: int = MAX_DEPTH) -> bool:

@@ -21,7 +21,7 @@ from rsr.errors import BadInput
 LOCK_TIMEOUT = 300.0
 
 
-def read_limited(path: Path, limit: int, what: str = "file") -> bytes:
+def read_limited(path: Path | str, limit: int, what: str = "file") -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; anything else is refused with one line.
 
     The file is opened without blocking (a FIFO cannot hang us) and checked on the open descriptor, so a
@@ -72,10 +72,12 @@ def check_no_links(root: Path, path: Path) -> None:
             raise BadInput(f"{current} is a symbolic link; rsr does not write through links")
 
 
-def atomic_write(path: Path, data: bytes, mode: int = 0o644, root: Path | None = None) -> None:
+def atomic_write(path: Path, data: bytes, mode: int = 0o644, root: Path | None = None, durable: bool = True) -> None:
     """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one.
 
-    With ``root`` (a game directory), no component from ``root`` down to ``path`` may be a link.
+    With ``root`` (a game directory), no component from ``root`` down to ``path`` may be a link. Without
+    ``durable`` nothing is flushed to the disk (no fsync): for caches, whose every entry is checked when
+    read, so that one lost or torn by a crash is only ignored; never for a packet, a key or a journal.
     """
     if root is not None:
         check_no_links(root, path)
@@ -87,13 +89,16 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, root: Path | None =
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    if not durable:
+        return
     dir_fd = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(dir_fd)

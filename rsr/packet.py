@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -51,11 +50,20 @@ class Packet:
 
     @property
     def hash(self) -> bytes:
-        return hashlib.sha256(self.payload_bytes).digest()
+        """SHA-256 of the signed payload bytes (computed once: the bytes never change)."""
+        found: bytes | None = self.__dict__.get("_hash")
+        if found is None:
+            found = hashlib.sha256(self.payload_bytes).digest()
+            object.__setattr__(self, "_hash", found)  # (a memo, not a field: equality and the dataclass ignore it)
+        return found
 
     @property
     def hash_hex(self) -> str:
-        return self.hash.hex()
+        found: str | None = self.__dict__.get("_hash_hex")
+        if found is None:
+            found = self.hash.hex()
+            object.__setattr__(self, "_hash_hex", found)
+        return found
 
     @property
     def inputs(self) -> list[dict[str, Any]]:
@@ -63,14 +71,21 @@ class Packet:
 
     def file_name(self) -> str:
         """``0000-japan-invite.rsr``, ``0001-russia-accept.rsr``, ``0002-japan-1a2b3c4d.rsr``."""
-        tag = "invite" if self.seq == 0 else "accept" if self.seq == 1 else self.hash_hex[:8]
-        return f"{self.seq:04d}-{self.side}-{tag}.rsr"
+        found: str | None = self.__dict__.get("_file_name")
+        if found is None:
+            tag = "invite" if self.seq == 0 else "accept" if self.seq == 1 else self.hash_hex[:8]
+            found = f"{self.seq:04d}-{self.side}-{tag}.rsr"
+            object.__setattr__(self, "_file_name", found)
+        return found
 
     def armored(self) -> str:
         return armor(self.payload_bytes, self.signature, self.game, self.seq, self.side)
 
 
-@functools.lru_cache(maxsize=16384)
+_VERIFIED: set[tuple[bytes, bytes, bytes]] = set()  # (key, signature, payload) triples that verified
+_MAX_VERIFIED = 1 << 16
+
+
 def signature_ok(public_raw: bytes, signature: bytes, payload_bytes: bytes) -> bool:
     """Does ``signature`` sign ``payload_bytes`` (with the packet prefix) under ``public_raw``?
 
@@ -78,10 +93,32 @@ def signature_ok(public_raw: bytes, signature: bytes, payload_bytes: bytes) -> b
     it both ask, and a command may do both several times. The answer depends only on the three byte
     strings, so a changed payload or signature is always checked afresh.
     """
-    return verify_signature(public_raw, signature, SIGN_PREFIX + payload_bytes)
+    if (public_raw, signature, payload_bytes) in _VERIFIED:
+        return True
+    if not verify_signature(public_raw, signature, SIGN_PREFIX + payload_bytes):
+        return False
+    if len(_VERIFIED) >= _MAX_VERIFIED:
+        _VERIFIED.clear()
+    _VERIFIED.add((public_raw, signature, payload_bytes))
+    return True
 
 
 _SCHEMA_CHECKED: set[bytes] = set()  # SHA-256 of payloads that parsed strictly and matched the schema
+
+
+def checked_before(public_raw: bytes, signature: bytes, payload_bytes: bytes) -> None:
+    """Take a packet's signature as verified under ``public_raw``. Only for exactly these bytes when an earlier
+    command checked them in full (a game directory's file whose bytes hash as they did then, rsr/gamedir.py);
+    any other bytes are checked. (Read from an email again, the payload is parsed and schema-checked anew.)"""
+    if len(_VERIFIED) >= _MAX_VERIFIED:
+        _VERIFIED.clear()
+    _VERIFIED.add((public_raw, signature, payload_bytes))
+
+
+def forget_checks() -> None:
+    """Forget every signature and schema check of this process (benchmarks of cold reading; tests)."""
+    _VERIFIED.clear()
+    _SCHEMA_CHECKED.clear()
 
 
 def sign_payload(payload: dict[str, Any], key: KeyPair) -> Packet:
@@ -136,6 +173,10 @@ class Armored:
     signature: bytes
 
 
+_MERGED_HEADERS = re.compile(r"^Game:\s*(\S+)\s+Seq:\s*(.*)$")
+_HEADER = re.compile(r"^(Game|Seq):\s*(.*)$")
+
+
 def _clean_line(line: str) -> str:
     line = line.replace("\r", "").strip()
     while line.startswith(">"):
@@ -156,8 +197,13 @@ def extract_blocks(text: str) -> list[Armored]:
     """Find every armored packet in ``text`` (an email, a file), tolerating email damage."""
     if len(text) > MAX_ARMOR_BYTES:
         raise BadInput(f"input is {len(text)} characters; a packet file is at most {MAX_ARMOR_BYTES}")
+    exact = _exact_block(text)
+    if exact is not None:
+        return [exact]
     blocks: list[Armored] = []
-    lines = [_clean_line(line) for line in text.split("\n")]
+    lines = [line.strip() for line in text.replace("\r", "").split("\n")]
+    if ">" in text:
+        lines = [_clean_line(line) for line in lines]  # quoted in a reply (rare: the plain case costs less)
     i = 0
     while i < len(lines):
         if lines[i] != BEGIN:
@@ -174,33 +220,59 @@ def extract_blocks(text: str) -> list[Armored]:
     return blocks
 
 
+def _exact_block(text: str) -> Armored | None:
+    """The block of a text that is exactly one packet as rsr armors it (a turn file as written), or None.
+
+    Read the quick way, then armored again and compared with the text: only a text the tolerant reader
+    below would read to the same headers, payload and signature passes; anything else goes to it."""
+    if "\r" in text:
+        return None
+    lines = text.split("\n")
+    if len(lines) < 8 or lines[0] != BEGIN or lines[-2:] != [END, ""] or lines[3] != "" or \
+            not lines[1].startswith("Game: ") or not lines[2].startswith("Seq: ") or " " in lines[1][6:].strip():
+        return None
+    try:
+        gap = lines.index("", 4)
+        payload = base64.b64decode("".join(lines[4:gap]), validate=True)
+        signature = base64.b64decode("".join(lines[gap + 1:-2]), validate=True)
+    except (ValueError, binascii.Error):
+        return None
+    if not payload or len(payload) > MAX_PAYLOAD_BYTES or len(signature) != 64:
+        return None
+    # the text is rsr's armor of these bytes: each section's base64 exactly, in lines of 64 but the last
+    if not (_wrapped_exactly(lines[4:gap], payload) and _wrapped_exactly(lines[gap + 1:-2], signature)):
+        return None
+    return Armored({"Game": lines[1][6:].strip(), "Seq": lines[2][5:].strip()}, payload, signature)
+
+
+def _wrapped_exactly(lines: list[str], data: bytes) -> bool:
+    """Are ``lines`` the base64 of ``data`` as ``_wrap`` writes it (lines of 64, the last 1 to 64)?"""
+    return bool(lines) and all(len(line) == 64 for line in lines[:-1]) and 0 < len(lines[-1]) <= 64 and \
+        "".join(lines).encode() == base64.b64encode(data)
+
+
 def _parse_block(body: list[str]) -> Armored:
     headers: dict[str, str] = {}
-    sections: list[list[str]] = [[]]
-    header_done = False
-    for line in body:
-        if not header_done:
-            merged = re.match(r"^Game:\s*(\S+)\s+Seq:\s*(.*)$", line)  # a mail client reflowed the two lines
-            if merged:
-                headers["Game"], headers["Seq"] = merged.group(1), merged.group(2).strip()
-                continue
-            match = re.match(r"^(Game|Seq):\s*(.*)$", line)
-            if match:
-                headers[match.group(1)] = match.group(2).strip()
-                continue
-            if not line:
-                continue
-            header_done = True
-        if not line:
-            if sections[-1]:
-                sections.append([])
+    start = len(body)
+    for number, line in enumerate(body):
+        merged = _MERGED_HEADERS.match(line)  # a mail client reflowed the two lines
+        if merged:
+            headers["Game"], headers["Seq"] = merged.group(1), merged.group(2).strip()
             continue
-        sections[-1].append(line)
+        match = _HEADER.match(line)
+        if match:
+            headers[match.group(1)] = match.group(2).strip()
+            continue
+        if line:
+            start = number
+            break
+    # after the headers: sections of base64 lines separated by blank lines (any number of them)
+    sections = ["".join(chunk.split("\n")) for chunk in "\n".join(body[start:]).split("\n\n")]
     sections = [s for s in sections if s]
     if len(sections) != 2:
         raise BadInput(f"packet block has {len(sections)} base64 sections; expected payload and signature")
-    payload = _b64("".join(sections[0]), "payload")
-    signature = _b64("".join(sections[1]), "signature")
+    payload = _b64(sections[0], "payload")
+    signature = _b64(sections[1], "signature")
     if len(payload) > MAX_PAYLOAD_BYTES:
         raise BadInput(f"payload is {len(payload)} bytes; at most {MAX_PAYLOAD_BYTES}")
     if len(signature) != 64:
@@ -230,6 +302,7 @@ def open_packet(block: Armored, keys: dict[str, bytes] | None, seq_hint: int | N
         validate("packet", payload, where=f"packet {payload.get('seq', '?')} payload")
         _SCHEMA_CHECKED.add(digest)
     packet = Packet(payload, block.payload_bytes, block.signature)
+    object.__setattr__(packet, "_hash", digest)  # (the memo of Packet.hash, already computed here)
     _check_headers(block.headers, packet)
     return packet
 

@@ -42,9 +42,64 @@ def _fast_validator(name: str) -> Callable[[Any], Any] | None:
         import fastjsonschema
     except ImportError:  # optional: without it jsonschema does all the work
         return None
-    schema = _end_anchored(json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text()))
-    # use_default=False: never fill in defaults (the payload must stay as signed)
-    return fastjsonschema.compile(schema, use_default=False, use_formats=False)
+    schema = _absent_as_false(_exclusive_one_of(_end_anchored(json.loads((SCHEMA_DIR / f"{name}.schema.json")
+                                                                         .read_text()))))
+    compiled = _compiled_code(schema, fastjsonschema)
+    if compiled is None:
+        # use_default=False: never fill in defaults (the payload must stay as signed)
+        return fastjsonschema.compile(schema, use_default=False, use_formats=False)
+    root, code = compiled
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)  # noqa: S102 - fastjsonschema's own generated validator, compiled once (below)
+    check: Callable[[Any], Any] = namespace[root]
+    return check
+
+
+CODE_CACHE_FORMAT = b"rsr-schema-code-1"
+
+
+def _compiled_code(schema: Any, fastjsonschema: Any) -> tuple[str, Any] | None:
+    """fastjsonschema's validator for ``schema`` as a code object, kept in the rsr home's cache between
+    processes: generating and compiling it costs tens of milliseconds a command, loading it a fraction of one.
+    Keyed by the schema, fastjsonschema's version and this Python's bytecode tag; an entry whose own SHA-256
+    does not match is ignored and written anew. None when no code can be made (then ``compile`` is used)."""
+    import copy
+    import hashlib
+    import marshal
+    import sys
+
+    from rsr.scenario import cache_dir
+
+    key = hashlib.sha256(b"\0".join([
+        CODE_CACHE_FORMAT, json.dumps(schema, sort_keys=True).encode(), str(fastjsonschema.VERSION).encode(),
+        str(sys.implementation.cache_tag).encode(), sys.version.encode()])).hexdigest()
+    path = cache_dir().parent / "schemas" / f"{key}.marshal"
+    try:
+        data = path.read_bytes()
+        digest, _, body = data.partition(b"\n")
+        if hashlib.sha256(body).hexdigest().encode() == digest:
+            root, code = marshal.loads(body)
+            if isinstance(root, str) and type(code).__name__ == "code":
+                return root, code
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    try:
+        source = fastjsonschema.compile_to_code(copy.deepcopy(schema), use_default=False, use_formats=False)  # (it
+        # changes the dict it is given)
+    except Exception:  # noqa: BLE001 - fall back to fastjsonschema.compile, which will say what is wrong
+        return None
+    root = next((line[4:line.index("(")] for line in source.splitlines() if line.startswith("def ")), None)
+    if root is None:
+        return None
+    code = compile(source, f"<fastjsonschema {key[:12]}>", "exec")
+    body = marshal.dumps((root, code))
+    try:
+        from rsr.fileio import atomic_write
+
+        atomic_write(path, hashlib.sha256(body).hexdigest().encode() + b"\n" + body, mode=0o600, durable=False)
+    except OSError:
+        pass
+    return root, code
 
 
 def _end_anchored(schema: Any) -> Any:
@@ -56,6 +111,68 @@ def _end_anchored(schema: Any) -> Any:
     if isinstance(schema, list):
         return [_end_anchored(v) for v in schema]
     return schema
+
+
+_CLOSED_BRANCH = frozenset({"additionalProperties", "required", "properties", "description", "title"})
+
+
+def _exclusive_one_of(schema: Any) -> Any:
+    """The schema with each ``oneOf`` that can never have two branches valid at once written ``anyOf``: the
+    same verdicts, but the compiled check stops at the first branch that fits instead of trying them all
+    (each failed branch costs an exception). A ``oneOf`` qualifies when it sits in a ``"type": "object"``
+    schema and its branches are closed objects (``additionalProperties: false``, only ``properties`` and
+    ``required``) each of which requires a property another branch does not allow: an object valid in one
+    branch then carries a key the others refuse."""
+    if isinstance(schema, list):
+        return [_exclusive_one_of(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _exclusive_one_of(v) for k, v in schema.items()}
+    branches = out.get("oneOf")
+    if out.get("type") == "object" and isinstance(branches, list) and "anyOf" not in out and \
+            all(_closed_branch(b) for b in branches) and \
+            all(set(a["required"]) - set(b["properties"]) for a in branches for b in branches if a is not b):
+        out["anyOf"] = out.pop("oneOf")
+    return out
+
+
+def _absent_as_false(schema: Any) -> Any:
+    """The schema with each ``"not": {"anyOf": [{"required": [a]}, {"required": [b]}]}`` (neither a nor b
+    present) in a ``then`` of an object schema's ``allOf`` written ``"properties": {a: false, b: false}``: the
+    same verdict on an object (a ``false`` property schema refuses the property when present), checked
+    without an exception raised and caught for every branch. Only where the ``then`` gives a, b no schema
+    of its own; anything else is left as it is."""
+    if not isinstance(schema, dict) or schema.get("type") != "object" or not isinstance(schema.get("allOf"), list):
+        return schema
+    out = dict(schema)
+    out["allOf"] = [_then_absent_as_false(part) for part in schema["allOf"]]
+    return out
+
+
+def _then_absent_as_false(part: Any) -> Any:
+    then = part.get("then") if isinstance(part, dict) else None
+    refused = then.get("not") if isinstance(then, dict) else None
+    if not (isinstance(then, dict) and isinstance(refused, dict) and set(refused) == {"anyOf"}
+            and isinstance(refused["anyOf"], list)):
+        return part
+    names = []
+    for branch in refused["anyOf"]:
+        if not (isinstance(branch, dict) and set(branch) == {"required"} and isinstance(branch["required"], list)
+                and len(branch["required"]) == 1 and isinstance(branch["required"][0], str)):
+            return part
+        names.append(branch["required"][0])
+    properties = then.get("properties", {})
+    if not isinstance(properties, dict) or any(n in properties for n in names):
+        return part
+    new_then = {k: v for k, v in then.items() if k != "not"}
+    new_then["properties"] = {**properties, **{n: False for n in names}}
+    return {**part, "then": new_then}
+
+
+def _closed_branch(branch: Any) -> bool:
+    return isinstance(branch, dict) and set(branch) <= _CLOSED_BRANCH and \
+        branch.get("additionalProperties") is False and isinstance(branch.get("properties"), dict) and \
+        isinstance(branch.get("required"), list)
 
 
 def _fast_accepts(name: str, value: Any) -> bool:

@@ -28,7 +28,7 @@ def vectors() -> dict[str, Any]:
 @pytest.fixture
 def duel_registered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the test-only duel ruleset (tests/support/duel.py) and its scenario available to the game layer."""
-    from rsr import game as gamemod
+    from rsr import log as gamemod
     from rsr.rulesets import REGISTRY
     from tests.support.duel import Duel, duel_scenario
 

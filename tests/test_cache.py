@@ -70,3 +70,157 @@ def test_verify_does_not_use_checkpoints(long_game: Path, tmp_path: Path, monkey
     monkeypatch.setattr(cache.HomeCheckpoints, "newest", lambda self, p, r: calls.append(1))
     out = CliRunner().invoke(main, ["verify", str(long_game)])
     assert out.exit_code == 0 and calls == []
+
+
+# -- the record of packet files checked before (rsr/cache.py, rsr/gamedir.py read_log) ----------------------
+
+
+def _fresh_process(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """Forget what this test process checked or read (as a new command would), and count Ed25519 checks."""
+    from rsr import cache, packet
+
+    monkeypatch.setattr(cache, "_KNOWN", {})
+    monkeypatch.setattr(cache, "_REPLAYS", {})
+    packet.forget_checks()
+    checked: list[bytes] = []
+    real = packet.verify_signature
+
+    def counting(public_raw: bytes, signature: bytes, message: bytes) -> bool:
+        checked.append(message)
+        return real(public_raw, signature, message)
+
+    monkeypatch.setattr(packet, "verify_signature", counting)
+    return checked
+
+
+def _copy_game(long_game: Path, tmp_path: Path) -> Path:
+    import shutil
+
+    game_dir = tmp_path / long_game.name
+    shutil.copytree(long_game, game_dir)
+    return game_dir
+
+
+def test_files_checked_before_are_not_checked_again(long_game: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    game_dir = _copy_game(long_game, tmp_path)
+    store = HomeCheckpoints(tmp_path / "cache")
+    first = store.load(game_dir)
+    count = len(first.packets)
+    assert list((tmp_path / "cache" / first.game_id).glob("files-v1-*.bin"))
+    checked = _fresh_process(monkeypatch)
+    again = store.load(game_dir)
+    assert len(checked) == 2  # only the invite and the acceptance, which carry the keys
+    assert [p.payload_bytes for p in again.packets] == [p.payload_bytes for p in first.packets]
+    assert [p.payload for p in again.packets] == [p.payload for p in first.packets]
+    assert again.position.digest(again.ruleset) == replay(load_log(game_dir)).position.digest(again.ruleset)
+    checked.clear()
+    from rsr.packet import forget_checks
+
+    forget_checks()
+    load_log(game_dir)  # what rsr verify reads: everything, from scratch
+    assert len(checked) == count
+
+
+def _flip_payload_byte(path: Path) -> None:
+    """Change one base64 character of the payload: the file still reads as a packet, with other bytes."""
+    lines = path.read_text().split("\n")
+    row = next(i for i, line in enumerate(lines) if i > 0 and lines[i - 1] == "" and line)  # payload's first line
+    line = lines[row]
+    lines[row] = line[:10] + ("A" if line[10] != "A" else "B") + line[11:]
+    path.write_text("\n".join(lines))
+
+
+@pytest.mark.parametrize("new_process", [False, True])
+def test_a_changed_old_packet_file_is_checked_and_refused(long_game: Path, tmp_path: Path, new_process: bool,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from rsr.errors import VerificationError
+
+    game_dir = _copy_game(long_game, tmp_path)
+    store = HomeCheckpoints(tmp_path / "cache")
+    store.load(game_dir)
+    old = sorted((game_dir / "turns").glob("*.rsr"))[3]
+    size = old.stat().st_size
+    _flip_payload_byte(old)
+    assert old.stat().st_size == size
+    if new_process:
+        _fresh_process(monkeypatch)
+    with pytest.raises(VerificationError, match="signature"):
+        store.load(game_dir)
+
+
+def test_a_changed_old_packet_file_stops_the_command(long_game: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rsr.cli import main
+
+    game_dir = _copy_game(long_game, tmp_path)
+    assert CliRunner().invoke(main, ["status", str(game_dir)]).exit_code == 0  # leaves checkpoint and record
+    old = sorted((game_dir / "turns").glob("*.rsr"))[4]
+    _flip_payload_byte(old)
+    out = CliRunner().invoke(main, ["status", str(game_dir)])
+    assert out.exit_code == 1, out.output  # a verification failure, named with its file
+    assert old.name in out.output and "signature" in out.output
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "garbage", "wrong chunk"])
+def test_a_damaged_record_of_checked_files_is_ignored(long_game: Path, tmp_path: Path, damage: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    game_dir = _copy_game(long_game, tmp_path)
+    store = HomeCheckpoints(tmp_path / "cache")
+    first = store.load(game_dir)
+    (record,) = (tmp_path / "cache" / first.game_id).glob("files-v1-*.bin")
+    data = record.read_bytes()
+    if damage == "flip":
+        record.write_bytes(data[:-40] + bytes([data[-40] ^ 1]) + data[-39:])
+    elif damage == "truncate":
+        record.write_bytes(data[: len(data) // 2])
+    elif damage == "garbage":
+        record.write_bytes(b"rsr-checked-files-v1\n" + b"0" * 64 + b"\nnot marshal")
+    else:  # a consistent chunk under another chunk's name: its entries do not belong there
+        record.rename(record.with_name("files-v1-00001.bin"))
+    checked = _fresh_process(monkeypatch)
+    again = store.load(game_dir)
+    assert len(checked) == len(first.packets)  # every file checked in full
+    assert again.position.digest(again.ruleset) == first.position.digest(first.ruleset)
+
+
+def test_a_record_entry_for_other_bytes_is_not_used(long_game: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stale: the files changed since the record was written (here, packet 5's file rewritten with other
+    armor line breaks): that file is checked in full, the others are not."""
+    game_dir = _copy_game(long_game, tmp_path)
+    store = HomeCheckpoints(tmp_path / "cache")
+    store.load(game_dir)
+    path = sorted((game_dir / "turns").glob("*.rsr"))[5]
+    path.write_text(path.read_text().replace("\n", "\r\n"))  # what an email client might do: same packet
+    checked = _fresh_process(monkeypatch)
+    store.load(game_dir)
+    assert len(checked) == 3  # the invite, the acceptance and the rewritten file
+
+
+def test_the_compiled_packet_schema_is_kept_and_a_damaged_copy_ignored(long_game: Path, tmp_path: Path) -> None:
+    """fastjsonschema's validator, compiled once into the rsr home (rsr/schemas.py), judges as a fresh one."""
+    import fastjsonschema
+
+    from rsr import schemas
+    from rsr.scenario import cache_dir
+
+    schema = schemas._end_anchored(__import__("json").loads((schemas.SCHEMA_DIR / "packet.schema.json").read_text()))
+    made = schemas._compiled_code(schema, fastjsonschema)
+    (kept,) = (cache_dir().parent / "schemas").glob("*.marshal")
+    again = schemas._compiled_code(schema, fastjsonschema)
+    assert made is not None and again is not None and again[0] == made[0]
+    data = kept.read_bytes()
+    kept.write_bytes(data[:-5] + bytes([data[-5] ^ 1]) + data[-4:])
+    assert schemas._compiled_code(schema, fastjsonschema) is not None  # ignored and made again
+    digest, _, body = kept.read_bytes().partition(b"\n")  # written anew, whole
+    assert __import__("hashlib").sha256(body).hexdigest().encode() == digest
+    for compiled in (made, again):
+        namespace: dict = {}
+        exec(compiled[1], namespace)  # noqa: S102
+        check = namespace[compiled[0]]
+        payload = load_log(long_game)[3].payload
+        check(payload)
+        with pytest.raises(fastjsonschema.JsonSchemaException):
+            check({**payload, "seq": "three"})

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions
+from rsr import actions, gamedir
 from rsr import game as gamemod
 from rsr.cli import main
 from rsr.errors import BadInput
@@ -105,7 +105,7 @@ def test_hot_seat_receive_runs_the_resolvers_pass(tmp_path: Path, monkeypatch: p
         ran.append(gamemod.my_side(result, key))
         return real(result, key)
 
-    monkeypatch.setattr(gamemod, "pending_pass", spy)
+    monkeypatch.setattr(gamedir, "pending_pass", spy)  # the receive path's own check of the pass
     out = CliRunner().invoke(main, ["receive", str(game_dir), str(mail)])
     assert out.exit_code == 0, out.output
     assert "attacker" in ran, ran

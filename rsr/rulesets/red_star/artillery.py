@@ -23,7 +23,7 @@ from rsr.provenance import is_provisional
 from rsr.rulesets.red_star import losses, movement
 from rsr.rulesets.red_star.data import ArtilleryCharts, FireTable
 from rsr.rulesets.red_star.state import RsState, Unit, enemy_of
-from rsr.rulesets.red_star.terrain import bridge_exists, current, in_supply, supplied_hexes
+from rsr.rulesets.red_star.terrain import bridge_exists, current, in_supply, occupied, supplied_hexes
 
 MISSIONS = ("bombard", "interdict")
 
@@ -48,13 +48,18 @@ def range_count(state: RsState, frm: str, to: str) -> int:
     return state.static.grid.distance(frm, to)
 
 
-def next_to_enemy(state: RsState, unit: Unit) -> bool:
-    enemy = enemy_of(unit.side)
-    return any(state.units_in(h, enemy) for h in state.static.neighbours(unit.hex or ""))
+def next_to_enemy(state: RsState, unit: Unit, enemy_hexes: frozenset[str] | None = None) -> bool:
+    """Is an enemy ground unit next to ``unit``? (``enemy_hexes``: the hexes the enemy occupies now, when the
+    caller has them.)"""
+    if enemy_hexes is None:
+        enemy_hexes = occupied(state, enemy_of(unit.side))  # (one pass over the units, not one per neighbour)
+    return any(h in enemy_hexes for h in state.static.neighbours(unit.hex or ""))
 
 
-def indirect_problem(state: RsState, unit: Unit, supplied: frozenset[str] | None = None) -> str | None:
-    """Why ``unit`` may not fire an indirect mission now (RS/RS 5.0, 5.1, 5.7, 10.3), or None."""
+def indirect_problem(state: RsState, unit: Unit, supplied: frozenset[str] | None = None,
+                     enemy_hexes: frozenset[str] | None = None) -> str | None:
+    """Why ``unit`` may not fire an indirect mission now (RS/RS 5.0, 5.1, 5.7, 10.3), or None. ``supplied`` and
+    ``enemy_hexes``: the side's supply net and the enemy's hexes now, when the caller asks for many units."""
     counter = state.counter(unit.id)
     if not counter.artillery:
         return f"{unit.id} is not artillery: it has no range value (RS/RS 5.0)"
@@ -64,7 +69,7 @@ def indirect_problem(state: RsState, unit: Unit, supplied: frozenset[str] | None
         return f"{unit.id} has a Fired marker: artillery fires once per player turn (RS/RS 5.1)"
     if unit.disruption:
         return f"{unit.id} has a \"{unit.disruption}\" marker and may not conduct fire missions (RS/RS 5.7)"
-    if next_to_enemy(state, unit):
+    if next_to_enemy(state, unit, enemy_hexes):
         return f"{unit.id} is next to an enemy unit and may not use indirect fire (RS/RS 5.1)"
     if not in_supply(state, unit, supplied):
         # 10.3 lets unsupplied artillery fire only at adjacent units, and 5.1/5.2 forbid indirect fire at them
@@ -75,8 +80,9 @@ def indirect_problem(state: RsState, unit: Unit, supplied: frozenset[str] | None
 def eligible(state: RsState, side: str) -> list[Unit]:
     """The side's artillery units able to fire an indirect mission now, in unit-id order."""
     supplied = supplied_hexes(state, side)
-    return [u for u in state.on_map(side) if state.counter(u.id).artillery and indirect_problem(state, u, supplied)
-            is None]
+    enemy_hexes = occupied(state, enemy_of(side))
+    return [u for u in state.on_map(side) if state.counter(u.id).artillery
+            and indirect_problem(state, u, supplied, enemy_hexes) is None]
 
 
 def reaches(state: RsState, unit: Unit, hex_id: str) -> bool:

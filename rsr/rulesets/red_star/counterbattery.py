@@ -27,7 +27,7 @@ from rsr.provenance import is_provisional
 from rsr.rulesets.red_star import losses
 from rsr.rulesets.red_star.artillery import _provisional, charts, fire_range, indirect_problem, range_count, spotting
 from rsr.rulesets.red_star.state import Ask, RsState, enemy_of
-from rsr.rulesets.red_star.terrain import current, supplied_hexes
+from rsr.rulesets.red_star.terrain import current, occupied, supplied_hexes
 
 
 def open_chain(state: RsState, ctx: Context, where: str, announced: dict[str, list[str]], first: str,
@@ -64,9 +64,10 @@ def used_guns(state: RsState, side: str) -> list[str]:
 def candidates(state: RsState, side: str) -> list[str]:
     """The side's guns able to fire counterbattery now: indirect fire allowed, no fire announced yet."""
     supplied = supplied_hexes(state, side)
+    enemy_hexes = occupied(state, enemy_of(side))
     used = used_guns(state, side)
     return [u.id for u in state.on_map(side) if state.counter(u.id).artillery and u.id not in used
-            and indirect_problem(state, u, supplied) is None]
+            and indirect_problem(state, u, supplied, enemy_hexes) is None]
 
 
 def reachable(state: RsState, gun_id: str, target_id: str) -> bool:

@@ -43,23 +43,32 @@ RELEASE_FLOOR = 2                    # four or more stacks moved: 2-6
 
 # -- creating and losing the marker -----------------------------------------------------------------------
 
-def creation_problem(state: RsState, unit: Unit) -> str | None:
-    """RS/RS 7.61: why ``unit`` may not take a Reserve marker now, or None."""
+def creation_problem(state: RsState, unit: Unit, enemy_zoc: frozenset[str] | None = None,
+                     hqs: list[Unit] | None = None) -> str | None:
+    """RS/RS 7.61: why ``unit`` may not take a Reserve marker now, or None. (``enemy_zoc`` and ``hqs``: the
+    enemy's zone of control and the side's HQs on the map now, when the caller asks for many units.)"""
     if unit.reserve:
         return f"{unit.id} is already in reserve"
     if unit.fired or unit.disruption:
         return f"{unit.id} has a Fired or disruption marker (RS/RS 7.61)"
-    if unit.hex in zone_of_control(state, enemy_of(unit.side)):
+    if unit.hex in (enemy_zoc if enemy_zoc is not None else zone_of_control(state, enemy_of(unit.side))):
         return f"{unit.id} is in an enemy zone of control (RS/RS 7.61)"
     grid = state.static.grid
-    hqs = [u for u in state.on_map(unit.side) if state.counter(u.id).cls == "HQ"]
+    if hqs is None:
+        hqs = _hqs(state, unit.side)
     if not any(grid.distance(unit.hex or "", h.hex or "") <= 2 for h in hqs):
         return f"{unit.id} is not within two hexes of a friendly HQ (RS/RS 7.61)"
     return None
 
 
+def _hqs(state: RsState, side: str) -> list[Unit]:
+    return [u for u in state.on_map(side) if state.counter(u.id).cls == "HQ"]
+
+
 def creatable(state: RsState, side: str) -> list[str]:
-    return [u.id for u in state.on_map(side) if creation_problem(state, u) is None]
+    enemy_zoc = zone_of_control(state, enemy_of(side))
+    hqs = _hqs(state, side)
+    return [u.id for u in state.on_map(side) if creation_problem(state, u, enemy_zoc, hqs) is None]
 
 
 def lose_in_zoc(state: RsState, ctx: Context, mover: str) -> None:

@@ -155,7 +155,7 @@ class RsState:
         clone = copy.copy(self)
         for name, value in self.__dict__.items():
             if name == "units":
-                clone.units = {k: copy.copy(u) for k, u in value.items()}  # plain values: a shallow copy
+                clone.units = {k: _shallow(u) for k, u in value.items()}  # plain values: a shallow copy
             elif name in ("static", "dates", "turn_track", "restrictions"):
                 continue  # fixed for the whole game
             else:
@@ -167,23 +167,29 @@ class RsState:
 
     def units_in(self, hex_id: str, side: str | None = None) -> list[Unit]:
         """Ground units in ``hex_id`` in unit-id order (the bridge counter and air units excluded)."""
-        return [u for u in self._ground_in_order()
-                if u.hex == hex_id and u.status == ON_MAP and (side is None or u.side == side)]
+        units = self.units
+        return [u for k in self._ground_order() if (u := units[k]).hex == hex_id and u.status == ON_MAP
+                and (side is None or u.side == side)]
 
     def on_map(self, side: str | None = None) -> list[Unit]:
-        return [u for u in self._ground_in_order()
-                if u.status == ON_MAP and u.hex is not None and (side is None or u.side == side)]
+        units = self.units
+        return [u for k in self._ground_order() if (u := units[k]).status == ON_MAP and u.hex is not None
+                and (side is None or u.side == side)]
 
     def _ground_in_order(self) -> list[Unit]:
-        """Every ground unit (wherever it is) in unit-id order. The order and which counters are ground
-        units are fixed facts of the unit ids, memoised with the static data on the ids present."""
+        """Every ground unit (wherever it is) in unit-id order."""
+        units = self.units
+        return [units[k] for k in self._ground_order()]
+
+    def _ground_order(self) -> tuple[str, ...]:
+        """The ids of the ground units in unit-id order. The order and which counters are ground units are
+        fixed facts of the unit ids, memoised with the static data on the ids present."""
         ids = tuple(self.units)
-        order = self.static.memo.get(("ground-order", ids))
+        order: tuple[str, ...] | None = self.static.memo.get(("ground-order", ids))
         if order is None:
             order = tuple(sorted(k for k in ids if self.static.counter(k).ground))
             self.static.memo[("ground-order", ids)] = order
-        units = self.units
-        return [units[k] for k in order]
+        return order
 
     def date(self) -> str:
         return self.dates[self.turn - 1] if 0 < self.turn <= len(self.dates) else f"turn {self.turn}"
@@ -196,6 +202,13 @@ class RsState:
 
         data = {k: v for k, v in self.__dict__.items() if k not in ("static", "opening_events")}
         return dict(to_jsonable(data))
+
+
+def _shallow(unit: Unit) -> Unit:
+    """``copy.copy`` of a unit (a plain dataclass), without the generic copy protocol's cost."""
+    clone = object.__new__(type(unit))
+    clone.__dict__.update(unit.__dict__)
+    return clone
 
 
 def enemy_of(side: str) -> str:

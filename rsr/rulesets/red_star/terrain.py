@@ -120,9 +120,14 @@ def exerts_zoc(state: RsState, unit: Unit) -> bool:
 
 
 def _signature(state: RsState, what: str, side: str) -> tuple[Any, ...]:
-    """What a zone of control or a supply net depends on: units, markers, bridges, the turn."""
+    """What a zone of control or a supply net depends on: the units and their markers (for a zone of control,
+    the side's own); for a supply net also the bridges standing now (the turn matters only through them: a
+    bridge may stand from a given turn)."""
+    if what == "zoc":  # a side's zone of control depends on that side's units only
+        return (what, side, state.scenario_key, tuple((u.id, u.hex, u.disruption) for u in state.on_map(side)))
     units = tuple((u.id, u.side, u.hex, u.disruption) for u in state.on_map())
-    return (what, side, state.scenario_key, state.turn, tuple(state.destroyed_bridges), state.pontoon, units)
+    standing = tuple(s for s in sorted(state.static.bridges) if bridge_exists(state, s))
+    return (what, side, state.scenario_key, standing, state.pontoon, units)
 
 
 def _cached(state: RsState, key: tuple[Any, ...], make: Callable[[], frozenset[str]]) -> frozenset[str]:
@@ -193,16 +198,17 @@ def supplied_hexes(state: RsState, side: str) -> frozenset[str]:
     friendly unit in the hex negates it), nor cross the Halha except on a bridge. A source hex in a
     vacant enemy zone of control is blocked too (our reading: the line would pass through it).
     """
-    enemy_hexes = occupied(state, enemy_of(side))
-    enemy_zoc = zone_of_control(state, enemy_of(side))
-    friendly = occupied(state, side)
-
-    def open_hex(hex_id: str) -> bool:
-        if hex_id in enemy_hexes:
-            return False
-        return hex_id not in enemy_zoc or hex_id in friendly
-
     def make() -> frozenset[str]:
+        # (what the net depends on is computed only when the memo lacks it: the key covers it all)
+        enemy_hexes = occupied(state, enemy_of(side))
+        enemy_zoc = zone_of_control(state, enemy_of(side))
+        friendly = occupied(state, side)
+
+        def open_hex(hex_id: str) -> bool:
+            if hex_id in enemy_hexes:
+                return False
+            return hex_id not in enemy_zoc or hex_id in friendly
+
         # breadth-first, a whole front at a time with set operations (the net is a set: order is moot)
         dry, halha = _land_links(state)
         crossings: dict[str, list[str]] = {}

@@ -1,0 +1,421 @@
+"""The log replayed (docs/protocol.md): packets in, positions out; no file is read or written here.
+
+``replay`` is the one place that walks a log: it checks every packet (chain, alternation, reveals),
+resolves each packet's inputs with the dice of its key, and compares what it gets with the resolution
+the next packet recorded. ``extend`` checks and applies more packets on top of a replay. The author's
+side (``pending_pass``, ``build_packet``) computes the pass its next packet will record and signs it.
+The game directory's files are rsr/gamedir.py's; data flows one way: files -> packets -> this module ->
+positions -> reports.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rsr.engine import (
+    Event,
+    Position,
+    Request,
+    Ruleset,
+    dry_run,
+    enqueue,
+    initial_position,
+    resolve_pass,
+)
+from rsr.errors import BadInput, NeedDice, RulesError, VerificationError
+from rsr.fairdice import KeyedDice, NoDice, Roll, commitment, derive_secret, dice_key
+from rsr.keys import KeyPair, decode_public, fingerprint
+from rsr.packet import Packet, sign_payload, signature_ok
+from rsr.rulesets import get_ruleset
+from rsr.scenario import Scenario, load_scenario
+
+
+@dataclass
+class PassRecord:
+    """One resolution pass: the inputs of packet ``resolved`` met the dice revealed by ``resolver``."""
+
+    resolved: int
+    resolver: int
+    resolver_side: str
+    key: bytes
+    rolls: list[Roll]
+    events: list[Event]
+    state_hash: str
+    waiting: Request | None
+    position: Position | None  # None once a later pass exists, if replay was asked not to keep positions
+
+    @property
+    def after(self) -> Position:
+        """The position this pass left (present unless replay was asked not to keep positions)."""
+        if self.position is None:
+            raise BadInput(f"the position after packet {self.resolved}'s resolution was not kept")
+        return self.position
+
+
+@dataclass
+class Replay:
+    """A log replayed: the game's fixed facts, every pass, and the position now."""
+
+    packets: list[Packet]
+    ruleset: Ruleset
+    scenario: Scenario
+    keys: dict[str, bytes]
+    names: dict[str, str]
+    creator: str
+    opponent: str
+    position: Position
+    passes: list[PassRecord] = field(default_factory=list)
+    start_waiting: Request | None = None
+    complete: bool = True  # False when replay started from a checkpoint: ``passes`` holds the later ones only
+    pending: dict[bytes, PassRecord | None] = field(default_factory=dict)  # pending_pass by public key
+
+    @property
+    def game_id(self) -> str:
+        return self.packets[0].game
+
+    @property
+    def last(self) -> Packet:
+        return self.packets[-1]
+
+    def side_for_seq(self, seq: int) -> str:
+        return self.creator if seq % 2 == 0 else self.opponent
+
+    def next_author(self) -> str:
+        return self.side_for_seq(len(self.packets))
+
+
+def other_side(ruleset: Ruleset, side: str) -> str:
+    first, second = ruleset.sides
+    if side not in ruleset.sides:
+        raise BadInput(f"{side!r} is not a side of {ruleset.id} ({first}, {second})")
+    return second if side == first else first
+
+
+def _check_invite(packet: Packet) -> tuple[Ruleset, Scenario, dict[str, bytes], str]:
+    if packet.seq != 0 or "invite" not in packet.payload:
+        raise VerificationError("the log does not start with an invite", packet.seq)
+    invite = packet.payload["invite"]
+    ruleset = get_ruleset(invite["ruleset"])
+    if packet.side not in ruleset.sides:
+        raise VerificationError(f"side {packet.side!r} is not a side of {ruleset.id}", 0)
+    if invite["ruleset_version"] != ruleset.version:
+        raise VerificationError(
+            f"the game was created with {ruleset.id} version {invite['ruleset_version']}; this rsr has "
+            f"{ruleset.version}", 0)
+    scenario = load_scenario(ruleset.id, invite["scenario"])
+    if scenario.sha256 != invite["scenario_sha256"]:
+        raise VerificationError(
+            f"scenario {scenario.name} data here hashes to {scenario.sha256[:16]}..., the invite pins "
+            f"{invite['scenario_sha256'][:16]}... (different data or rsr version)", 0)
+    keys = {side: decode_public(text) for side, text in sorted(invite["keys"].items())}
+    for side in keys:
+        if side not in ruleset.sides:
+            raise VerificationError(f"the invite names a key for unknown side {side!r}", 0)
+    return ruleset, scenario, keys, other_side(ruleset, packet.side)
+
+
+class CheckpointStore(Protocol):
+    """Where replay may start from a position it reached before (rsr/cache.py keeps them in the rsr home)."""
+
+    def newest(self, packets: list[Packet], ruleset: Ruleset) -> PassRecord | None: ...
+
+
+def replay(packets: list[Packet], checkpoints: CheckpointStore | None = None, keep_positions: bool = True) -> Replay:
+    """Check and replay a whole log. Raises VerificationError (or RulesError) at the first fault.
+
+    Every packet's chain, turn and signature is always checked. With ``checkpoints``, the rules are
+    replayed only after the newest checkpoint whose position still hashes to what its packet's resolution
+    recorded (a stale or corrupted checkpoint is ignored); ``rsr verify`` never passes any. Without
+    ``keep_positions`` only the last pass keeps its position (verify: memory flat in log length).
+    """
+    if not packets:
+        raise VerificationError("the log is empty")
+    ruleset, scenario, keys, opponent = _check_invite(packets[0])
+    creator = packets[0].side
+    names = dict(packets[0].payload["invite"]["names"])
+    start = checkpoints.newest(packets, ruleset) if checkpoints is not None else None
+    if start is None:
+        position = initial_position(ruleset, scenario, packets[0].payload["invite"]["options"])
+        result = Replay(packets[:0], ruleset, scenario, keys, names, creator, opponent, position)
+        result.start_waiting = ruleset.next_request(position.state)
+        resume = -1
+    else:
+        result = Replay(packets[:0], ruleset, scenario, keys, names, creator, opponent,
+                        copy.deepcopy(start.after), passes=[start], complete=False)
+        resume = start.resolver
+    for packet in packets:
+        _step(result, packet, resume, keep_positions)
+    return result
+
+
+def extend(result: Replay, new: list[Packet]) -> Replay:
+    """``result`` with ``new`` packets appended and checked, without replaying what came before."""
+    longer = dataclasses.replace(result, packets=list(result.packets), passes=list(result.passes),
+                                 keys=dict(result.keys), names=dict(result.names),
+                                 position=copy.deepcopy(result.position), pending={})
+    for packet in new:
+        _step(longer, packet, -1)
+    return longer
+
+
+def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = True) -> None:
+    """Check one more packet and apply it: resolve its predecessor, then queue its inputs."""
+    index = len(result.packets)
+    result.packets.append(packet)
+    _check_chain(result, index, packet, result.packets[0].game)
+    if index == 1:
+        _check_accept(result, packet)
+    if not signature_ok(result.keys[packet.side], packet.signature, packet.payload_bytes):
+        raise VerificationError(f"signature does not verify against {packet.side}'s key", packet.seq)
+    if index >= 2 and index > resume:
+        record = _resolve(result, result.packets[index - 1], packet, result.packets[index - 2])
+        if result.passes and not keep_positions:
+            result.passes[-1].position = None
+        result.passes.append(record)
+        assert record.position is not None  # (a fresh pass always has its position)
+        result.position = record.position
+    if index >= resume:
+        enqueue(result.position, packet.seq, packet.side, packet.inputs)
+
+
+def _check_chain(result: Replay, index: int, packet: Packet, game: str) -> None:
+    if packet.seq != index:
+        raise VerificationError(f"found at position {index} of the log (a packet is missing or out of order)",
+                                packet.seq)
+    if packet.game != game:
+        raise VerificationError(f"belongs to game {packet.game}, not {game} (replayed from another game?)",
+                                packet.seq)
+    expected_side = result.side_for_seq(index)
+    if packet.side != expected_side:
+        raise VerificationError(f"written by {packet.side} out of turn: seq {index} is {expected_side}'s",
+                                packet.seq)
+    if index > 0 and packet.payload["prev"] != result.packets[index - 1].hash_hex:
+        raise VerificationError(f"prev does not match the hash of packet {index - 1} (chain broken)", packet.seq)
+
+
+def _check_accept(result: Replay, packet: Packet) -> None:
+    accept = packet.payload.get("accept")
+    if not accept:
+        raise VerificationError("packet 1 must be the acceptance", 1)
+    for side, text in sorted(accept["keys"].items()):
+        raw = decode_public(text)
+        if side != packet.side:
+            raise VerificationError(f"the acceptance names a key for {side}, not its own side", 1)
+        pinned = result.keys.get(side)
+        if pinned is not None and pinned != raw:
+            raise VerificationError(f"the acceptance's key {fingerprint(raw)} is not the key the invite pinned "
+                                    f"for {side} ({fingerprint(pinned)})", 1)
+        result.keys[side] = raw
+    result.names[packet.side] = accept["name"]
+    if packet.side not in result.keys:
+        raise VerificationError("the acceptance carries no key for its author", 1)
+
+
+def _resolve(result: Replay, resolved: Packet, resolver: Packet, committed: Packet) -> PassRecord:
+    """Check ``resolver``'s reveal and replay the pass that resolves ``resolved``."""
+    reveal = bytes.fromhex(resolver.payload["reveal"])
+    if commitment(reveal) != committed.payload["commit"]:
+        raise VerificationError(f"reveal does not match the commitment in packet {committed.seq}", resolver.seq)
+    key = dice_key(reveal, bytes.fromhex(result.game_id), resolved.hash)
+    record = run_pass(result.ruleset, result.position, key, resolved.seq, resolver.seq, resolver.side)
+    recorded = resolver.payload["resolution"]
+    mine = [r.to_json() for r in record.rolls]
+    for n, (theirs, ours) in enumerate(zip(recorded["dice"], mine, strict=False)):
+        if theirs != ours:
+            raise VerificationError(f"resolution die {n} is {theirs}, replay gives {ours}", resolver.seq)
+    if len(recorded["dice"]) != len(mine):
+        raise VerificationError(f"resolution lists {len(recorded['dice'])} dice, replay rolls {len(mine)}",
+                                resolver.seq)
+    if recorded["state"] != record.state_hash:
+        raise VerificationError(f"resolution state {recorded['state'][:16]}... differs from the replay's "
+                                f"{record.state_hash[:16]}... (different rsr version or a bug)", resolver.seq)
+    return record
+
+
+def run_pass(ruleset: Ruleset, position: Position, key: bytes, resolved: int, resolver: int,
+             resolver_side: str) -> PassRecord:
+    dice = KeyedDice(key)
+    try:
+        after, outcome = resolve_pass(ruleset, position, dice)
+    except RulesError as exc:
+        raise VerificationError(f"an input breaks the rules: {exc}", resolved) from exc
+    except VerificationError as exc:
+        raise exc
+    check_leftovers(ruleset, after, resolved)
+    return PassRecord(resolved, resolver, resolver_side, key, list(dice.rolls), outcome.events,
+                      after.digest(ruleset), outcome.waiting, after)
+
+
+def check_leftovers(ruleset: Ruleset, after: Position, resolved: int) -> None:
+    """What the pass resolving packet ``resolved`` left of its inputs: only standing policies, and valid ones.
+
+    A policy waits in the queue until its side is next asked (that is what it is for), so it is checked now
+    rather than when it is installed. Any other input an honest rsr signs is applied in this very pass: its
+    dry run takes inputs only up to the first die and refuses any the game has not reached. One left over
+    could only break a later pass, with the blame on the wrong packet.
+    """
+    for _, queue in sorted(after.queues.items()):
+        for item in queue:
+            if item.seq != resolved:
+                continue
+            if "policy" not in item.input:
+                raise VerificationError(f"input {item.index + 1} was never used: the game went on without it "
+                                        "(rsr signs only inputs the game has reached)", resolved)
+            try:
+                ruleset.check_policy(item.input["policy"], item.input["rule"])
+            except (RulesError, BadInput) as exc:
+                raise VerificationError(f"{item.where}: {exc}", resolved) from exc
+
+
+def check_last_inputs(result: Replay) -> None:
+    """The last packet's inputs as far as they go before the first die: they must not break the rules.
+
+    Nobody but the next author knows the dice of the last packet, so ``replay`` cannot resolve it; but
+    whatever the resolution applies before its first die is the same for every roll, and an input that
+    breaks the rules there breaks them for good: the log could never be continued. Anyone can see that
+    (``rsr verify``, a third party's ``rsr receive``). What lies after the first die is judged by the
+    resolver's own rsr when it receives the packet.
+    """
+    if len(result.packets) < 2:
+        return
+    try:
+        resolve_pass(result.ruleset, result.position, NoDice())
+    except NeedDice:
+        return
+    except RulesError as exc:
+        raise VerificationError(f"an input breaks the rules (before any die): {exc}", result.last.seq) from exc
+    except VerificationError as exc:
+        raise VerificationError(f"{exc.reason} (before any die)", result.last.seq) from exc
+
+
+# -- the author's side: resolving the opponent's packet and writing the next one -------------------------------
+
+
+def my_side(result: Replay, key: KeyPair) -> str:
+    for side, pub in sorted(result.keys.items()):
+        if pub == key.public_raw:
+            return side
+    raise BadInput(f"key {key.name} ({key.fingerprint}) is not a key of this game")
+
+
+def own_nonce(result: Replay, side: str) -> bytes:
+    """The fresh randomness ``side`` put into its own invite or acceptance (docs/protocol.md)."""
+    packet = result.packets[0] if side == result.creator else result.packets[1]
+    text = packet.payload.get("nonce")
+    if text is None:
+        raise BadInput(f"packet {packet.seq} of this game carries no nonce (made by an older rsr): its author's "
+                       "dice could be predicted; start a new game")
+    return bytes.fromhex(text)
+
+
+def secret_for(result: Replay, key: KeyPair, seq: int) -> bytes:
+    """The secret ``key``'s side commits to in its packet ``seq`` of this game."""
+    side = my_side(result, key)
+    return derive_secret(key.seed, bytes.fromhex(result.game_id), own_nonce(result, side), seq)
+
+
+def pending_pass(result: Replay, key: KeyPair) -> PassRecord | None:
+    """The pass this side's next packet will record: the opponent's last packet met with my reveal."""
+    side = my_side(result, key)
+    if result.next_author() != side or len(result.packets) < 2:
+        return None
+    if key.public_raw in result.pending:
+        return result.pending[key.public_raw]
+    last = result.last
+    secret = secret_for(result, key, last.seq - 1)
+    if commitment(secret) != result.packets[last.seq - 1].payload["commit"]:
+        raise BadInput(f"key {key.name} does not reproduce the commitment of packet {last.seq - 1}")
+    record = run_pass(result.ruleset, result.position, dice_key(secret, bytes.fromhex(result.game_id), last.hash),
+                      last.seq, last.seq + 1, side)
+    result.pending[key.public_raw] = record
+    return record
+
+
+def position_for_author(result: Replay, key: KeyPair) -> tuple[Position, Request | None, PassRecord | None]:
+    """The position an author writes against, what the game asks, and the pass its packet will carry."""
+    record = pending_pass(result, key)
+    if record is not None and record.position is not None:
+        return record.position, record.waiting, record
+    waiting = result.passes[-1].waiting if result.passes else result.start_waiting
+    return result.position, waiting, None
+
+
+def check_orders(result: Replay, key: KeyPair, inputs: list[dict[str, Any]]) -> Any:
+    side = my_side(result, key)
+    if result.next_author() != side:
+        raise BadInput(f"it is not {side}'s packet to write: waiting for {result.next_author()}")
+    if len(result.packets) == 0:
+        raise BadInput("the game has no invite")
+    if len(result.packets) == 1 and inputs:
+        pass  # the acceptance may carry inputs (docs/protocol.md)
+    position, _, _ = position_for_author(result, key)
+    return dry_run(result.ruleset, position, side, len(result.packets), inputs)
+
+
+def _stamp(payload: dict[str, Any], time: str | None, message: str | None) -> None:
+    """The optional signed time and free-text message of a packet (docs/protocol.md, "Payload")."""
+    if time is not None:
+        payload["time"] = time
+    if message:
+        payload["message"] = message
+
+
+def build_packet(result: Replay, key: KeyPair, inputs: list[dict[str, Any]], time: str | None = None,
+                 message: str | None = None) -> Packet:
+    """Sign the next packet: reveal, resolution of the opponent's packet, my inputs, my next commit."""
+    side = my_side(result, key)
+    seq = len(result.packets)
+    check_orders(result, key, inputs)
+    payload: dict[str, Any] = {
+        "v": 1, "game": result.game_id, "seq": seq, "side": side, "prev": result.last.hash_hex,
+        "commit": commitment(secret_for(result, key, seq)), "inputs": inputs,
+    }
+    if seq >= 2:
+        record = pending_pass(result, key)
+        assert record is not None
+        payload["reveal"] = secret_for(result, key, seq - 2).hex()
+        payload["resolution"] = {"state": record.state_hash, "dice": [r.to_json() for r in record.rolls]}
+    _stamp(payload, time, message)
+    return sign_payload(payload, key)
+
+
+def invite_packet(ruleset: Ruleset, scenario: Scenario, key: KeyPair, side: str, name: str, game_id: bytes,
+                  opponent_key: bytes | None = None, options: dict[str, Any] | None = None, *,
+                  nonce: bytes, deadline_hours: int | None = None, time: str | None = None) -> Packet:
+    other_side(ruleset, side)
+    keys = {side: _b64(key.public_raw)}
+    if opponent_key is not None:
+        keys[other_side(ruleset, side)] = _b64(opponent_key)
+    invite: dict[str, Any] = {
+        "ruleset": ruleset.id, "ruleset_version": ruleset.version, "scenario": scenario.name,
+        "scenario_sha256": scenario.sha256, "options": options or {}, "keys": keys, "names": {side: name}}
+    if deadline_hours is not None:
+        invite["deadline_hours"] = deadline_hours
+    payload = {
+        "v": 1, "game": game_id.hex(), "seq": 0, "side": side, "prev": None, "nonce": nonce.hex(),
+        "commit": commitment(derive_secret(key.seed, game_id, nonce, 0)), "inputs": [], "invite": invite,
+    }
+    _stamp(payload, time, None)
+    return sign_payload(payload, key)
+
+
+def accept_packet(invite: Packet, key: KeyPair, name: str, inputs: list[dict[str, Any]] | None = None, *,
+                  nonce: bytes, time: str | None = None, message: str | None = None) -> Packet:
+    ruleset = get_ruleset(invite.payload["invite"]["ruleset"])
+    side = other_side(ruleset, invite.side)
+    payload = {
+        "v": 1, "game": invite.game, "seq": 1, "side": side, "prev": invite.hash_hex, "nonce": nonce.hex(),
+        "commit": commitment(derive_secret(key.seed, bytes.fromhex(invite.game), nonce, 1)),
+        "inputs": inputs or [], "accept": {"keys": {side: _b64(key.public_raw)}, "name": name},
+    }
+    _stamp(payload, time, message)
+    return sign_payload(payload, key)
+
+
+def _b64(raw: bytes) -> str:
+    import base64
+
+    return base64.b64encode(raw).decode()
