@@ -358,7 +358,9 @@ def _orders_odds(result: Any, key_name: str | None, inputs: list[dict[str, Any]]
     if tables:
         click.echo("")
         click.echo("odds (exact, every face of every die):")
-    for table in tables:
+    for index, table in enumerate(tables):
+        if index:
+            click.echo("")
         for line in table_lines(table):
             click.echo(line)
 

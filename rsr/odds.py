@@ -56,22 +56,26 @@ class OddsTable:
 
 @dataclass(frozen=True)
 class AttackSpec:
-    """``HEX:UNIT,UNIT[/EXTRA]``: the hex attacked, the attacking units, and an optional extra word (RSR: the
-    command unit that modifies the die; RS/RS: ``night``)."""
+    """``HEX:UNIT,UNIT[+GUN,GUN][/EXTRA]``: the hex attacked, the attacking units, the guns giving offensive
+    support (RS/RS 5.31), and an optional extra word (RSR: the command unit that modifies the die; RS/RS:
+    ``night``)."""
 
     hex: str
     units: tuple[str, ...]
     extra: str | None = None
+    support: tuple[str, ...] = ()
 
 
 def parse_attack(text: str) -> AttackSpec:
     hex_part, sep, rest = text.partition(":")
-    units_part, _, extra = rest.partition("/")
+    listed, _, extra = rest.partition("/")
+    units_part, plus, guns_part = listed.partition("+")
     units = tuple(u.strip() for u in units_part.split(",") if u.strip())
-    if not sep or len(hex_part) != 4 or not hex_part.isdigit() or not units:
-        raise BadInput(f"attack {text!r}: write HEX:UNIT,UNIT (e.g. 1809:ru-es9,ru-es1), optionally /COMMAND or "
-                       "/night")
-    return AttackSpec(hex_part, units, extra.strip() or None)
+    guns = tuple(g.strip() for g in guns_part.split(",") if g.strip())
+    if not sep or len(hex_part) != 4 or not hex_part.isdigit() or not units or (plus and not guns):
+        raise BadInput(f"attack {text!r}: write HEX:UNIT,UNIT (e.g. 1809:ru-es9,ru-es1), optionally +GUN,GUN "
+                       "(supporting artillery) and /COMMAND or /night")
+    return AttackSpec(hex_part, units, extra.strip() or None, guns)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from rsr.odds import AttackSpec, FireSpec, OddsTable
 from rsr.provenance import is_provisional
 from rsr.rulesets.red_star import artillery as art
 from rsr.rulesets.red_star import combat as cm
+from rsr.rulesets.red_star import support
 from rsr.rulesets.red_star.data import CrtCell, MoraleOutcome
 from rsr.rulesets.red_star.sequence import MORALE_DIE
 from rsr.rulesets.red_star.state import Combat, RsState, Unit, enemy_of
@@ -125,18 +126,24 @@ def _default_hex(state: RsState, combat: Combat) -> str:
     return min(hexes, key=lambda h: (-sum(current(state, u) for u in cm.members(state, combat, "attacker", h)), h))
 
 
-def combat_odds(state: RsState, side: str, hex_id: str, attackers: list[str], night: bool = False) -> list[OddsTable]:
-    """RS/RS 6.1-6.62: the defender's first firefight and the attacker's, each with its exact outcomes."""
+def combat_odds(state: RsState, side: str, hex_id: str, attackers: list[str], night: bool = False,
+                guns: tuple[str, ...] = ()) -> list[OddsTable]:
+    """RS/RS 6.1-6.62: the defender's first firefight and the attacker's, each with its exact outcomes; ``guns``
+    give the attacker's offensive support (5.31). The defender's choices are his defaults (auto_choice): his
+    guns in the attacked hex support free (5.32, S&T 158 errata); guns elsewhere are his secret choice."""
     trial = copy.deepcopy(state)
     try:
         combat = cm.parse_declaration(trial, side, {"hex": hex_id, "attackers": list(attackers), "night": night},
                                       1, [], "prepared", "odds")
+        combat.attack_choice = cm.auto_choice(trial, combat, "attacker")
+        combat.attack_choice["support"] = support.check_support(trial, combat, "attacker", list(guns), "support")
     except RulesError as exc:
         raise BadInput(f"combat on {hex_id}: {exc}") from exc
-    combat.attack_choice = cm.auto_choice(trial, combat, "attacker")
-    if not cm.start(trial, Context(NoDice()), combat):
-        raise BadInput(f"combat on {hex_id}: nothing to fight")
+    # both sides' choices are fixed before the combat starts and the support is paid (RS/RS 5.3, 6.1)
     combat.defence_choice = cm.auto_choice(trial, combat, "defender")
+    ctx = Context(NoDice())
+    if not cm.start(trial, ctx, combat):
+        raise BadInput(f"combat on {hex_id}: nothing to fight")
     tables: list[OddsTable] = []
     defender = enemy_of(side)
     firing = [u for u in cm.members(trial, combat, "defender") if cm.can_fire(trial, combat, "defender", u)]
@@ -153,9 +160,14 @@ def combat_odds(state: RsState, side: str, hex_id: str, attackers: list[str], ni
     target = cm.next_target(trial, combat, "defender", hex_id)
     if shooters and target is not None:
         tables.append(firefight_table(trial, combat, "attacker", shooters, target, hex_id))
+    paid = [e.text.replace(f" in {combat.id} ", " ") for e in ctx.events if e.kind in ("direct-support", "support-off")]
     for table in tables:
+        table.how[:0] = [f"support: {text} (RS/RS 5.3)" for text in paid]
         table.notes.append("each firefight is counted from the position before any fire of this combat; the "
                            "losses of the first change the second")
+        if "fire (defender)" in table.title:
+            table.notes.append("the defender may also name guns outside the hex for defensive support, his "
+                               "secret choice (RS/RS 5.32): not counted")
     return tables
 
 
@@ -169,7 +181,8 @@ def side_of(state: RsState, units: tuple[str, ...]) -> str:
 def odds_for_spec(state: RsState, spec: AttackSpec) -> list[OddsTable]:
     if spec.extra not in (None, "night"):
         raise BadInput(f"attack on {spec.hex}: the only extra word is /night (RS/RS 6.9)")
-    return combat_odds(state, side_of(state, spec.units), spec.hex, list(spec.units), spec.extra == "night")
+    return combat_odds(state, side_of(state, spec.units), spec.hex, list(spec.units), spec.extra == "night",
+                       spec.support)
 
 
 def hasty_odds(state: RsState, move: dict[str, Any]) -> list[OddsTable]:
@@ -249,16 +262,17 @@ def _judge(table: OddsTable, nothing: str) -> None:
         table.warnings.append(f"automatic: every die gives {table.outcomes[0].text}")
 
 
-def bombardment_effect(state: RsState, target: Unit, code: str) -> str:
-    """What a Bombardment Table result does to ``target`` now: the rules' own apply_bombardment on a copy."""
+def bombardment_effect(state: RsState, target: Unit, code: str) -> tuple[str, bool]:
+    """What a Bombardment Table result does to ``target`` now, and whether it changes anything: the rules' own
+    apply_bombardment (RS/RS 5.21, 5.7) run on a copy of the position."""
     if code == "-":
-        return "-: no effect"
+        return "-: no effect", False
     trial = copy.deepcopy(state)
     ctx = Context(NoDice())
     art.apply_bombardment(trial, ctx, trial.units[target.id], code)
-    done = "; ".join(e.text for e in ctx.events) or f"no change ({target.id} already has a \"{target.disruption}\" " \
-        "marker)"
-    return f"{code}: {done}"
+    if not ctx.events:
+        return f"{code}: no effect ({target.id} already has a \"{target.disruption}\" marker)", False
+    return f"{code}: {'; '.join(e.text for e in ctx.events)}", True
 
 
 def bombardment_odds(state: RsState, side: str, mission: dict[str, Any]) -> OddsTable:
@@ -286,12 +300,16 @@ def bombardment_odds(state: RsState, side: str, mission: dict[str, Any]) -> Odds
     table.how.append(f"spotting {modifier:+d}: the nearest {side} unit is {distance} hex(es) from the target, "
                      "measured now (RS/RS 5.53)")
     table.how.append("a modified die above 6 reads the 6+ row (Player Aid)")
+    changes = False
     for die in DIE:
-        code = fire.result(column, die + modifier)
-        table.add(bombardment_effect(state, target, code), Fraction(1, 6), str(die),
-                  is_provisional(fire.cells_provenance))
+        words, changed = bombardment_effect(state, target, fire.result(column, die + modifier))
+        changes = changes or changed
+        table.add(words, Fraction(1, 6), str(die), is_provisional(fire.cells_provenance))
     table.provisional += art._provisional(fire, chart.selection_provenance)
-    _judge(table, "-: no effect")
+    if not changes:
+        table.warnings.append(f"hopeless: no die has any effect on {target.id}")
+    elif len(table.outcomes) == 1:
+        table.warnings.append(f"automatic: every die gives {table.outcomes[0].text}")
     return table
 
 
