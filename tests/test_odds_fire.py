@@ -208,6 +208,30 @@ def test_a_defending_gun_in_the_hex_supports_for_free(state: Any) -> None:
     assert any("defensive support" in h and "free" in h for h in defence.how)
 
 
+def test_attack_choices_with_support_of_a_declared_combat() -> None:
+    # the combat on 4411 is declared; the attack choices name jp-1-13-art: the attacker's fire is 11 -> column
+    # 10, +2 -> 15, as in the hand computation above (5.31, 6.21)
+    from rsr.engine import enqueue, initial_position, resolve_pass
+    from rsr.fairdice import ScriptedDice
+
+    ruleset = get_ruleset("red-star")
+    position = initial_position(ruleset, load_scenario("red-star", "july-1939-artillery"), {})
+    inputs = [{"request": "t1/japan/artillery/missions", "answer": {"missions": []}},
+              {"request": "t1/japan/prepared/combats",
+               "answer": {"combats": [{"hex": "4411", "attackers": ["jp-1-71", "jp-2-71"]}]}}]
+    enqueue(position, 1000, "japan", inputs)
+    after, result = resolve_pass(ruleset, position, ScriptedDice([]))
+    assert result.waiting is not None and result.waiting.kind == "attack-choices"
+    answer = {"combats": {"t1/japan/prepared/c1": {"lead": "jp-1-71", "support": ["jp-1-13-art"]},
+                          "t1/japan/prepared/c9": {"lead": "jp-1-64"}}}
+    tables = odds_for_answer(after.state, answer)
+    assert tables[0].title.startswith("t1/japan/prepared/c9: not declared")
+    attack = tables[-1]
+    assert attack.title.startswith("t1/japan/prepared/c1: japan fire (attacker)")
+    assert any("fire strength 11" in h for h in attack.how)
+    assert crt_cells(attack) == by_column(CRT_15)
+
+
 # -- through the command line ------------------------------------------------------------------------------
 
 

@@ -127,16 +127,22 @@ def _default_hex(state: RsState, combat: Combat) -> str:
 
 
 def combat_odds(state: RsState, side: str, hex_id: str, attackers: list[str], night: bool = False,
-                guns: tuple[str, ...] = ()) -> list[OddsTable]:
+                guns: tuple[str, ...] = (), choice: dict[str, Any] | None = None) -> list[OddsTable]:
     """RS/RS 6.1-6.62: the defender's first firefight and the attacker's, each with its exact outcomes; ``guns``
-    give the attacker's offensive support (5.31). The defender's choices are his defaults (auto_choice): his
-    guns in the attacked hex support free (5.32, S&T 158 errata); guns elsewhere are his secret choice."""
+    give the attacker's offensive support (5.31), ``choice`` his attack choices (lead, armor protection,
+    support; 6.21, 6.22, 5.3) instead of the defaults. The defender's choices are his defaults (auto_choice):
+    his guns in the attacked hex support free (5.32, S&T 158 errata); guns elsewhere are his secret choice."""
     trial = copy.deepcopy(state)
     try:
         combat = cm.parse_declaration(trial, side, {"hex": hex_id, "attackers": list(attackers), "night": night},
                                       1, [], "prepared", "odds")
-        combat.attack_choice = cm.auto_choice(trial, combat, "attacker")
-        combat.attack_choice["support"] = support.check_support(trial, combat, "attacker", list(guns), "support")
+        if choice is not None:
+            plain = {k: v for k, v in choice.items() if k != "fire"}
+            combat.attack_choice = cm.check_choice(trial, combat, "attacker", plain, f"choices for {hex_id}")
+        else:
+            combat.attack_choice = cm.auto_choice(trial, combat, "attacker")
+            combat.attack_choice["support"] = support.check_support(trial, combat, "attacker", list(guns),
+                                                                    "support")
     except RulesError as exc:
         raise BadInput(f"combat on {hex_id}: {exc}") from exc
     # both sides' choices are fixed before the combat starts and the support is paid (RS/RS 5.3, 6.1)
@@ -206,9 +212,31 @@ def hasty_odds(state: RsState, move: dict[str, Any]) -> list[OddsTable]:
     return tables
 
 
+def choices_odds(state: RsState, chosen: dict[str, Any]) -> list[OddsTable]:
+    """The attack choices of the declared combats: each combat counted with its lead units, armor protection
+    and supporting guns (RS/RS 6.21, 6.22, 5.31)."""
+    tables: list[OddsTable] = []
+    known = {c.id for c in state.combats}
+    for combat_id in sorted(str(k) for k in chosen if str(k) not in known):
+        tables.append(OddsTable(f"{combat_id}: not declared in the position these orders answer; its odds "
+                                "with these choices are shown once the declaration has been sent"))
+    for combat in state.combats:
+        raw = chosen.get(combat.id)
+        if not isinstance(raw, dict):
+            continue
+        for table in combat_odds(state, combat.attacker, combat.hex, list(combat.attackers), combat.night,
+                                 choice=raw):
+            table.title = f"{combat.id}: {table.title}"
+            if raw.get("fire"):
+                table.notes.append("counted with every unit in one firefight; the fire plan given splits it")
+            tables.append(table)
+    return tables
+
+
 def odds_for_answer(state: RsState, answer: dict[str, Any]) -> list[OddsTable]:
     """Fire missions (``{missions: [{bombard | interdict, artillery}]}``, RS/RS 5.2), prepared combats
-    (``{combats: [{hex, attackers, night}]}``, RS/RS 6.0) and the hasty attacks of a movement order (``{moves: [{units, path, hasty: [{hex, units}]}]}``, RS/RS 7.5) of an orders file."""
+    (``{combats: [{hex, attackers, night}]}``, RS/RS 6.0), the attack choices of declared combats (``{combats:
+    {combat id: {lead, armor_protection, fire, support}}}``, RS/RS 6.21, 5.31) and the hasty attacks of a movement order (``{moves: [{units, path, hasty: [{hex, units}]}]}``, RS/RS 7.5) of an orders file."""
     tables: list[OddsTable] = []
     missions = answer.get("missions")
     if isinstance(missions, list) and missions:
@@ -218,6 +246,10 @@ def odds_for_answer(state: RsState, answer: dict[str, Any]) -> list[OddsTable]:
     for move in answer.get("moves") or []:
         if isinstance(move, dict) and move.get("hasty"):
             tables += hasty_odds(state, move)
+    chosen = answer.get("combats")
+    if isinstance(chosen, dict):
+        tables += choices_odds(state, chosen)
+        return tables
     for raw in answer.get("combats") or []:
         listed = (raw.get("attackers") or raw.get("units")) if isinstance(raw, dict) else None
         if isinstance(raw, dict) and isinstance(raw.get("hex"), str) and isinstance(listed, list) and listed:
