@@ -6,7 +6,8 @@ Direct fire support (5.31 offensive, 5.32 defensive) joins the firefight odds of
 
 Cases: RS/RS 5.21 (bombardment, one die, the Player Aid's highest column not above the strength), 5.22
 (interdiction marker and the Interdiction Table), 5.51 (a gun out of range is wasted), 5.53 (spotting modifier
-by the distance to the nearest friendly unit), 5.3, 5.31, 5.32 (direct fire support), 6.6 (CRT), 5.7 (disruption markers), 6.43 (effectiveness, rounded up).
+by the distance to the nearest friendly unit), 5.3, 5.31, 5.32 (direct fire support), 5.7 (disruption markers),
+6.21 (attack choices), 6.43 (effectiveness, rounded up), 6.51 (proficiency shift), 6.6 (CRT).
 """
 
 from __future__ import annotations

@@ -236,7 +236,8 @@ def choices_odds(state: RsState, chosen: dict[str, Any]) -> list[OddsTable]:
 def odds_for_answer(state: RsState, answer: dict[str, Any]) -> list[OddsTable]:
     """Fire missions (``{missions: [{bombard | interdict, artillery}]}``, RS/RS 5.2), prepared combats
     (``{combats: [{hex, attackers, night}]}``, RS/RS 6.0), the attack choices of declared combats (``{combats:
-    {combat id: {lead, armor_protection, fire, support}}}``, RS/RS 6.21, 5.31) and the hasty attacks of a movement order (``{moves: [{units, path, hasty: [{hex, units}]}]}``, RS/RS 7.5) of an orders file."""
+    {combat id: {lead, armor_protection, fire, support}}}``, RS/RS 6.21, 5.31) and the hasty attacks of a
+    movement order (``{moves: [{units, path, hasty: [{hex, units}]}]}``, RS/RS 7.5) of an orders file."""
     tables: list[OddsTable] = []
     missions = answer.get("missions")
     if isinstance(missions, list) and missions:
@@ -277,8 +278,9 @@ def _mission_head(state: RsState, side: str, mission: dict[str, Any], table: Odd
     firing = [g for g in guns if art.reaches(state, g, mission["hex"])]
     for gun in guns:
         if gun not in firing:
+            counted = art.range_count(state, gun.hex or "", mission["hex"])
             table.warnings.append(f"{gun.id} in {gun.hex} cannot reach {mission['hex']} (range "
-                                  f"{art.fire_range(state, gun)}, {art.range_count(state, gun.hex or '', mission['hex'])}"
+                                  f"{art.fire_range(state, gun)}, {counted}"
                                   " hexes counted; at least one hex must lie between): wasted, its points lost "
                                   "(RS/RS 5.51)")
     table.notes.append("enemy counterbattery may suppress or eliminate a gun before the mission resolves; its "
