@@ -84,6 +84,7 @@ def odds(state: Any, text: str) -> OddsTable:
 
 
 def test_bombardment_4_factors_near_friends(state: Any) -> None:
+    """RS/RS 5.21, RS/RS 5.53, RS/RS 6.43: a bombardment by one gun, no spotting modifier."""
     # jp-3-13-art (4) on su-2-149 (Leg, x1): 4 -> column 3; nearest Japanese unit 4 hexes away: +0 (5.53)
     table = odds(state, "bombard:su-2-149:jp-3-13-art")
     assert codes(table) == bomb_by_hand(4, 0)
@@ -98,6 +99,7 @@ def test_bombardment_4_factors_near_friends(state: Any) -> None:
 
 
 def test_bombardment_7_factors_reads_the_5_column(state: Any) -> None:
+    """RS/RS 5.21: the highest column not above the strength."""
     # jp-1-13-art (3) + jp-3-13-art (4) on su-1-149: 7 -> column 5, not 8 (Player Aid example)
     table = odds(state, "bombard:su-1-149:jp-1-13-art,jp-3-13-art")
     assert codes(table) == bomb_by_hand(7, 0)
@@ -107,6 +109,7 @@ def test_bombardment_7_factors_reads_the_5_column(state: Any) -> None:
 
 
 def test_bombardment_of_a_far_hq_with_spotting_and_a_wasted_gun(state: Any) -> None:
+    """RS/RS 5.53 spotting +1, RS/RS 5.51 a wasted gun, RS/RS 6.43 the HQ column."""
     # su-1ag-hq in 4220: nearest Japanese unit 11 hexes away -> +1 (5.53). jp-m-art (4, range 16) x2 against
     # an HQ (errata S&T 158) = 8 -> column 8; jp-1ind-art (range 9) is 16 hexes away: wasted (5.51)
     table = odds(state, "bombard:su-1ag-hq:jp-m-art,jp-1ind-art")
@@ -119,6 +122,7 @@ def test_bombardment_of_a_far_hq_with_spotting_and_a_wasted_gun(state: Any) -> N
 
 
 def test_bombardment_of_a_unit_already_at_2_is_hopeless(state: Any) -> None:
+    """RS/RS 5.21, RS/RS 5.7: a marker is never lowered, so this bombardment is hopeless."""
     # su-2-149 already holds a "2" marker: column 3 gives only D, d and - (5.7: a marker is never lowered)
     state.units["su-2-149"].disruption = 2
     table = odds(state, "bombard:su-2-149:jp-3-13-art")
@@ -128,6 +132,7 @@ def test_bombardment_of_a_unit_already_at_2_is_hopeless(state: Any) -> None:
 
 
 def test_bombardment_of_30_or_more_is_automatic(state: Any) -> None:
+    """RS/RS 5.21: the 30 column gives X on every die: automatic."""
     # su-1ag-hq moved to 4909 (open desert, our test position): five guns 3+4+3+3+4 = 17 factors x2 = 34 ->
     # column 30, every row X whatever the spotting
     state.units["su-1ag-hq"].hex = "4909"
@@ -138,6 +143,7 @@ def test_bombardment_of_30_or_more_is_automatic(state: Any) -> None:
 
 
 def test_interdiction_of_a_road_hex(state: Any) -> None:
+    """RS/RS 5.22, RS/RS 5.53, RS/RS 7.3: the Interdiction Table for a stack entering the hex."""
     # 4006 by jp-2-13-art (3) + jp-m-art (4) + jp-71-art (1): an 8-factor marker -> column 8, spotting +0
     table = odds(state, "interdict:4006:jp-2-13-art,jp-m-art,jp-71-art")
     by_hand: dict[int, Fraction] = {}
@@ -151,6 +157,7 @@ def test_interdiction_of_a_road_hex(state: Any) -> None:
 
 
 def test_missions_of_an_orders_answer_are_checked_whole(state: Any) -> None:
+    """RS/RS 5.2, RS/RS 5.0: the whole order is checked by the rules."""
     answer = {"missions": [{"bombard": "su-2-149", "artillery": ["jp-3-13-art"]},
                            {"interdict": "4006", "artillery": ["jp-2-13-art"]}]}
     tables = odds_for_answer(state, answer)
@@ -180,6 +187,7 @@ def by_column(cells: list[str]) -> dict[str, Fraction]:
 
 
 def test_offensive_support_joins_the_attackers_fire(state: Any) -> None:
+    """RS/RS 5.3, RS/RS 5.31, RS/RS 6.4, RS/RS 6.51, RS/RS 6.6: offensive support."""
     # 4411: jp-1-71 + jp-2-71 (Leg 4 + 4) with jp-1-13-art's 3 as Weapons Direct Fire (x1 against Leg) = 11 ->
     # column 10; proficiency 5 vs 3: +2 -> column 15 (5.31, 6.4, 6.51)
     from rsr.rulesets.red_star.odds import combat_odds
@@ -197,6 +205,7 @@ def test_offensive_support_joins_the_attackers_fire(state: Any) -> None:
 
 
 def test_a_defending_gun_in_the_hex_supports_for_free(state: Any) -> None:
+    """RS/RS 5.32, RS/RS 6.6: defensive support by a gun in the attacked hex."""
     # su-149-art moved into 4411 with su-1-149: the defender's fire is Leg 3 + Weapons Direct Fire 2 = 5 ->
     # column 5; proficiency 3 vs 5: -2 -> column 2 (5.32, S&T 158 errata: free in the attacked hex)
     from rsr.rulesets.red_star.odds import combat_odds
@@ -210,6 +219,7 @@ def test_a_defending_gun_in_the_hex_supports_for_free(state: Any) -> None:
 
 
 def test_attack_choices_with_support_of_a_declared_combat() -> None:
+    """RS/RS 6.21, RS/RS 5.31: the attack choices of a declared combat."""
     # the combat on 4411 is declared; the attack choices name jp-1-13-art: the attacker's fire is 11 -> column
     # 10, +2 -> 15, as in the hand computation above (5.31, 6.21)
     from rsr.engine import enqueue, initial_position, resolve_pass
@@ -262,6 +272,7 @@ def _game_at_fire_missions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> P
 
 
 def test_fire_odds_through_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RS/RS 5.21, RS/RS 5.22, RS/RS 5.31, RS/RS 5.51: rsr orders check and rsr odds as a player uses them."""
     game_dir = _game_at_fire_missions(tmp_path, monkeypatch)
     orders = tmp_path / "orders.yaml"
     orders.write_text("inputs:\n  - request: t1/japan/artillery/missions\n    answer:\n      missions:\n"
