@@ -751,9 +751,9 @@ def claim_check(game_dir: Path, claim_file: Path) -> None:
 @click.argument("attacks", nargs=-1, required=True)
 @click.option("--key", "key_name", default=None)
 def odds_command(game_dir: Path, attacks: tuple[str, ...], key_name: str | None) -> None:
-    """Exact odds of each attack ATTACK (HEX:UNIT,UNIT, with /COMMAND in Red Sun Rising or /night in Red
-    Sun/Red Star) or Red Sun/Red Star fire mission (bombard:UNIT:GUN,GUN or interdict:HEX:GUN,GUN) in the
-    current position, from the tables, shifts and modifiers in force."""
+    """Exact odds of each attack ATTACK (HEX:UNIT,UNIT, with /COMMAND in Red Sun Rising; in Red Sun/Red Star
+    +GUN,GUN for offensive support and /night) or Red Sun/Red Star fire mission (bombard:UNIT:GUN,GUN or
+    interdict:HEX:GUN,GUN) in the current position, from the tables, shifts and modifiers in force."""
     from rsr.odds import odds_for_specs, parse_spec, table_lines
 
     specs = [parse_spec(text) for text in attacks]
