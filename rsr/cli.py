@@ -346,7 +346,8 @@ def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> Non
 
 
 def _orders_odds(result: Any, key_name: str | None, inputs: list[dict[str, Any]]) -> None:
-    """The odds section of ``orders check``: exact chances of every attack or combat in the orders."""
+    """The odds section of ``orders check``: exact chances of every attack, combat or fire mission in the
+    orders."""
     from rsr.odds import odds_for_inputs, table_lines
 
     try:
@@ -357,7 +358,9 @@ def _orders_odds(result: Any, key_name: str | None, inputs: list[dict[str, Any]]
     if tables:
         click.echo("")
         click.echo("odds (exact, every face of every die):")
-    for table in tables:
+    for index, table in enumerate(tables):
+        if index:
+            click.echo("")
         for line in table_lines(table):
             click.echo(line)
 
@@ -748,11 +751,12 @@ def claim_check(game_dir: Path, claim_file: Path) -> None:
 @click.argument("attacks", nargs=-1, required=True)
 @click.option("--key", "key_name", default=None)
 def odds_command(game_dir: Path, attacks: tuple[str, ...], key_name: str | None) -> None:
-    """Exact odds of each attack ATTACK (HEX:UNIT,UNIT, with /COMMAND in Red Sun Rising or /night in Red
-    Sun/Red Star) in the current position, from the tables, shifts and modifiers in force."""
-    from rsr.odds import odds_for_specs, parse_attack, table_lines
+    """Exact odds of each attack ATTACK (HEX:UNIT,UNIT, with /COMMAND in Red Sun Rising; in Red Sun/Red Star
+    +GUN,GUN for offensive support and /night) or Red Sun/Red Star fire mission (bombard:UNIT:GUN,GUN or
+    interdict:HEX:GUN,GUN) in the current position, from the tables, shifts and modifiers in force."""
+    from rsr.odds import odds_for_specs, parse_spec, table_lines
 
-    specs = [parse_attack(text) for text in attacks]
+    specs = [parse_spec(text) for text in attacks]
     result = actions.load_game(game_dir)
     for index, table in enumerate(odds_for_specs(result.ruleset.id, _odds_state(result, key_name), specs)):
         if index:

@@ -2,7 +2,8 @@
 over every face of every die (enumerated, never sampled), from the tables, shifts and modifiers in force.
 
 Each ruleset computes its own :class:`OddsTable` (rsr/rulesets/*/odds.py); this module holds the common
-shape, the parsing of ``HEX:UNIT,UNIT`` attack specs, and the text layout (80 columns).
+shape, the parsing of ``HEX:UNIT,UNIT`` attack specs and of ``bombard:UNIT:GUNS`` / ``interdict:HEX:GUNS`` fire
+missions, and the text layout (80 columns).
 """
 
 from __future__ import annotations
@@ -55,22 +56,56 @@ class OddsTable:
 
 @dataclass(frozen=True)
 class AttackSpec:
-    """``HEX:UNIT,UNIT[/EXTRA]``: the hex attacked, the attacking units, and an optional extra word (RSR: the
-    command unit that modifies the die; RS/RS: ``night``)."""
+    """``HEX:UNIT,UNIT[+GUN,GUN][/EXTRA]``: the hex attacked, the attacking units, the guns giving offensive
+    support (RS/RS 5.31), and an optional extra word (RSR: the command unit that modifies the die; RS/RS:
+    ``night``)."""
 
     hex: str
     units: tuple[str, ...]
     extra: str | None = None
+    support: tuple[str, ...] = ()
 
 
 def parse_attack(text: str) -> AttackSpec:
     hex_part, sep, rest = text.partition(":")
-    units_part, _, extra = rest.partition("/")
+    listed, _, extra = rest.partition("/")
+    units_part, plus, guns_part = listed.partition("+")
     units = tuple(u.strip() for u in units_part.split(",") if u.strip())
-    if not sep or len(hex_part) != 4 or not hex_part.isdigit() or not units:
-        raise BadInput(f"attack {text!r}: write HEX:UNIT,UNIT (e.g. 1809:ru-es9,ru-es1), optionally /COMMAND or "
-                       "/night")
-    return AttackSpec(hex_part, units, extra.strip() or None)
+    guns = tuple(g.strip() for g in guns_part.split(",") if g.strip())
+    if not sep or len(hex_part) != 4 or not hex_part.isdigit() or not units or (plus and not guns):
+        raise BadInput(f"attack {text!r}: write HEX:UNIT,UNIT (e.g. 1809:ru-es9,ru-es1), optionally +GUN,GUN "
+                       "(supporting artillery) and /COMMAND or /night")
+    return AttackSpec(hex_part, units, extra.strip() or None, guns)
+
+
+@dataclass(frozen=True)
+class FireSpec:
+    """``bombard:UNIT:GUN,GUN`` or ``interdict:HEX:GUN,GUN``: an artillery fire mission (Red Sun/Red Star 5.21,
+    5.22), its target (an enemy unit, or a road or bridge hex) and the guns given it."""
+
+    mission: str
+    target: str
+    guns: tuple[str, ...]
+
+
+FIRE_MISSIONS = ("bombard", "interdict")
+
+
+def parse_fire(text: str) -> FireSpec:
+    kind, _, rest = text.partition(":")
+    target, sep, guns_part = rest.partition(":")
+    guns = tuple(g.strip() for g in guns_part.split(",") if g.strip())
+    if kind not in FIRE_MISSIONS or not sep or not target.strip() or not guns:
+        raise BadInput(f"fire mission {text!r}: write bombard:UNIT:GUN,GUN (e.g. bombard:su-2-149:jp-3-13-art) or "
+                       "interdict:HEX:GUN,GUN (e.g. interdict:4006:jp-2-13-art,jp-m-art)")
+    return FireSpec(kind, target.strip(), guns)
+
+
+def parse_spec(text: str) -> AttackSpec | FireSpec:
+    """An attack (``HEX:UNIT,UNIT[/EXTRA]``) or a fire mission (``bombard:...``, ``interdict:...``)."""
+    if text.partition(":")[0] in FIRE_MISSIONS:
+        return parse_fire(text)
+    return parse_attack(text)
 
 
 def percent(probability: Fraction) -> str:
@@ -124,11 +159,17 @@ def ruleset_odds(ruleset_id: str) -> Any:
     raise BadInput(f"no odds for ruleset {ruleset_id}")
 
 
-def odds_for_specs(ruleset_id: str, state: Any, specs: list[AttackSpec]) -> list[OddsTable]:
+def odds_for_specs(ruleset_id: str, state: Any, specs: list[AttackSpec | FireSpec]) -> list[OddsTable]:
     module = ruleset_odds(ruleset_id)
     tables: list[OddsTable] = []
     for spec in specs:
-        tables += module.odds_for_spec(state, spec)
+        if isinstance(spec, FireSpec):
+            fire = getattr(module, "fire_odds_for_spec", None)
+            if fire is None:
+                raise BadInput(f"{spec.mission}:{spec.target}: ruleset {ruleset_id} has no artillery fire missions")
+            tables += fire(state, spec)
+        else:
+            tables += module.odds_for_spec(state, spec)
     return tables
 
 

@@ -257,15 +257,22 @@ def fire(state: RsState, ctx: Context, side: str, missions: list[dict[str, Any]]
     resolve_missions(state, ctx, side, missions, [])
 
 
-def bombard(state: RsState, ctx: Context, side: str, mission: dict[str, Any], firing: list[Unit], cost: int) -> None:
-    """RS/RS 5.21, 5.53: combined strength through the Combat Effectiveness Chart, one die, the result."""
+def bombard_strength(state: RsState, target: Unit, firing: list[Unit]) -> tuple[int, Fraction, str, str]:
+    """RS/RS 5.21, 6.43: the guns' combined factors through the Combat Effectiveness Chart (indirect fire against
+    the target's class), rounded up: (strength, multiplier, target class, the chart cell's provenance)."""
     from rsr.rulesets.red_star.combat import effectiveness
 
+    target_class = state.counter(target.id).cls.lower()
+    multiplier, provenance = effectiveness(state, "weapons-indirect-fire", target_class, False)
+    strength = math.ceil(sum((Fraction(current(state, g)) * multiplier for g in firing), Fraction(0)))  # 6.43
+    return strength, multiplier, target_class, provenance
+
+
+def bombard(state: RsState, ctx: Context, side: str, mission: dict[str, Any], firing: list[Unit], cost: int) -> None:
+    """RS/RS 5.21, 5.53: combined strength through the Combat Effectiveness Chart, one die, the result."""
     chart = charts(state)
     target = state.units[mission["bombard"]]
-    target_class = state.counter(target.id).cls.lower()
-    multiplier, cec_provenance = effectiveness(state, "weapons-indirect-fire", target_class, False)
-    strength = math.ceil(sum((Fraction(current(state, g)) * multiplier for g in firing), Fraction(0)))  # 6.43
+    strength, multiplier, target_class, cec_provenance = bombard_strength(state, target, firing)
     table = chart.bombardment
     column = table.column_for(strength)
     base = {"side": side, "mission": mission["number"], "mission_kind": "bombard", "target": target.id,
@@ -330,6 +337,14 @@ def clear_interdiction(state: RsState, ctx: Context, side: str) -> None:
 
 # -- interdiction during movement -------------------------------------------------------------------------
 
+def interdiction_modifiers(state: RsState, owner: str, hex_id: str) -> tuple[int, int, int]:
+    """RS/RS 5.22, 5.53 and the Player Aid: (spotting modifier, spotting distance, bridge modifier) of a roll on
+    the Interdiction Table for ``owner``'s marker in ``hex_id``."""
+    spot, distance = spotting(state, owner, hex_id)
+    bridge = charts(state).bridge_modifier if bridge_sides(state, hex_id) else 0
+    return spot, distance, bridge
+
+
 def interdiction_roll(state: RsState, ctx: Context, mover: str, hex_id: str, units: list[str],
                       operational: bool, retreat: bool = False) -> int:
     """RS/RS 5.22, 5.53, 7.3: the extra MP a stack must pay to enter an enemy-interdicted hex; with ``retreat``
@@ -340,8 +355,7 @@ def interdiction_roll(state: RsState, ctx: Context, mover: str, hex_id: str, uni
     table = chart.interdiction
     column = table.column_for(factors)
     assert column is not None
-    spot, distance = spotting(state, owner, hex_id)
-    bridge = chart.bridge_modifier if bridge_sides(state, hex_id) else 0
+    spot, distance, bridge = interdiction_modifiers(state, owner, hex_id)
     what = "retreating over the bridge at" if retreat else "entering"
     die = ctx.roll(6, f"interdiction of {', '.join(units)} {what} {hex_id}, "
                    + ("RS/RS 6.72" if retreat else "RS/RS 5.22"))

@@ -120,6 +120,8 @@ def side_of(state: RsrState, units: tuple[str, ...]) -> str:
 
 
 def odds_for_spec(state: RsrState, spec: AttackSpec) -> list[OddsTable]:
+    if spec.support:
+        raise BadInput(f"attack on {spec.hex}: Red Sun Rising has no artillery support (+GUN) in land combat")
     return [attack_odds(state, side_of(state, spec.units), spec.hex, list(spec.units), spec.extra)]
 
 
