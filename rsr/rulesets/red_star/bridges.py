@@ -126,7 +126,7 @@ def problem(state: RsState, side: str, units: list[str], action: dict[str, str],
         cost = PLACE_COST_MOTORIZED if is_motorized(state, engineer) else PLACE_COST
     if left.get(engineer.id, Fraction(0)) < cost:
         return (f"{engineer.id} needs {cost} more MP to {kind} the bridge on {side_id} and has "
-                f"{left.get(engineer.id, Fraction(0))} left (RS/RS 11.1, 11.2)")
+                f"{left.get(engineer.id, Fraction(0))} left ({case_of(state, action)})")
     return None
 
 
@@ -155,6 +155,22 @@ def exchange_receivers(moves: list[Any]) -> dict[int, str]:
     return {m.number: m.bridge["exchange"] for m in moves if m.bridge and "exchange" in m.bridge}
 
 
+def case_of(state: RsState, action: dict[str, str]) -> str:
+    """The case a bridge action falls under: 11.2 for anything done with or to the Japanese bridge counter
+    (placing, picking up, handing over, leaving it, a Soviet unit destroying it and its waits), else 11.1."""
+    kind, side_id = next(iter(action.items()))
+    if kind in ("place", "pick_up", "exchange", "leave") or side_id == state.pontoon:
+        return "RS/RS 11.2"
+    return "RS/RS 11.1"
+
+
+def not_carried_out(state: RsState, ctx: Context, action: dict[str, str], why: str) -> None:
+    """Report a bridge action that cannot be done, citing the case that stops it (11.1 or 11.2)."""
+    kind, side_id = next(iter(action.items()))
+    ctx.emit("bridge", f"the bridge action is not carried out: {why}", case_of(state, action), hexside=side_id,
+             done=False, action=f"{kind}-refused")
+
+
 def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[str, str],
         left: dict[str, Fraction], standing: bool = False) -> None:
     """Carry out a bridge action at the end of a move, or say why it could not be done."""
@@ -163,8 +179,7 @@ def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[
     if kind == "leave":
         return
     if why:
-        ctx.emit("bridge", f"the bridge action is not carried out: {why}", "RS/RS 11.1", hexside=side_id,
-                 done=False)
+        not_carried_out(state, ctx, action, why)
         return
     if kind == "destroy" and side == "soviet" and side_id == state.pontoon:  # RS/RS 11.2
         low, high = side_id.split("-")

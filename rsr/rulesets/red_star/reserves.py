@@ -10,7 +10,12 @@ request to him, answered by his standing policy:
   N, of: hex}, hasty: [attacks]}`` (``hasty`` optional): the first time in a segment an enemy stack ends a
   move within N hexes of that hex, the units move along that path (as far as it is legal) and make the
   hasty attacks if they are still possible then. Everything in the condition is something the player could
-  know when signing.
+  know when signing. An order may also carry the Soviet player's RS/RS 11.2 choice about the Japanese bridge
+  counter, as an asked reserve move does: ``bridge: {leave: hexside}`` (a move reaching it leaves it intact)
+  or, with an empty path, ``bridge: {destroy: hexside}`` (a unit already next to it destroys it, under the
+  11.2 waits). A Soviet order without the key that reaches the counter destroys it, as every Soviet move
+  does (11.2 makes destruction the effect of moving next to it; leaving it is the exception the player
+  claims; interpretations.md 11.2).
 
 A reserve move may end with hasty attacks (RS/RS 7.63, 7.5-7.55), written as in a movement order
 (``hasty: [{hex, units, lead, armor_protection, fire}]``). Their attacker choices come with the reserve move,
@@ -102,8 +107,9 @@ def movable(state: RsState, side: str, run: MovementRun) -> list[Unit]:
 def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[movement.Move]:
     """A reserve-move answer ``{moves: [{units, path, drop, hasty}]}`` checked on a copy (7.63: normal movement
     rules, and a hasty attack at the end of the move, 7.5-7.54)."""
-    if not isinstance(answer, dict) or set(answer) - {"moves", "orders"}:
+    if not isinstance(answer, dict) or set(answer) - {"moves", "orders", "refused"}:
         raise RulesError("a reserve move is {moves: [{units, path, drop, hasty}]} (RS/RS 7.63)")
+    refused_actions(state, side, answer)  # RS/RS 11.2: what a conditional order could not do, said before any move
     _, moves = movement.parse_moves(state, side, {"moves": answer.get("moves") or []})
     free = {u.id for u in movable(state, side, run)}
     trial = copy.deepcopy(state)
@@ -254,6 +260,7 @@ def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str,
     free = {u.id for u in movable(state, side, run)}
     out: list[dict[str, Any]] = []
     fired: list[int] = []
+    refused: list[dict[str, Any]] = []
     for number, order in enumerate(orders):
         when = order["when"]
         if number in run.triggered or not all(u in free for u in order["units"]):
@@ -262,8 +269,18 @@ def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str,
             continue
         path = list(order["path"])
         hasty = list(order.get("hasty") or [])
+        choice = standing_bridge(side, order.get("bridge"))
+        if not path and choice:  # RS/RS 11.2: a unit already next to the Japanese bridge destroys it, if it may
+            whole = {"units": list(order["units"]), "path": [], **choice}
+            try:
+                parse(state, side, run, {"moves": [*out, whole]})
+                out.append(whole)
+            except RulesError:  # an 11.2 wait: the order is spent without a move, and the report says why
+                refused.append({"units": list(order["units"]), **choice})
+            fired.append(number)
+            continue
         if hasty:  # RS/RS 7.63: the whole signed move with its hasty attacks, if it is still legal
-            whole = {"units": list(order["units"]), "path": path, "hasty": hasty}
+            whole = {"units": list(order["units"]), "path": path, "hasty": hasty, **choice}
             try:
                 parse(state, side, run, {"moves": [*out, whole]})
                 fired.append(number)
@@ -273,14 +290,50 @@ def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str,
                 pass
         while path:  # as far along the signed path as is legal now
             try:
-                parse(state, side, run, {"moves": [*out, {"units": list(order["units"]), "path": path}]})
+                parse(state, side, run, {"moves": [*out, {"units": list(order["units"]), "path": path, **choice}]})
                 break
             except RulesError:
                 path.pop()
         fired.append(number)
         if path:
-            out.append({"units": list(order["units"]), "path": path})
-    return {"moves": out, "orders": fired}
+            out.append({"units": list(order["units"]), "path": path, **choice})
+    return {"moves": out, "orders": fired, **({"refused": refused} if refused else {})}
+
+
+def report_refused(state: RsState, ctx: Context, side: str, answer: dict[str, Any]) -> None:
+    """RS/RS 11.2: say why a conditional order's bridge destruction from the hex next to the counter was not
+    carried out when it fired (``refused`` in the answer; the reason is worked out again here, by the rules)."""
+    for units, action in refused_actions(state, side, answer):
+        full = {u: movement.allowance_of(state, state.units[u]) for u in units}
+        why = bridges.problem(state, side, units, action, full, standing=True)
+        if why:
+            bridges.not_carried_out(state, ctx, action, why)
+
+
+def refused_actions(state: RsState, side: str, answer: dict[str, Any]) -> list[tuple[list[str], dict[str, str]]]:
+    """The ``refused`` entries of a reserve-move answer, checked: (the side's units, bridge action)."""
+    out: list[tuple[list[str], dict[str, str]]] = []
+    refused = answer.get("refused") or []
+    if not isinstance(refused, list):
+        raise RulesError("refused is a list of {units, bridge} (conditional reserve orders, RS/RS 11.2)")
+    for item in refused:
+        if not isinstance(item, dict) or not isinstance(item.get("units"), list) \
+                or not all(isinstance(u, str) and u in state.units for u in item["units"]):
+            raise RulesError("refused is a list of {units, bridge} (conditional reserve orders, RS/RS 11.2)")
+        action = bridges.check_shape(item.get("bridge"), "refused")
+        if action is not None:
+            out.append(([u for u in item["units"] if state.units[u].side == side], action))
+    return out
+
+
+def standing_bridge(side: str, raw: Any) -> dict[str, Any]:
+    """The RS/RS 11.2 choice a conditional order carries, as move keys: ``{bridge: {leave|destroy: hexside}}``.
+
+    Only the Soviet player has the choice to leave the Japanese bridge intact; a Japanese order's ``leave``
+    has nothing to act on and is dropped."""
+    if not isinstance(raw, dict) or ("leave" in raw and side != "soviet"):
+        return {}
+    return {"bridge": dict(raw)}
 
 
 def pick_up_at_segment_end(state: RsState, ctx: Context, run: MovementRun) -> None:
@@ -302,11 +355,32 @@ def check_standing(rule: Any) -> None:
     if not isinstance(rule, list):
         raise RulesError("policy reserve-moves is hold, ask, or a list of {units, path, when: {enemy_within, of}, "
                          "hasty}")
-    for item in rule:
+    for number, item in enumerate(rule, start=1):
         if not isinstance(item, dict) or {"units", "path", "when"} - set(item) or set(item) - {
-                "units", "path", "when", "hasty"} or not isinstance(item["when"], dict) \
+                "units", "path", "when", "hasty", "bridge"} or not isinstance(item["when"], dict) \
                 or not isinstance(item.get("hasty", []), list) \
                 or set(item["when"]) != {"enemy_within", "of"} or not isinstance(item["when"]["enemy_within"], int) \
                 or not isinstance(item["units"], list) or not isinstance(item["path"], list):
             raise RulesError("a conditional reserve order is {units: [ids], path: [hexes], when: {enemy_within: N, "
-                             "of: hex}, hasty: [{hex, units, lead}] (optional)} (RS/RS 7.63)")
+                             "of: hex}, hasty: [{hex, units, lead}] (optional), bridge: {leave: hexside} or "
+                             "{destroy: hexside} (optional)} (RS/RS 7.63, 11.2)")
+        check_standing_bridge(item, f"conditional reserve order {number}")
+
+
+def check_standing_bridge(item: dict[str, Any], where: str) -> None:
+    """RS/RS 11.2: the bridge choice a conditional reserve order may sign in advance, the same as an asked
+    reserve move: leave the Japanese bridge intact when the move reaches it, or (empty path) destroy it from
+    the hex next to it."""
+    action = bridges.check_shape(item.get("bridge"), where)
+    if action is None:
+        return
+    kind = next(iter(action))
+    if kind not in ("leave", "destroy"):
+        raise RulesError(f"{where}: a conditional reserve order's bridge is {{leave: hexside}} or {{destroy: "
+                         "hexside}} (RS/RS 11.2)")
+    if kind == "destroy" and item["path"]:
+        raise RulesError(f"{where}: bridge destroy is for a unit already next to the bridge: give it an "
+                         "empty path (a move that reaches it destroys it unless it says leave, RS/RS 11.2)")
+    if kind == "leave" and not item["path"]:
+        raise RulesError(f"{where}: bridge leave is for a move that reaches the Japanese bridge: give it a path "
+                         "(RS/RS 11.2)")

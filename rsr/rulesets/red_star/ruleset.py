@@ -366,6 +366,7 @@ class RedStar:
         combats = reserves.declare_hasty(state, ask.side, moves, ask.id)  # RS/RS 7.63 hasty attacks
         run.triggered += [int(n) for n in (answer.get("orders") or [])]
         reserves.execute(state, ctx, ask.side, run, moves)
+        reserves.report_refused(state, ctx, ask.side, answer)  # RS/RS 11.2 waits met by conditional orders
         for combat in combats:
             ctx.emit("declared", f"{combat.id}: reserve {', '.join(combat.attackers)} will make a hasty attack on "
                      f"{combat.hex}", "RS/RS 7.63", combat=combat.id, hex=combat.hex,
