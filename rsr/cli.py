@@ -339,10 +339,17 @@ def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> Non
     run = actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
     click.echo(f"{len(inputs)} input(s) accepted")
     if run.stopped_at_die:
-        click.echo(f"the rest depends on dice: {run.stopped_at_die}")
+        _echo_wrapped(f"the rest depends on dice: {run.stopped_at_die}")
     elif run.next_request is not None:
-        click.echo(f"then the game asks {run.next_request.side}: {run.next_request.prompt}")
+        _echo_wrapped(f"then the game asks {run.next_request.side}: {run.next_request.prompt}")
     _orders_odds(result, key_name, inputs)
+
+
+def _echo_wrapped(text: str) -> None:
+    """A line of prose for the terminal, wrapped at 80 columns (continuation lines indented)."""
+    import textwrap
+
+    click.echo(textwrap.fill(text, width=80, subsequent_indent="  ", break_on_hyphens=False))
 
 
 def _orders_odds(result: Any, key_name: str | None, inputs: list[dict[str, Any]]) -> None:
