@@ -460,15 +460,21 @@ def repeated_attacks(state: RsrState, side: str) -> dict[str, Any]:
         if column_rank(odds_column(total, sum(strength(state, d) for d in defenders))) < column_rank(record["column"]):
             continue
         attack = Attack(hex_id, able, record["command"], [a for a in record["advance"] if a in able])
-        try:
-            check_attack_command(state, side, attack) if attack.command else None
-        except RulesError:
-            attack.command = None
-        if attack.command in [a["command"] for a in attacks if a["command"]]:
-            attack.command = None  # RSR 11.45: a command unit modifies one die a round
+        if attack.command in [a["command"] for a in attacks] or not _command_still_fits(state, side, attack):
+            attack.command = None  # RSR 11.43-11.45: stacked with an attacker it commands, once a round
         attacks.append({"hex": hex_id, "attackers": able, "command": attack.command, "advance": attack.advance})
         scratch_attacked += able
     return {"attacks": attacks}
+
+
+def _command_still_fits(state: RsrState, side: str, attack: Attack) -> bool:
+    if attack.command is None:
+        return True
+    try:
+        check_attack_command(state, side, attack)
+    except RulesError:
+        return False
+    return True
 
 
 def _can_repeat(state: RsrState, side: str, unit_id: str, hex_id: str) -> bool:
