@@ -497,8 +497,12 @@ def _waiting(result: Replay) -> Request | None:
 
 
 def _comment(text: str) -> str:
-    """``text`` as YAML comment lines, whatever line breaks it holds."""
-    return "\n".join("# " + line for line in text.splitlines() or [""])
+    """``text`` as YAML comment lines of at most 80 columns, whatever line breaks it holds."""
+    import textwrap
+
+    lines = [part for line in text.splitlines() or [""]
+             for part in textwrap.wrap(line, width=78, break_on_hyphens=False) or [""]]
+    return "\n".join("# " + line for line in lines)
 
 
 def template(game_dir: Path, key_name: str | None) -> str:

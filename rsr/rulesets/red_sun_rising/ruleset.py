@@ -217,7 +217,9 @@ class RedSunRising:
             side=stage.side,
             kind="land-combat-attacks",
             prompt=f"{stage.name}, assault round {state.assault_round} of {ASSAULT_ROUNDS}: declare attacks "
-                   "(none ends the stage)",
+                   "(none ends the stage)" + ("; later rounds follow your policy later-rounds (default: repeat "
+                                              "at the same odds or better; set it to ask to be asked)"
+                                              if state.assault_round == 1 else ""),
             case="RSR 11.2",
             options=lambda: self.attack_options(state, acting),
             template={"attacks": [{"hex": "HHHH", "attackers": ["unit-id"], "command": None, "advance": []}],
