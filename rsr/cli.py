@@ -346,10 +346,13 @@ def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> Non
 
 
 def _echo_wrapped(text: str) -> None:
-    """A line of prose for the terminal, wrapped at 80 columns (continuation lines indented)."""
+    """A line of prose for the terminal, wrapped at 80 columns: continuation lines keep the line's own
+    indent plus two spaces."""
     import textwrap
 
-    click.echo(textwrap.fill(text, width=80, subsequent_indent="  ", break_on_hyphens=False))
+    indent = text[: len(text) - len(text.lstrip(" "))]
+    click.echo(textwrap.fill(text.strip(), width=80, initial_indent=indent, subsequent_indent=indent + "  ",
+                             break_on_hyphens=False, break_long_words=False))
 
 
 def _orders_odds(result: Any, key_name: str | None, inputs: list[dict[str, Any]]) -> None:
@@ -485,7 +488,7 @@ def receive(game_dir: Path, packet_file: Path | None, key_name: str | None, use_
         click.echo(note)
     summary = actions.receive_summary(game_dir, [p.seq for p in new], key_name)
     for line in summary:
-        click.echo(line)
+        _echo_wrapped(line)
     if reports and not summary:
         click.echo(f"latest report: {reports[-1]}")
 

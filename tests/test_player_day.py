@@ -94,7 +94,8 @@ def test_receive_summary_shows_my_public_dice_and_what_is_asked(sample: Sample, 
     recipient, game, out = sample.receive(tmp_path, seq)
     assert out.exit_code == 0, out.output
     me = sample.sides[recipient]
-    text = out.output
+    assert max(len(line) for line in out.output.splitlines()) <= 80  # wrapped for the terminal
+    text = " ".join(out.output.split())  # the summary's lines, wrapped, read as one
     assert f"your packet {seq - 1}, resolved with the dice {sample.side_of(seq)} revealed in packet {seq}" in text
     dice = re.search(r"your dice, now public: (.*)", text)
     assert dice, text
@@ -104,7 +105,7 @@ def test_receive_summary_shows_my_public_dice_and_what_is_asked(sample: Sample, 
     for value in re.findall(r"d6=(\d)", dice.group(1)):
         assert f"| {value} |" in report_text, "the report pointed to holds my dice"
     assert "Nothing: no input of this packet could be applied yet." not in report_text
-    assert re.search(r"^now: ", text, re.MULTILINE)
+    assert re.search(r"^now: ", out.output, re.MULTILINE)
 
 
 @pytest.fixture(scope="module")
@@ -122,9 +123,10 @@ def test_receive_says_to_send_an_empty_packet_to_reveal_the_opponents_dice(turn_
     for seq in range(2, len(sample.turns) - 1):
         recipient, _, out = sample.receive(tmp_path / str(seq), seq)
         assert out.exit_code == 0, out.output
-        if "send a packet with no orders so the dice of packet" in out.output:
-            assert f"so the dice of packet {seq} ({sample.side_of(seq)}'s) can be revealed" in out.output
-            assert "then " + sample.side_of(seq) + " is asked:" in out.output
+        text = " ".join(out.output.split())  # wrapped at 80 columns
+        if "send a packet with no orders so the dice of packet" in text:
+            assert f"so the dice of packet {seq} ({sample.side_of(seq)}'s) can be revealed" in text
+            assert "then " + sample.side_of(seq) + " is asked:" in text
             return
     raise AssertionError("no packet of the sample game asked for an empty reveal packet")
 
