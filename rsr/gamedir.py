@@ -17,7 +17,16 @@ from rsr.errors import BadInput, RulesError, VerificationError, printable
 from rsr.fileio import atomic_write, game_locked, read_limited
 from rsr.keys import KeyPair, decode_public, fingerprint
 from rsr.log import Replay, check_last_inputs, extend, my_side, pending_pass, replay
-from rsr.packet import Packet, check_self_signature, checked_before, extract_blocks, open_packet, read_packets
+from rsr.packet import (
+    Header,
+    Packet,
+    check_self_signature,
+    checked_before,
+    extract_blocks,
+    known_packet,
+    open_packet,
+    read_packets,
+)
 from rsr.yamlio import dump_yaml
 
 MAX_PACKET_FILE = 8 * 1024 * 1024
@@ -47,14 +56,14 @@ def _open_early(path: Path, text: str, seq: int) -> Packet:
 
 class KnownFile(NamedTuple):
     """A packet file an earlier command checked in full: the SHA-256 of the file's bytes then, the packet they
-    held (payload bytes, signature, the payload as parsed) and the key its signature verified under
-    (``packet``: the very object, within one process)."""
+    held (payload bytes, signature, and its seq, side, game and prev) and the key its signature verified
+    under (``packet``: the very object, within one process)."""
 
     file_sha256: bytes
     payload_bytes: bytes
     signature: bytes
     key: bytes
-    payload: dict[str, Any] | None = None
+    header: Header | None = None
     packet: Packet | None = None
 
 
@@ -144,16 +153,17 @@ def _known_packet(entry: KnownFile, digest: bytes, keys: dict[str, bytes] | None
         return None
     packet = entry.packet
     if packet is None or packet.payload_bytes != entry.payload_bytes or packet.signature != entry.signature:
-        payload = entry.payload
-        if payload is None:
+        if entry.header is not None:
+            packet = known_packet(entry.payload_bytes, entry.signature, entry.header)  # (parsed when read)
+        else:
             try:
                 payload = json.loads(entry.payload_bytes)
             except ValueError:
                 return None
-        if not isinstance(payload, dict):
-            return None
-        packet = Packet(payload, entry.payload_bytes, entry.signature)
-    if keys.get(str(packet.payload.get("side"))) != entry.key:
+            if not isinstance(payload, dict):
+                return None
+            packet = Packet(payload, entry.payload_bytes, entry.signature)
+    if keys.get(packet.side) != entry.key:
         return None
     checked_before(entry.key, entry.signature, entry.payload_bytes)
     return packet
