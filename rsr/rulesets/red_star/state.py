@@ -162,7 +162,7 @@ class RsState:
                 units = fields["units"] = {}
                 for k, u in value.items():
                     clone_unit = units[k] = new(type(u))
-                    clone_unit.__dict__.update(u.__dict__)
+                    clone_unit.__dict__ = u.__dict__.copy()
             elif name in ("static", "dates", "turn_track", "restrictions"):
                 continue  # fixed for the whole game
             elif type(value) not in _ATOMIC:
