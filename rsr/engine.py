@@ -207,7 +207,8 @@ def _plain_class(kind: type) -> bool:
     if plain is None:
         import copyreg
 
-        plain = (dataclasses.is_dataclass(kind) and not hasattr(kind, "__deepcopy__")
+        plain = (dataclasses.is_dataclass(kind) and not issubclass(kind, (dict, list, tuple, set, frozenset))
+                 and not hasattr(kind, "__deepcopy__")
                  and not hasattr(kind, "__setstate__") and kind not in copyreg.dispatch_table
                  and kind.__reduce_ex__ is object.__reduce_ex__ and kind.__reduce__ is object.__reduce__
                  and getattr(kind, "__getstate__", object.__getstate__) is object.__getstate__
