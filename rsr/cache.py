@@ -7,12 +7,13 @@ repository can plant one. It is trusted only after its position hashes to the st
 signed resolution recorded; a checkpoint that is stale, damaged or unreadable is ignored and replay
 starts further back. ``rsr verify`` never uses checkpoints.
 
-Next to the checkpoints, ``files-v1-NNNNN.bin`` (one per 256 packets) record the packet files this
-player's rsr has checked in full: by file name, the SHA-256 of the file's bytes, the packet's payload and
-signature and the key that verified it. Reading the log (``rsr.gamedir.read_log``) takes a file whose
-bytes hash the same as checked and checks only the others, so a command at the end of a long game reads
-the log without de-armoring, parsing or verifying what it already verified. Each chunk carries the
-SHA-256 of its own contents; a damaged or foreign chunk is ignored (its files are then checked), and a
+Next to the checkpoints, ``files-v2-NNNNN.bin`` (one per 256 packets) record the packet files this
+player's rsr has checked in full: by file name, the SHA-256 of the file's bytes, the packet's payload bytes,
+signature, seq, side, game and prev, and the key that verified it. Reading the log
+(``rsr.gamedir.read_log``) takes a file whose bytes hash the same as checked and checks only the others, so
+a command at the end of a long game reads the log without de-armoring, parsing or verifying what it already
+verified, and parses a payload only if something reads it (``rsr.packet.KnownPacket``). Each chunk carries
+the SHA-256 of its own contents; a damaged or foreign chunk is ignored (its files are then checked), and a
 changed packet file never matches its entry.
 """
 
@@ -33,15 +34,15 @@ from rsr.engine import Position, Ruleset
 from rsr.fileio import atomic_write, read_limited
 from rsr.gamedir import KnownFile, read_log
 from rsr.log import PassRecord, Replay, replay
-from rsr.packet import Packet
+from rsr.packet import Header, Packet, header_of
 from rsr.provenance import SharedStatic
 
 FORMAT = 1
 MAX_CHECKPOINT = 256 * 1024 * 1024
 KEEP = 3
-FILES_FORMAT = 1
+FILES_FORMAT = 2  # 2: each file's seq, side, game and prev instead of its parsed payload
 FILES_CHUNK = 256  # packets a chunk of the record of checked files holds
-FILES_MAGIC = b"rsr-checked-files-v1\n"
+FILES_MAGIC = b"rsr-checked-files-v2\n"
 MAX_FILES_RECORD = 512 * 1024 * 1024
 
 # within one process: what each (cache root, game) record holds, and the last replay of each game's log
@@ -133,7 +134,7 @@ class HomeCheckpoints:
                 entries[name] = old if old.packet is packet else old._replace(packet=packet)
                 continue
             dirty.add(_chunk_of(name))
-            entries[name] = KnownFile(digest, packet.payload_bytes, packet.signature, key, None, packet)
+            entries[name] = KnownFile(digest, packet.payload_bytes, packet.signature, key, header_of(packet), packet)
         dirty.update(_chunk_of(name) for name in before.keys() - entries.keys())
         _REPLAYS[(self.root, result.game_id)] = result
         _KNOWN[(self.root, result.game_id)] = entries  # (with the packet objects: read again, they are reused)
@@ -152,6 +153,7 @@ class HomeCheckpoints:
                 body = marshal.dumps({name: _stored(e) for name, e in sorted(mine.items())})
                 data = FILES_MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
                 atomic_write(path, data, mode=0o600, durable=False)  # (a cache: checked when read)
+                path.with_name(f"files-v1-{chunk:05d}.bin").unlink(missing_ok=True)  # (the older format's)
             except OSError:
                 return
 
@@ -218,10 +220,10 @@ class HomeCheckpoints:
                 pass
 
 
-def _stored(entry: KnownFile) -> tuple[bytes, bytes, bytes, bytes, dict[str, Any] | None]:
-    """An entry as written: the parsed payload too (marshal reads it back faster than JSON is parsed)."""
-    payload = entry.packet.payload if entry.packet is not None else entry.payload
-    return entry.file_sha256, entry.payload_bytes, entry.signature, entry.key, payload
+def _stored(entry: KnownFile) -> tuple[bytes, bytes, bytes, bytes, Header | None]:
+    """An entry as written: with what checking the chain reads (the payload itself is parsed only if read)."""
+    header = entry.header if entry.header is not None or entry.packet is None else header_of(entry.packet)
+    return entry.file_sha256, entry.payload_bytes, entry.signature, entry.key, header
 
 
 def _same_packets(mine: list[Packet], read: list[Packet]) -> bool:
@@ -266,9 +268,14 @@ def _read_chunk(path: Path, chunk: int) -> dict[str, KnownFile]:
         return {}
     entries: dict[str, KnownFile] = {}
     for name, value in raw.items():
-        if not (isinstance(name, str) and name[:4].isascii() and name[:4].isdigit() and _chunk_of(name) == chunk
-                and isinstance(value, tuple) and len(value) == 5 and all(isinstance(v, bytes) for v in value[:4])
-                and isinstance(value[4], dict)):
+        if not (type(name) is str and name[:4].isascii() and name[:4].isdigit() and _chunk_of(name) == chunk
+                and type(value) is tuple and len(value) == 5 and all(type(v) is bytes for v in value[:4])
+                and _is_header(value[4])):
             return {}
         entries[name] = KnownFile(*value)
     return entries
+
+
+def _is_header(value: Any) -> bool:
+    return type(value) is tuple and len(value) == 4 and type(value[0]) is int and \
+        all(type(v) is str for v in value[1:])

@@ -25,7 +25,7 @@ def canonical_bytes(value: Any) -> bytes:
         raise BadInput(f"value cannot be written as canonical JSON: {exc}") from exc
 
 
-_STATE_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":"))
+STATE_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":"))
 
 
 def state_bytes(value: Any) -> bytes:
@@ -37,7 +37,7 @@ def state_bytes(value: Any) -> bytes:
     RFC 8785's, at a small fraction of the cost of a pure-Python canonicaliser.
     """
     try:
-        return _STATE_ENCODER.encode(value).encode("utf-8")
+        return STATE_ENCODER.encode(value).encode("utf-8")
     except (TypeError, ValueError, UnicodeEncodeError) as exc:
         raise BadInput(f"state cannot be written as canonical JSON: {exc}") from exc
 
@@ -114,7 +114,7 @@ def _canonical_fast(data: bytes) -> Any | None:
     except (ValueError, BadInput, RecursionError):
         return None
     try:
-        if _STATE_ENCODER.encode(value).encode("ascii") != data:
+        if STATE_ENCODER.encode(value).encode("ascii") != data:
             return None
     except (TypeError, ValueError):
         return None
@@ -146,6 +146,6 @@ def _is_canonical(value: Any, data: bytes, safe_ints: bool) -> bool:
     coincide on ASCII; the same escapes), so that is checked first; anything else, or any difference,
     goes to the RFC 8785 encoder for the answer.
     """
-    if safe_ints and data.isascii() and _STATE_ENCODER.encode(value).encode("utf-8") == data:
+    if safe_ints and data.isascii() and STATE_ENCODER.encode(value).encode("utf-8") == data:
         return True
     return canonical_bytes(value) == data

@@ -5,6 +5,7 @@ packets and hands them to ``replay``/``extend``, and writes what they accepted.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -17,7 +18,16 @@ from rsr.errors import BadInput, RulesError, VerificationError, printable
 from rsr.fileio import atomic_write, game_locked, read_limited
 from rsr.keys import KeyPair, decode_public, fingerprint
 from rsr.log import Replay, check_last_inputs, extend, my_side, pending_pass, replay
-from rsr.packet import Packet, check_self_signature, checked_before, extract_blocks, open_packet, read_packets
+from rsr.packet import (
+    Header,
+    Packet,
+    check_self_signature,
+    checked_before,
+    extract_blocks,
+    known_packet,
+    open_packet,
+    read_packets,
+)
 from rsr.yamlio import dump_yaml
 
 MAX_PACKET_FILE = 8 * 1024 * 1024
@@ -47,14 +57,14 @@ def _open_early(path: Path, text: str, seq: int) -> Packet:
 
 class KnownFile(NamedTuple):
     """A packet file an earlier command checked in full: the SHA-256 of the file's bytes then, the packet they
-    held (payload bytes, signature, the payload as parsed) and the key its signature verified under
-    (``packet``: the very object, within one process)."""
+    held (payload bytes, signature, and its seq, side, game and prev) and the key its signature verified
+    under (``packet``: the very object, within one process)."""
 
     file_sha256: bytes
     payload_bytes: bytes
     signature: bytes
     key: bytes
-    payload: dict[str, Any] | None = None
+    header: Header | None = None
     packet: Packet | None = None
 
 
@@ -87,6 +97,16 @@ def read_log(game_dir: Path, known: KnownFiles | None = None) -> LogFiles:
     Read-only: a fork (two packets at one seq) is reported with both file names; ``rsr receive`` is what
     writes proofs to disputes/.
     """
+    collecting = gc.isenabled()
+    gc.disable()  # (reading makes thousands of objects that all live on: cycle collection would be wasted)
+    try:
+        return _read_log(game_dir, known)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _read_log(game_dir: Path, known: KnownFiles | None) -> LogFiles:
     turns = game_dir / "turns"
     if not turns.is_dir():
         raise BadInput(f"{game_dir} is not a game directory (no turns/)")
@@ -109,7 +129,7 @@ def read_log(game_dir: Path, known: KnownFiles | None = None) -> LogFiles:
         entry = checked.get(name) if seq >= 2 and keys is not None else None
         packet = _known_packet(entry, digest, keys) if entry is not None else None
         if packet is None:
-            packet = _read_packet_file(turns / name, _text(data), seq, keys)
+            packet = _read_packet_file(turns, name, _text(data), seq, keys)
         if seq == 0:
             keys = {s: decode_public(t) for s, t in sorted(packet.payload["invite"]["keys"].items())}
             checked = known(packet.game) if known is not None else {}
@@ -144,39 +164,41 @@ def _known_packet(entry: KnownFile, digest: bytes, keys: dict[str, bytes] | None
         return None
     packet = entry.packet
     if packet is None or packet.payload_bytes != entry.payload_bytes or packet.signature != entry.signature:
-        payload = entry.payload
-        if payload is None:
+        if entry.header is not None:
+            packet = known_packet(entry.payload_bytes, entry.signature, entry.header)  # (parsed when read)
+        else:
             try:
                 payload = json.loads(entry.payload_bytes)
             except ValueError:
                 return None
-        if not isinstance(payload, dict):
-            return None
-        packet = Packet(payload, entry.payload_bytes, entry.signature)
-    if keys.get(str(packet.payload.get("side"))) != entry.key:
+            if not isinstance(payload, dict):
+                return None
+            packet = Packet(payload, entry.payload_bytes, entry.signature)
+    if keys.get(packet.side) != entry.key:
         return None
     checked_before(entry.key, entry.signature, entry.payload_bytes)
     return packet
 
 
-def _read_packet_file(path: Path, text: str, seq: int, keys: dict[str, bytes] | None) -> Packet:
-    """One packet file checked in full: one armored block, signed by its side's key, canonical, in schema."""
+def _read_packet_file(turns: Path, name: str, text: str, seq: int, keys: dict[str, bytes] | None) -> Packet:
+    """One packet file (``turns/name``) checked in full: one armored block, signed by its side's key,
+    canonical, in schema."""
     try:
         blocks = extract_blocks(text)
     except BadInput as exc:
-        raise VerificationError(f"{path.name}: {exc}", seq) from exc
+        raise VerificationError(f"{name}: {exc}", seq) from exc
     if len(blocks) != 1:
-        raise VerificationError(f"{path.name} holds {len(blocks)} packets; a turn file holds one", seq)
+        raise VerificationError(f"{name} holds {len(blocks)} packets; a turn file holds one", seq)
     if seq <= 1:
-        return _open_early(path, text, seq)
+        return _open_early(turns / name, text, seq)
     if keys is None:
         raise VerificationError("packet 0 (the invite) is missing", 0)
     try:
         return open_packet(blocks[0], keys, seq)
     except BadInput as exc:
-        raise VerificationError(f"{path.name}: {exc}", seq) from exc
+        raise VerificationError(f"{name}: {exc}", seq) from exc
     except VerificationError as exc:
-        raise VerificationError(f"{path.name}: {exc.reason}", seq) from exc
+        raise VerificationError(f"{name}: {exc.reason}", seq) from exc
 
 
 def write_dispute(game_dir: Path, name: str, heading: str, packets: list[Packet]) -> Path:

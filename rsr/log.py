@@ -192,7 +192,7 @@ def _check_chain(result: Replay, index: int, packet: Packet, game: str) -> None:
     if packet.side != expected_side:
         raise VerificationError(f"written by {packet.side} out of turn: seq {index} is {expected_side}'s",
                                 packet.seq)
-    if index > 0 and packet.payload["prev"] != result.packets[index - 1].hash_hex:
+    if index > 0 and packet.prev != result.packets[index - 1].hash_hex:
         raise VerificationError(f"prev does not match the hash of packet {index - 1} (chain broken)", packet.seq)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -66,6 +67,11 @@ class Packet:
         return found
 
     @property
+    def prev(self) -> str:
+        """The hash of the packet before (hex), as this packet's payload signs it."""
+        return str(self.payload["prev"])
+
+    @property
     def inputs(self) -> list[dict[str, Any]]:
         return list(self.payload.get("inputs", []))
 
@@ -81,6 +87,59 @@ class Packet:
     def armored(self) -> str:
         return armor(self.payload_bytes, self.signature, self.game, self.seq, self.side)
 
+
+
+Header = tuple[int, str, str, str]  # seq, side, game, prev: what checking the chain reads of every packet
+
+
+class _ParsedWhenRead:
+    """The payload of a :class:`KnownPacket`, parsed from its bytes the first time it is read, then kept."""
+
+    def __get__(self, instance: KnownPacket | None, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        payload = json.loads(instance.payload_bytes)  # (canonical JSON, checked in full when it was recorded)
+        instance.__dict__["payload"] = payload
+        return payload
+
+
+class KnownPacket(Packet):
+    """A packet from a file this player's rsr checked in full before (rsr/cache.py's record of checked files).
+
+    Reading the log of a long game and checking its chain needs only each packet's seq, side, game and prev,
+    recorded with the file; the payload is parsed from its bytes only if something reads it (most packets
+    before the newest checkpoint are never read again). Same bytes, same payload: only when it is parsed
+    differs.
+    """
+
+    payload = _ParsedWhenRead()
+
+    @property
+    def seq(self) -> int:
+        return self.__dict__["_header"][0]
+
+    @property
+    def side(self) -> str:
+        return self.__dict__["_header"][1]
+
+    @property
+    def game(self) -> str:
+        return self.__dict__["_header"][2]
+
+    @property
+    def prev(self) -> str:
+        return self.__dict__["_header"][3]
+
+
+def known_packet(payload_bytes: bytes, signature: bytes, header: Header) -> Packet:
+    """The packet of a file checked before, its payload parsed only when read (:class:`KnownPacket`)."""
+    packet = object.__new__(KnownPacket)
+    packet.__dict__.update(payload_bytes=payload_bytes, signature=signature, _header=header)
+    return packet
+
+
+def header_of(packet: Packet) -> Header:
+    return packet.seq, packet.side, packet.game, packet.prev
 
 _VERIFIED: set[tuple[bytes, bytes, bytes]] = set()  # (key, signature, payload) triples that verified
 _MAX_VERIFIED = 1 << 16

@@ -107,7 +107,7 @@ def test_files_checked_before_are_not_checked_again(long_game: Path, tmp_path: P
     store = HomeCheckpoints(tmp_path / "cache")
     first = store.load(game_dir)
     count = len(first.packets)
-    assert list((tmp_path / "cache" / first.game_id).glob("files-v1-*.bin"))
+    assert list((tmp_path / "cache" / first.game_id).glob("files-v2-*.bin"))
     checked = _fresh_process(monkeypatch)
     again = store.load(game_dir)
     assert len(checked) == 2  # only the invite and the acceptance, which carry the keys
@@ -121,6 +121,49 @@ def test_files_checked_before_are_not_checked_again(long_game: Path, tmp_path: P
     load_log(game_dir)  # what rsr verify reads: everything, from scratch
     assert len(checked) == count
 
+
+
+def test_packets_read_from_the_record_are_parsed_only_when_read(long_game: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file checked before gives a packet whose seq, side, game and prev come from the record and whose
+    payload is parsed from its bytes when first read: the same packet as a full check gives."""
+    from rsr.packet import KnownPacket
+
+    game_dir = _copy_game(long_game, tmp_path)
+    store = HomeCheckpoints(tmp_path / "cache")
+    first = store.load(game_dir)
+    _fresh_process(monkeypatch)
+    again = store.load(game_dir)
+    known = [p for p in again.packets if isinstance(p, KnownPacket)]
+    assert len(known) == len(again.packets) - 2
+    assert sum("payload" in vars(p) for p in known) <= 2  # (replay resumed at the newest checkpoint)
+    full = load_log(game_dir)
+    for mine, theirs in zip(again.packets, full, strict=True):
+        assert (mine.seq, mine.side, mine.game, mine.hash_hex, mine.file_name()) == \
+            (theirs.seq, theirs.side, theirs.game, theirs.hash_hex, theirs.file_name())
+        if mine.seq:
+            assert mine.prev == theirs.prev == theirs.payload["prev"]
+        assert mine.payload == theirs.payload and mine.payload_bytes == theirs.payload_bytes
+    assert [p.payload for p in first.packets] == [p.payload for p in full]
+
+
+def test_a_record_in_the_older_format_is_ignored_and_replaced(long_game: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk of format 1 (parsed payloads, no header) is not read: every file is checked in full, and the
+    chunk written in its place is of the current format."""
+    game_dir = _copy_game(long_game, tmp_path)
+    store = HomeCheckpoints(tmp_path / "cache")
+    first = store.load(game_dir)
+    folder = tmp_path / "cache" / first.game_id
+    (record,) = folder.glob("files-v2-*.bin")
+    old = record.with_name(record.name.replace("-v2-", "-v1-"))
+    old.write_bytes(b"rsr-checked-files-v1\n" + record.read_bytes().partition(b"\n")[2])
+    record.unlink()
+    checked = _fresh_process(monkeypatch)
+    again = store.load(game_dir)
+    assert len(checked) == len(first.packets)
+    assert not old.exists() and list(folder.glob("files-v2-*.bin"))
+    assert again.position.digest(again.ruleset) == first.position.digest(first.ruleset)
 
 def _flip_payload_byte(path: Path) -> None:
     """Change one base64 character of the payload: the file still reads as a packet, with other bytes."""
@@ -169,16 +212,16 @@ def test_a_damaged_record_of_checked_files_is_ignored(long_game: Path, tmp_path:
     game_dir = _copy_game(long_game, tmp_path)
     store = HomeCheckpoints(tmp_path / "cache")
     first = store.load(game_dir)
-    (record,) = (tmp_path / "cache" / first.game_id).glob("files-v1-*.bin")
+    (record,) = (tmp_path / "cache" / first.game_id).glob("files-v2-*.bin")
     data = record.read_bytes()
     if damage == "flip":
         record.write_bytes(data[:-40] + bytes([data[-40] ^ 1]) + data[-39:])
     elif damage == "truncate":
         record.write_bytes(data[: len(data) // 2])
     elif damage == "garbage":
-        record.write_bytes(b"rsr-checked-files-v1\n" + b"0" * 64 + b"\nnot marshal")
+        record.write_bytes(b"rsr-checked-files-v2\n" + b"0" * 64 + b"\nnot marshal")
     else:  # a consistent chunk under another chunk's name: its entries do not belong there
-        record.rename(record.with_name("files-v1-00001.bin"))
+        record.rename(record.with_name("files-v2-00001.bin"))
     checked = _fresh_process(monkeypatch)
     again = store.load(game_dir)
     assert len(checked) == len(first.packets)  # every file checked in full

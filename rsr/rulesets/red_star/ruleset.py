@@ -42,7 +42,7 @@ from rsr.rulesets.red_star.state import (
     Unit,
     enemy_of,
 )
-from rsr.rulesets.red_star.terrain import allowance, current, supplied_hexes
+from rsr.rulesets.red_star.terrain import allowance, current, occupied, supplied_hexes
 
 POLICIES: dict[str, tuple[str, ...]] = {
     "attack-choices": ("ask", "auto"),          # RS/RS 6.21, 6.22 (the attacker's secret choices)
@@ -180,8 +180,8 @@ class RedStar:
     def _request_fire_missions(self, state: RsState, ask: Ask) -> Request:
         return Request(ask.id, ask.side, "fire-missions", f"Artillery Fire segment, {state.date()}: bombardment "
                        "and interdiction missions (an empty list fires none)", "RS/RS 5.2",
-                       options={"artillery": artillery.options(state, ask.side),
-                                "support_points": state.support.get(ask.side, 0)},
+                       options=lambda: {"artillery": artillery.options(state, ask.side),
+                                        "support_points": state.support.get(ask.side, 0)},
                        template={"missions": []}, policy="fire-missions")
 
     def _answer_fire_missions(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
@@ -193,16 +193,18 @@ class RedStar:
                                   f"t{state.turn}/{ask.side}/artillery")
 
     def _request_counterbattery(self, state: RsState, ask: Ask) -> Request:
-        targets = {t: {"hex": state.units[t].hex, "factors": current(state, state.units[t])}
-                   for t in ask.data["targets"]}
-        guns = {g: {"hex": state.units[g].hex, "range": artillery.fire_range(state, state.units[g]),
-                    "reaches": [t for t in ask.data["targets"] if counterbattery.reachable(state, g, t)]}
-                for g in ask.data["guns"]}
+        def options() -> dict[str, Any]:
+            targets = {t: {"hex": state.units[t].hex, "factors": current(state, state.units[t])}
+                       for t in ask.data["targets"]}
+            guns = {g: {"hex": state.units[g].hex, "range": artillery.fire_range(state, state.units[g]),
+                        "reaches": [t for t in ask.data["targets"] if counterbattery.reachable(state, g, t)]}
+                    for g in ask.data["guns"]}
+            return {"targets": targets, "guns": guns, "support_points": state.support.get(ask.side, 0),
+                    "chain": list(state.cb.get("decl", []))}
+
         return Request(ask.id, ask.side, "counterbattery", "announced enemy fire: counterbattery against any of "
                        f"{', '.join(ask.data['targets'])} before it resolves?", "RS/RS 5.41",
-                       options={"targets": targets, "guns": guns, "support_points": state.support.get(ask.side, 0),
-                                "chain": list(state.cb.get("decl", []))},
-                       template={"fire": []}, policy="counterbattery")
+                       options=options, template={"fire": []}, policy="counterbattery")
 
     def _answer_counterbattery(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         counterbattery.declare(state, ctx, ask.side, counterbattery.check(state, ask.side, answer))
@@ -418,10 +420,11 @@ class RedStar:
         """Every unit that may attack now and the enemy hexes next to it (RS/RS 6.0)."""
         grid = state.static.grid
         options: dict[str, list[str]] = {}
+        enemy_hexes = occupied(state, enemy_of(side))  # (the hexes holding an enemy ground unit: one pass)
         for unit in state.on_map(side):
             if cm.can_attack(state, unit) or unit.hex is None:
                 continue
-            targets = [h for h in grid.neighbours(unit.hex) if state.units_in(h, enemy_of(side))]
+            targets = [h for h in grid.neighbours(unit.hex) if h in enemy_hexes]
             if targets:
                 options[unit.id] = targets
         return options
@@ -1024,7 +1027,11 @@ class RedStar:
         as much as the scenario is long)."""
         from rsr.engine import to_jsonable
 
-        return {k: to_jsonable(v) for k, v in state.__dict__.items() if k not in FIXED_STATE}
+        return {k: to_jsonable(v) for k, v in self.state_fields(state).items()}
+
+    def state_fields(self, state: RsState) -> dict[str, Any]:
+        """The state's fields that the digest covers, as they are (``state_json`` is their JSON form)."""
+        return {k: v for k, v in state.__dict__.items() if k not in FIXED_STATE}
 
     def describe(self, state: RsState) -> list[str]:
         segment = TURN[state.segment]

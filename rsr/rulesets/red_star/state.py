@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from rsr.rulesets.red_star.data import Counter, Static
+
+T = TypeVar("T")
 
 # where a unit is (RS/RS 4.1, 4.13, 4.22, 4.4, 6.72)
 ON_MAP = "map"
@@ -150,16 +152,21 @@ class RsState:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RsState:
         """Units hold only plain values, so a field-by-field copy is enough for them (and much faster)."""
-        import copy
+        from rsr.engine import deep_copy
 
-        clone = copy.copy(self)
+        clone = _shallow(self)
+        fields = clone.__dict__
+        new = object.__new__
         for name, value in self.__dict__.items():
-            if name == "units":
-                clone.units = {k: _shallow(u) for k, u in value.items()}  # plain values: a shallow copy
+            if name == "units":  # plain values: a shallow copy of each unit (``_shallow``, inlined)
+                units = fields["units"] = {}
+                for k, u in value.items():
+                    clone_unit = units[k] = new(type(u))
+                    clone_unit.__dict__ = u.__dict__.copy()
             elif name in ("static", "dates", "turn_track", "restrictions"):
                 continue  # fixed for the whole game
-            else:
-                setattr(clone, name, copy.deepcopy(value, memo))
+            elif type(value) not in _ATOMIC:
+                fields[name] = deep_copy(value, memo)
         return clone
 
     def counter(self, unit_id: str) -> Counter:
@@ -173,8 +180,10 @@ class RsState:
 
     def on_map(self, side: str | None = None) -> list[Unit]:
         units = self.units
-        return [u for k in self._ground_order() if (u := units[k]).status == ON_MAP and u.hex is not None
-                and (side is None or u.side == side)]
+        if side is None:
+            return [u for k in self._ground_order() if (u := units[k]).status == ON_MAP and u.hex is not None]
+        return [u for k in self._ground_order() if (u := units[k]).side == side and u.status == ON_MAP
+                and u.hex is not None]
 
     def _ground_in_order(self) -> list[Unit]:
         """Every ground unit (wherever it is) in unit-id order."""
@@ -204,7 +213,10 @@ class RsState:
         return dict(to_jsonable(data))
 
 
-def _shallow(unit: Unit) -> Unit:
+_ATOMIC = (str, int, bool, type(None))
+
+
+def _shallow(unit: T) -> T:
     """``copy.copy`` of a unit (a plain dataclass), without the generic copy protocol's cost."""
     clone = object.__new__(type(unit))
     clone.__dict__.update(unit.__dict__)

@@ -756,8 +756,11 @@ class RedSunRising:
         the scenario hash in the invitation already pins."""
         from rsr.engine import to_jsonable
 
-        return {k: to_jsonable(v) for k, v in state.__dict__.items()
-                if k not in FIXED_STATE and not (k == "naval" and v is None)}
+        return {k: to_jsonable(v) for k, v in self.state_fields(state).items()}
+
+    def state_fields(self, state: RsrState) -> dict[str, Any]:
+        """The state's fields that the digest covers, as they are (``state_json`` is their JSON form)."""
+        return {k: v for k, v in state.__dict__.items() if k not in FIXED_STATE and not (k == "naval" and v is None)}
 
     def describe(self, state: RsrState) -> list[str]:
         lines = [f"Game turn {state.turn} ({activation.month(state)}, {activation.season(state)}), "
