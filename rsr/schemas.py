@@ -37,13 +37,17 @@ FAST = ("packet",)
 
 
 @cache
-def _fast_validator(name: str) -> Callable[[Any], Any] | None:
+def _fast_validator(name: str, variant: str = "") -> Callable[[Any], Any] | None:
+    """The compiled check of schema ``name``; with ``variant`` (packet only), the schema as it stands for
+    packets of that kind of seq (see :func:`_seq_variant`)."""
     try:
         import fastjsonschema
     except ImportError:  # optional: without it jsonschema does all the work
         return None
     schema = _absent_as_false(_exclusive_one_of(_end_anchored(json.loads((SCHEMA_DIR / f"{name}.schema.json")
                                                                          .read_text()))))
+    if variant:
+        schema = _seq_variant(schema, variant)
     compiled = _compiled_code(schema, fastjsonschema)
     if compiled is None:
         # use_default=False: never fill in defaults (the payload must stay as signed)
@@ -169,6 +173,43 @@ def _then_absent_as_false(part: Any) -> Any:
     return {**part, "then": new_then}
 
 
+SEQ_VARIANTS = {"0": {"const": 0}, "1": {"const": 1}, "2+": {"minimum": 2}}
+
+
+def _seq_variant(schema: Any, variant: str) -> Any:
+    """The packet schema for packets whose ``seq`` is an integer of ``variant`` (0, 1, or 2 and up): its
+    ``allOf`` of ``if seq ... then ...`` parts replaced by the one ``then`` that applies, merged in. The same
+    verdict on such a packet (the other conditions fail, so their ``then`` never applied), checked without an
+    exception raised and caught for each condition that fails. A property the ``then`` narrows to one branch
+    of the base's ``oneOf`` takes that branch alone (``prev``: null at seq 0, a hash after); any other is
+    checked against both. A schema of another shape is returned as it is."""
+    parts = schema.get("allOf") if isinstance(schema, dict) else None
+    conditions = [part.get("if") for part in parts or [] if isinstance(part, dict)]
+    if not parts or len(conditions) != len(parts) or any(
+            not isinstance(c, dict) or set(c) != {"properties"} or set(c["properties"]) != {"seq"}
+            or set(part) != {"if", "then"} for c, part in zip(conditions, parts, strict=True)):
+        return schema
+    chosen = [part["then"] for part in parts if part["if"]["properties"]["seq"] == SEQ_VARIANTS[variant]]
+    if len(chosen) != 1 or set(chosen[0]) - {"required", "properties"}:
+        return schema
+    then = chosen[0]
+    out = {k: v for k, v in schema.items() if k != "allOf"}
+    out["required"] = list(out.get("required", [])) + [r for r in then.get("required", [])
+                                                        if r not in out.get("required", [])]
+    properties = dict(out.get("properties", {}))
+    for key, narrow in then.get("properties", {}).items():
+        base = properties.get(key)
+        branches = base.get("oneOf") if isinstance(base, dict) and set(base) == {"oneOf"} else None
+        if narrow is False or base is None:
+            properties[key] = narrow
+        elif isinstance(branches, list) and narrow in branches:
+            properties[key] = narrow
+        else:
+            properties[key] = {"allOf": [base, narrow]}
+    out["properties"] = properties
+    return out
+
+
 def _closed_branch(branch: Any) -> bool:
     return isinstance(branch, dict) and set(branch) <= _CLOSED_BRANCH and \
         branch.get("additionalProperties") is False and isinstance(branch.get("properties"), dict) and \
@@ -176,7 +217,9 @@ def _closed_branch(branch: Any) -> bool:
 
 
 def _fast_accepts(name: str, value: Any) -> bool:
-    check = _fast_validator(name) if name in FAST else None
+    seq = value.get("seq") if name == "packet" and isinstance(value, dict) else None
+    variant = "" if type(seq) is not int or seq < 0 else "0" if seq == 0 else "1" if seq == 1 else "2+"
+    check = _fast_validator(name, variant) if name in FAST else None
     if check is None:
         return False
     import fastjsonschema

@@ -163,3 +163,20 @@ def _packets() -> list[dict[str, Any]]:
         out = Path(folder) / "demo"
         run_demo(out, echo=lambda _: None, scenario="liaoyang-1904")
         return [p.payload for p in load_log(next(out.glob("audit/game-*")))]
+
+
+def test_the_fast_check_of_a_packet_uses_the_schema_of_its_kind_of_seq() -> None:
+    """The packet schema's ``if seq ... then ...`` parts, resolved per kind of seq for the fast check: no
+    condition left to fail (each failure costs an exception), the same verdicts (the property test in
+    tests/test_performance.py compares them with jsonschema on mutated packets)."""
+    schema = schemas._absent_as_false(json.loads((schemas.SCHEMA_DIR / "packet.schema.json").read_text()))
+    reference = schemas._validator("packet")
+    for variant, required in (("0", "invite"), ("1", "accept"), ("2+", "resolution")):
+        resolved = schemas._seq_variant(schema, variant)
+        assert "allOf" not in resolved and required in resolved["required"]
+    assert schemas._seq_variant(schema, "2+")["properties"]["prev"] == {"$ref": "#/$defs/sha256"}
+    for payload in _packets():
+        assert schemas._fast_accepts("packet", payload) and reference.is_valid(payload)
+        for seq in (0, 1, 2, -1, "2", True):
+            mutated = {**payload, "seq": seq}
+            assert not schemas._fast_accepts("packet", mutated) or reference.is_valid(mutated), (payload["seq"], seq)
