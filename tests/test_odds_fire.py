@@ -25,6 +25,7 @@ from rsr.odds import FireSpec, OddsTable, parse_spec, table_lines
 from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_star.odds import fire_odds_for_spec, odds_for_answer
 from rsr.scenario import load_scenario
+from tests.test_odds import rsr_result as codes  # each outcome's code and its chance
 
 # Bombardment Table (tables.yaml, stand-in cells): columns 1 .. 30+, rows die 1 .. 6+.
 BOMB_COLUMNS = [1, 3, 5, 8, 12, 15, 20, 25, 30]
@@ -58,14 +59,6 @@ def bomb_by_hand(strength: int, spotting: int) -> dict[str, Fraction]:
     for die in range(1, 7):
         code = BOMB[min(die + spotting, 6)][column]  # a modified roll above 6 reads the 6+ row
         out[code] = out.get(code, Fraction(0)) + Fraction(1, 6)
-    return out
-
-
-def codes(table: OddsTable) -> dict[str, Fraction]:
-    out: dict[str, Fraction] = {}
-    for outcome in table.outcomes:
-        code = outcome.text.split(":")[0]
-        out[code] = out.get(code, Fraction(0)) + outcome.probability
     return out
 
 
