@@ -24,6 +24,31 @@ def long_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return next(out.glob("audit/game-*"))
 
 
+@pytest.fixture(scope="module")
+def july_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A whole Red Sun/Red Star July game between the bots (about 60 packets, artillery fired)."""
+    out = tmp_path_factory.mktemp("cache-july") / "demo"
+    run_demo(out, echo=lambda _: None, scenario="july-1939", ruleset_id="red-star")
+    return next(out.glob("audit/game-*"))
+
+
+def test_cached_and_full_replay_agree_at_every_packet_of_a_whole_july_game(july_game: Path, tmp_path: Path) -> None:
+    """Issue 11: with checkpoints (each command starting from the one the command before left) and without,
+    every packet of a long bot game reaches the same state digest, the one its signed resolution records."""
+    packets = load_log(july_game)
+    full = replay(packets)  # from scratch, every position kept
+    assert len(packets) >= 40
+    store = HomeCheckpoints(tmp_path / "cache")
+    for end in range(3, len(packets) + 1):
+        cached = replay(packets[:end], store)
+        expected = full.passes[end - 3]
+        assert cached.passes[-1].state_hash == expected.state_hash
+        assert expected.after is not None
+        assert cached.position.digest(cached.ruleset) == expected.after.digest(full.ruleset)
+        assert end == 3 or not cached.complete  # started from the checkpoint the replay before left
+        store.save(cached)
+
+
 def test_cached_and_full_replay_agree_at_every_packet(long_game: Path, tmp_path: Path) -> None:
     packets = load_log(long_game)
     full = replay(packets)
