@@ -30,8 +30,7 @@ from click.testing import CliRunner
 
 from rsr import keys as keystore
 from rsr.cli import main
-from rsr.engine import Event, dry_run
-from rsr.fairdice import seal
+from rsr.engine import Event
 from rsr.game import (
     accept_packet,
     append_packets,
@@ -39,13 +38,11 @@ from rsr.game import (
     create_game_dir,
     invite_packet,
     load_log,
-    my_side,
-    position_for_author,
     replay,
 )
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
-from tests.support.games import seal_marked
+from tests.support.games import bot_packet
 
 C1 = "t2/japan/prepared/c1"
 SCRIPT: dict[str, tuple[dict[str, Any], bool]] = {
@@ -111,38 +108,15 @@ ASKED_ANSWERS = {  # the same choices as the standing orders, given when asked (
 def author_packet(result: Any, key: keystore.KeyPair, store: dict[str, dict[str, Any]],
                   prefix: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The author's inputs up to the next die: scripted answers first, the bot for the rest, seals as asked."""
-    ruleset = result.ruleset
-    side = my_side(result, key)
-    position, waiting, _ = position_for_author(result, key)
-    inputs: list[dict[str, Any]] = list(prefix)
-    if inputs:
-        run = dry_run(ruleset, position, side, len(result.packets), inputs)
-        position, waiting = run.position, run.next_request
-    sealed_now: dict[str, dict[str, Any]] = {}
-    while waiting is not None and waiting.side == side:
-        if waiting.unseals is not None:
-            if waiting.unseals not in store:
-                break
-            answer = [store.pop(waiting.unseals)]
-        elif waiting.id in SCRIPT or waiting.id in ASKED_ANSWERS:
-            choice, sealed = SCRIPT.get(waiting.id, (ASKED_ANSWERS.get(waiting.id, {}), False))
-            if sealed:
-                salt = os.urandom(16)
-                sealed_now[waiting.id] = {"unseal": waiting.id, "salt": salt.hex(), "choice": choice}
-                answer = [{"request": waiting.id, "sealed": seal(salt, choice)}]
-            else:
-                answer = [{"request": waiting.id, "answer": choice}]
-        else:
-            answer = seal_marked(ruleset.bot(position.state, waiting), sealed_now)
-        if not answer:
-            break
-        inputs += answer
-        run = dry_run(ruleset, position, side, len(result.packets), answer)
-        if run.stopped_at_die:
-            break
-        position, waiting = run.position, run.next_request
-    store.update(sealed_now)
-    return inputs
+    return bot_packet(result, key, store, prefix, scripted)
+
+
+def scripted(request: Any) -> list[dict[str, Any]] | None:
+    """This test's own answer to ``request`` (sealed where the script says so), or None for the bot's."""
+    if request.id not in SCRIPT and request.id not in ASKED_ANSWERS:
+        return None
+    choice, sealed = SCRIPT.get(request.id, (ASKED_ANSWERS.get(request.id, {}), False))
+    return [{"request": request.id, "answer": choice, **({"seal": True} if sealed else {})}]
 
 
 def _reached(result: Any, label: str, turn: int) -> bool:

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from rsr import keys as keystore
 from rsr.cli import main
-from rsr.engine import Event, dry_run
+from rsr.engine import Event
 from rsr.game import (
     accept_packet,
     append_packets,
@@ -26,43 +26,11 @@ from rsr.game import (
     create_game_dir,
     invite_packet,
     load_log,
-    my_side,
-    position_for_author,
     replay,
 )
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
-from tests.support.games import seal_marked
-
-
-def bot_packet(result: Any, key: keystore.KeyPair, store: dict[str, dict[str, Any]],
-               prefix: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """Everything the author's bot answers before the next die, sealing what it marks to seal; ``prefix``
-    (standing policies) goes first."""
-    ruleset = result.ruleset
-    side = my_side(result, key)
-    position, waiting, _ = position_for_author(result, key)
-    inputs: list[dict[str, Any]] = list(prefix or [])
-    if inputs:
-        run = dry_run(ruleset, position, side, len(result.packets), inputs)
-        position, waiting = run.position, run.next_request
-    sealed_now: dict[str, dict[str, Any]] = {}
-    while waiting is not None and waiting.side == side:
-        if waiting.unseals is not None:
-            if waiting.unseals not in store:
-                break  # sealed in this very packet: it is revealed in the next one
-            answer = [store.pop(waiting.unseals)]
-        else:
-            answer = seal_marked(ruleset.bot(position.state, waiting), sealed_now)
-        if not answer:
-            break
-        inputs += answer
-        run = dry_run(ruleset, position, side, len(result.packets), answer)
-        if run.stopped_at_die:
-            break
-        position, waiting = run.position, run.next_request
-    store.update(sealed_now)
-    return inputs
+from tests.support.games import bot_packet
 
 
 def play(tmp: Path, scenario: str, limit: int = 80,

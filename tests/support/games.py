@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,3 +78,39 @@ def seal_marked(items: list[dict[str, Any]], sealed_now: dict[str, dict[str, Any
         else:
             out.append(item)
     return out
+
+
+def bot_packet(result: Any, key: keystore.KeyPair, store: dict[str, dict[str, Any]],
+               prefix: list[dict[str, Any]] | None = None,
+               scripted: Callable[[Any], list[dict[str, Any]] | None] | None = None) -> list[dict[str, Any]]:
+    """Everything the author answers before the next die: ``prefix`` (standing policies) first, then for each
+    request the ``scripted`` answer where it gives one, else the ruleset's bot; what is marked ``seal: true``
+    is sealed, and a choice sealed earlier is unsealed from ``store`` when the game asks for it."""
+    from rsr.engine import dry_run
+    from rsr.game import my_side, position_for_author
+
+    ruleset = result.ruleset
+    side = my_side(result, key)
+    position, waiting, _ = position_for_author(result, key)
+    inputs: list[dict[str, Any]] = list(prefix or [])
+    if inputs:
+        run = dry_run(ruleset, position, side, len(result.packets), inputs)
+        position, waiting = run.position, run.next_request
+    sealed_now: dict[str, dict[str, Any]] = {}
+    while waiting is not None and waiting.side == side:
+        if waiting.unseals is not None:
+            if waiting.unseals not in store:
+                break  # sealed in this very packet: it is revealed in the next one
+            answer = [store.pop(waiting.unseals)]
+        else:
+            given = scripted(waiting) if scripted else None
+            answer = seal_marked(given if given is not None else ruleset.bot(position.state, waiting), sealed_now)
+        if not answer:
+            break
+        inputs += answer
+        run = dry_run(ruleset, position, side, len(result.packets), answer)
+        if run.stopped_at_die:
+            break
+        position, waiting = run.position, run.next_request
+    store.update(sealed_now)
+    return inputs
