@@ -111,7 +111,7 @@ def author_packet(result: Any, key: keystore.KeyPair, store: dict[str, dict[str,
     return bot_packet(result, key, store, prefix, scripted)
 
 
-def scripted(request: Any) -> list[dict[str, Any]] | None:
+def scripted(state: Any, request: Any) -> list[dict[str, Any]] | None:
     """This test's own answer to ``request`` (sealed where the script says so), or None for the bot's."""
     if request.id not in SCRIPT and request.id not in ASKED_ANSWERS:
         return None

@@ -82,10 +82,10 @@ def seal_marked(items: list[dict[str, Any]], sealed_now: dict[str, dict[str, Any
 
 def bot_packet(result: Any, key: keystore.KeyPair, store: dict[str, dict[str, Any]],
                prefix: list[dict[str, Any]] | None = None,
-               scripted: Callable[[Any], list[dict[str, Any]] | None] | None = None) -> list[dict[str, Any]]:
+               scripted: Callable[[Any, Any], list[dict[str, Any]] | None] | None = None) -> list[dict[str, Any]]:
     """Everything the author answers before the next die: ``prefix`` (standing policies) first, then for each
-    request the ``scripted`` answer where it gives one, else the ruleset's bot; what is marked ``seal: true``
-    is sealed, and a choice sealed earlier is unsealed from ``store`` when the game asks for it."""
+    request the ``scripted(state, request)`` answer where it gives one, else the ruleset's bot; what is
+    marked ``seal: true`` is sealed, and a choice sealed earlier is unsealed from ``store`` when asked."""
     from rsr.engine import dry_run
     from rsr.game import my_side, position_for_author
 
@@ -103,7 +103,7 @@ def bot_packet(result: Any, key: keystore.KeyPair, store: dict[str, dict[str, An
                 break  # sealed in this very packet: it is revealed in the next one
             answer = [store.pop(waiting.unseals)]
         else:
-            given = scripted(waiting) if scripted else None
+            given = scripted(position.state, waiting) if scripted else None
             answer = seal_marked(given if given is not None else ruleset.bot(position.state, waiting), sealed_now)
         if not answer:
             break

@@ -20,7 +20,6 @@ from typing import Any
 
 from rsr import bots
 from rsr import keys as keystore
-from rsr.engine import dry_run
 from rsr.game import (
     Replay,
     accept_packet,
@@ -29,15 +28,13 @@ from rsr.game import (
     create_game_dir,
     invite_packet,
     load_log,
-    my_side,
-    position_for_author,
     replay,
     secret_for,
 )
 from rsr.packet import Packet, sign_payload
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
-from tests.support.games import seal_marked
+from tests.support.games import bot_packet
 
 Files = dict[str, bytes]
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -45,31 +42,11 @@ B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 def bot_inputs(result: Replay, key: keystore.KeyPair, store: dict[str, dict[str, Any]],
                boldness: str = "1-1") -> list[dict[str, Any]]:
-    """Everything the author's bot answers before the next die (the ruleset's own bot where it has one),
-    sealing what it marks to seal with a fresh salt kept in ``store`` until the game asks to unseal."""
-    ruleset = result.ruleset
-    side = my_side(result, key)
-    position, waiting, _ = position_for_author(result, key)
-    inputs: list[dict[str, Any]] = []
-    sealed_now: dict[str, dict[str, Any]] = {}
-    while waiting is not None and waiting.side == side:
-        if waiting.unseals is not None:
-            if waiting.unseals not in store:
-                break  # sealed in this very packet: unsealed in the next one
-            answer = [store.pop(waiting.unseals)]
-        else:
-            raw = ruleset.bot(position.state, waiting) if hasattr(ruleset, "bot") else \
-                bots.answer(position.state, waiting, boldness)
-            answer = seal_marked(raw, sealed_now)
-        if not answer:
-            break
-        inputs += answer
-        run = dry_run(ruleset, position, side, len(result.packets), answer)
-        if run.stopped_at_die:
-            break
-        position, waiting = run.position, run.next_request
-    store.update(sealed_now)
-    return inputs
+    """Everything the author's bot answers before the next die (the ruleset's own bot where it has one, else
+    rsr/bots.py), sealing what it marks to seal with a fresh salt kept in ``store`` until the game asks."""
+    if hasattr(result.ruleset, "bot"):
+        return bot_packet(result, key, store)
+    return bot_packet(result, key, store, scripted=lambda state, request: bots.answer(state, request, boldness))
 
 
 def play_game(parent: Path, ruleset_id: str, scenario: str, keys: dict[str, keystore.KeyPair], game_id: bytes,
