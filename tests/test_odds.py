@@ -216,27 +216,33 @@ def test_parse_attack_refuses_a_bad_spec() -> None:
     assert result.exit_code == 2 and "HEX:UNIT,UNIT" in result.output
 
 
-def _play_to_first_attack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Russia invites, Japan accepts: Russia's first packet answers the assault-round attack request."""
+def cli_game_after_acceptance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, scenario: str,
+                              inviter: str, acceptor: str) -> Path:
+    """Two homes through the CLI: ``inviter`` invites, ``acceptor`` accepts, the inviter receives the
+    acceptance; returns the inviter's game directory (its RSR_HOME left set)."""
     runner = CliRunner()
-    homes = {"russia": tmp_path / "ru-home", "japan": tmp_path / "jp-home"}
-    monkeypatch.setenv("RSR_HOME", str(homes["japan"]))
-    assert runner.invoke(main, ["key", "new", "jp"]).exit_code == 0
-    monkeypatch.setenv("RSR_HOME", str(homes["russia"]))
-    assert runner.invoke(main, ["key", "new", "ru"]).exit_code == 0
-    made = runner.invoke(main, ["new", str(tmp_path / "ru"), "--scenario", "liaoyang-1904", "--side", "russia",
-                                "--key", "ru"])
+    homes = {side: tmp_path / f"{side}-home" for side in (inviter, acceptor)}
+    for side in (acceptor, inviter):
+        monkeypatch.setenv("RSR_HOME", str(homes[side]))
+        assert runner.invoke(main, ["key", "new", side]).exit_code == 0
+    made = runner.invoke(main, ["new", str(tmp_path / inviter), "--ruleset", ruleset, "--scenario", scenario,
+                                "--side", inviter, "--key", inviter])
     assert made.exit_code == 0, made.output
-    game_dir = next((tmp_path / "ru").glob("game-*"))
+    game_dir = next((tmp_path / inviter).glob("game-*"))
     invite = next((game_dir / "turns").glob("*"))
-    monkeypatch.setenv("RSR_HOME", str(homes["japan"]))
-    accepted = runner.invoke(main, ["accept", str(invite), "--key", "jp", "--dir", str(tmp_path / "jp")])
+    monkeypatch.setenv("RSR_HOME", str(homes[acceptor]))
+    accepted = runner.invoke(main, ["accept", str(invite), "--key", acceptor, "--dir", str(tmp_path / acceptor)])
     assert accepted.exit_code == 0, accepted.output
-    jp_dir = next((tmp_path / "jp").glob("game-*"))
-    monkeypatch.setenv("RSR_HOME", str(homes["russia"]))
-    received = runner.invoke(main, ["receive", str(game_dir), str(sorted((jp_dir / "turns").glob("*"))[-1])])
+    other_dir = next((tmp_path / acceptor).glob("game-*"))
+    monkeypatch.setenv("RSR_HOME", str(homes[inviter]))
+    received = runner.invoke(main, ["receive", str(game_dir), str(sorted((other_dir / "turns").glob("*"))[-1])])
     assert received.exit_code == 0, received.output
     return game_dir
+
+
+def _play_to_first_attack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Russia invites, Japan accepts: Russia's first packet answers the assault-round attack request."""
+    return cli_game_after_acceptance(tmp_path, monkeypatch, "red-sun-rising", "liaoyang-1904", "russia", "japan")
 
 
 def test_orders_check_prints_the_odds_of_each_attack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,6 +25,7 @@ from rsr.odds import FireSpec, OddsTable, parse_spec, table_lines
 from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_star.odds import fire_odds_for_spec, odds_for_answer
 from rsr.scenario import load_scenario
+from tests.test_odds import cli_game_after_acceptance
 from tests.test_odds import rsr_result as codes  # each outcome's code and its chance
 
 # Bombardment Table (tables.yaml, stand-in cells): columns 1 .. 30+, rows die 1 .. 6+.
@@ -242,25 +243,9 @@ def test_attack_choices_with_support_of_a_declared_combat() -> None:
 def _game_at_fire_missions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Japan invites on the artillery test position, the Soviets accept: Japan's next packet answers the
     fire-missions request."""
-    runner = CliRunner()
-    homes = {"japan": tmp_path / "jp-home", "soviet": tmp_path / "su-home"}
-    monkeypatch.setenv("RSR_HOME", str(homes["soviet"]))
-    assert runner.invoke(main, ["key", "new", "su"]).exit_code == 0
-    monkeypatch.setenv("RSR_HOME", str(homes["japan"]))
-    assert runner.invoke(main, ["key", "new", "jp"]).exit_code == 0
-    made = runner.invoke(main, ["new", str(tmp_path / "jp"), "--ruleset", "red-star", "--scenario",
-                                "july-1939-artillery", "--side", "japan", "--key", "jp"])
-    assert made.exit_code == 0, made.output
-    game_dir = next((tmp_path / "jp").glob("game-*"))
-    invite = next((game_dir / "turns").glob("*"))
-    monkeypatch.setenv("RSR_HOME", str(homes["soviet"]))
-    accepted = runner.invoke(main, ["accept", str(invite), "--key", "su", "--dir", str(tmp_path / "su")])
-    assert accepted.exit_code == 0, accepted.output
-    su_dir = next((tmp_path / "su").glob("game-*"))
-    monkeypatch.setenv("RSR_HOME", str(homes["japan"]))
-    received = runner.invoke(main, ["receive", str(game_dir), str(sorted((su_dir / "turns").glob("*"))[-1])])
-    assert received.exit_code == 0, received.output
-    assert "t1/japan/artillery/missions" in received.output
+    game_dir = cli_game_after_acceptance(tmp_path, monkeypatch, "red-star", "july-1939-artillery", "japan", "soviet")
+    status = CliRunner().invoke(main, ["status", str(game_dir)])
+    assert "t1/japan/artillery/missions" in status.output, status.output
     return game_dir
 
 
