@@ -18,7 +18,7 @@ demo: $(STAMP)
 	@echo "reports: demo/players/alice/games/game-*/reports/ and demo/players/bob/games/game-*/reports/"
 
 test: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check rsr tests tools bench
