@@ -89,8 +89,8 @@ def forged_next(game_dir: Path, author: keystore.KeyPair, inputs: list[dict[str,
     seq = len(result.packets)
     record = gamemod.pending_pass(result, author)
     assert record is not None
-    payload = {"v": 1, "game": result.game_id, "seq": seq, "side": gamemod.my_side(result, author),
-               "prev": result.last.hash_hex, "commit": commitment(gamemod.secret_for(result, author, seq)),
+    payload = {"v": result.contract, "game": result.game_id, "seq": seq, "side": gamemod.my_side(result, author),
+               "prev": result.last.hash_hex, "commit": "0" * 64,
                "reveal": gamemod.secret_for(result, author, seq - 2).hex(),
                "resolution": {"state": record.state_hash, "dice": [r.to_json() for r in record.rolls]},
                "inputs": inputs}
