@@ -158,6 +158,10 @@ def _check_contract(result: Replay, index: int, packet: Packet) -> None:
             check_not_backwards(result.packets[index - 1].payload.get("time"), packet.payload.get("time"))
     except BadTime as exc:
         raise VerificationError(str(exc), packet.seq) from exc
+    for number, item in enumerate(packet.inputs, start=1):
+        if "unseal" in item and len(str(item.get("salt", ""))) != 32:
+            raise VerificationError(f"input {number}: an unsealing's salt is exactly 16 bytes (32 hex) under "
+                                    "contract version 2", packet.seq)
 
 
 class CheckpointStore(Protocol):
