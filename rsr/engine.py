@@ -621,6 +621,8 @@ def _pass(ruleset: Ruleset, position: Position, dice: Dice,
             raise RulesError(f"{source}: {reason}") from exc
         if first_die is None and _rolled(dice) > before:
             first_die = dice.rolls[before].purpose  # type: ignore[attr-defined]
+            if voids is not None:  # what the dry run, stopped at this die, finds unused: the same whatever the dice
+                refuse_unused(position, None, first_die, None)
         position.void.pop(request.id, None)
         step += 1
         if source.startswith("policy"):
@@ -667,16 +669,22 @@ def check_before_dice(ruleset: Ruleset, position: Position, seq: int) -> str | N
         raise InputRefused(str(getattr(exc, "reason", exc))) from exc
     else:
         waiting = result.waiting
+    refuse_unused(after, seq, stopped, waiting)
+    return stopped
+
+
+def refuse_unused(after: Position, seq: int | None, stopped: str | None, waiting: Request | None) -> None:
+    """Refuse the first input (of packet ``seq``, or of any packet) other than a policy that a pass left unused:
+    after the die ``stopped`` when there is one, else at the request ``waiting``. Contract version 2."""
     for _, queue in sorted(after.queues.items()):
         for item in queue:
-            if item.seq != seq or "policy" in item.input:
+            if (seq is not None and item.seq != seq) or "policy" in item.input:
                 continue
             if stopped is not None:
                 raise InputRefused(f"{item.where} comes after a die roll ({stopped}): an input must be answerable "
                                    "before the packet's first die; send it once the dice are known")
             asked = f"{waiting.side} for {waiting.id}" if waiting else "nothing (the game is over)"
             raise InputRefused(f"{item.where} is not needed yet: the game now asks {asked}")
-    return stopped
 
 
 @dataclass

@@ -24,6 +24,7 @@ from rsr.engine import (
     check_before_dice,
     check_policies,
     dry_run,
+    refuse_unused,
     enqueue,
     initial_position,
     resolve_pass,
@@ -299,6 +300,11 @@ def run_pass(ruleset: Ruleset, position: Position, key: bytes, resolved: int, re
         raise VerificationError(f"an input breaks the rules: {exc}", resolved) from exc
     except VerificationError as exc:
         raise exc
+    if position.contract >= 2:  # the dry run's words (refuse_unused), the same whatever the dice
+        try:
+            refuse_unused(after, resolved, None, outcome.waiting)
+        except InputRefused as exc:
+            raise VerificationError(f"an input breaks the rules: {exc}", resolved) from exc
     check_leftovers(ruleset, after, resolved)
     return PassRecord(resolved, resolver, resolver_side, key, list(dice.rolls), outcome.events,
                       after.digest(ruleset), outcome.waiting, after)
@@ -340,7 +346,7 @@ def check_last_inputs(result: Replay) -> None:
         try:
             check_before_dice(result.ruleset, result.position, result.last.seq)
         except InputRefused as exc:
-            raise VerificationError(f"an input breaks the rules (before any die): {exc}", result.last.seq) from exc
+            raise VerificationError(f"an input breaks the rules: {exc}", result.last.seq) from exc
         return
     try:
         resolve_pass(result.ruleset, result.position, NoDice())
