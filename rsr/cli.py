@@ -309,6 +309,10 @@ def status(game_dir: Path, key_name: str | None) -> None:
         click.echo(f"you play {st.side}")
     for line in st.lines:
         click.echo(line)
+    from rsr.disputes import equivocations
+
+    for line in equivocations(game_dir, result):
+        click.echo(line)
     from rsr.claims import deadline_hours, owed
 
     if deadline_hours(result) is not None:
@@ -594,6 +598,10 @@ def verify(game_dir: Path, dice: bool) -> None:
         for line in dice_audit(result):
             click.echo(line)
     click.echo(f"verified: {len(result.packets)} packets, {len(result.passes)} resolutions, {rolls} dice")
+    from rsr.disputes import equivocations
+
+    for line in equivocations(game_dir, result):  # contract 2: the first packet stays; the proof is named
+        click.echo(line)
 
 
 @main.command("report")

@@ -341,7 +341,7 @@ def test_an_input_the_game_never_reaches_is_rejected_not_left_to_break_a_later_p
     signing). Left queued they would break some later pass and stall the game; the resolver refuses the
     packet now, and a policy left waiting for its side must at least be a valid one."""
     game_dir, keys = game
-    for extra, reason in (({"request": "r2/attack", "answer": 2}, "input 2 was never used"),
+    for extra, reason in (({"request": "r2/attack", "answer": 2}, "input 2 is not needed yet"),
                           ({"policy": "aim", "rule": "reckless"}, "unknown policy aim: reckless")):
         bad = forged_next(game_dir, keys["attacker"], [{"request": "r2/attack", "answer": 1}, extra])
         mail = tmp_path / "mail.txt"
