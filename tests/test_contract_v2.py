@@ -44,11 +44,12 @@ def press_registered(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def start(tmp: Path, version: int, accept_inputs: list[dict[str, Any]] | None = None,
-          rounds: int = 20) -> tuple[Path, dict[str, keystore.KeyPair]]:
+          rounds: int = 20, deadline: int | None = None) -> tuple[Path, dict[str, keystore.KeyPair]]:
     """A press game between two keys of this machine, started under contract ``version``; packets 0 and 1."""
     a, d = keystore.new_key("att"), keystore.new_key("def")
     invite = gamemod.invite_packet(Press(), press_scenario(rounds), a, "attacker", "A", bytes(range(16)), None, {},
-                                   nonce=bytes([1]) * 32, version=version, time="2026-01-01T00:00:00Z")
+                                   nonce=bytes([1]) * 32, version=version, time="2026-01-01T00:00:00Z",
+                                   deadline_hours=deadline)
     game_dir = gamemod.create_game_dir(tmp, invite)
     gamemod.append_packets(game_dir, [invite])
     accept = gamemod.accept_packet(invite, d, "D", accept_inputs or [], nonce=bytes([2]) * 32,
@@ -271,3 +272,70 @@ def test_times_go_forward_and_are_real(tmp_path: Path) -> None:
         run = subprocess.run([sys.executable, str(REPO / "tools" / "independent_verify.py"), str(game_dir)],
                              capture_output=True, text=True, check=False)
         assert run.returncode == 1 and "packet 2" in run.stdout, (bad, run.stdout)
+
+
+def test_equivocation_is_kept_as_proof_and_named_by_verify_and_status(tmp_path: Path) -> None:
+    """Issue 20 section 1: a second, different packet 2 signed by the attacker. The first stays in the log; both
+    are kept in disputes/; verify (still OK: the log itself is sound) and status name the signer."""
+    game_dir, keys = start(tmp_path, 2)
+    result = gamemod.replay(gamemod.load_log(game_dir))
+    first = gamemod.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}],
+                                 "2026-01-01T03:00:00Z")
+    second = gamemod.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}],
+                                  "2026-01-01T03:00:01Z")
+    assert receive(game_dir, first, tmp_path, "--key", "def").exit_code == 0
+    out = receive(game_dir, second, tmp_path, "--key", "def")
+    assert out.exit_code == 1 and "equivocation" in out.output
+    assert gamemod.load_log(game_dir)[2].payload_bytes == first.payload_bytes
+    proof = game_dir / "disputes" / "0002-attacker.txt"
+    assert proof.read_text().count("BEGIN RSR PACKET") == 2
+    for command in (["verify", str(game_dir)], ["status", str(game_dir), "--key", "def"]):
+        out = CliRunner().invoke(main, command)
+        assert out.exit_code == 0, out.output
+        assert "equivocation: attacker signed two different packets at seq 2 (proof: disputes/0002-attacker.txt)" \
+            in out.output
+    # a "proof" whose packets do not check out against the game's keys is not named
+    proof.write_text(proof.read_text().replace("BEGIN RSR PACKET", "BEGIN RSR PACKET", 1)[:-200])
+    assert "equivocation" not in CliRunner().invoke(main, ["verify", str(game_dir)]).output
+
+
+def test_a_backdated_packet_cannot_make_an_early_claim_hold(tmp_path: Path) -> None:
+    """Issue 20 section 3: the attacker backdates his packet 2 by 100 hours, then signs an overdue claim ten
+    seconds after the victim stored it. Counted from the signed time the 48-hour deadline had passed; counted
+    from when the victim's rsr stored the packet, it has not: the claim does not hold."""
+    import datetime
+
+    from rsr import claims
+    from rsr.canonical import canonical_bytes
+    from rsr.packet import armor_lines
+
+    game_dir, keys = start(tmp_path, 2, deadline=48)
+    result = gamemod.replay(gamemod.load_log(game_dir))
+    now = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+    backdated = (now - datetime.timedelta(hours=100)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    packet = gamemod.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}], backdated)
+    assert receive(game_dir, packet, tmp_path, "--key", "def").exit_code == 0
+    result = gamemod.replay(gamemod.load_log(game_dir))
+    payload = {"claim": "overdue", "game": result.game_id, "side": "attacker", "owed_by": "defender", "owed_seq": 3,
+               "last_hash": result.last.hash_hex, "last_time": backdated, "deadline_hours": 48,
+               "time": (now + datetime.timedelta(seconds=10)).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    data = canonical_bytes(payload)
+    text = "\n".join(armor_lines(claims.BEGIN, claims.END, [], data,
+                                 keys["attacker"].sign(claims.CLAIM_PREFIX + data))) + "\n"
+    lines = claims.check_claim(result, text)
+    assert any("stored packet 2" in line for line in lines)
+    assert "it does not hold" in lines[-2], lines
+    status = CliRunner().invoke(main, ["status", str(game_dir), "--key", "def"]).output
+    assert "deadline passed" not in status
+
+
+def test_a_packet_from_the_future_is_refused_before_its_dice(tmp_path: Path) -> None:
+    import datetime
+
+    game_dir, keys = start(tmp_path, 2)
+    result = gamemod.replay(gamemod.load_log(game_dir))
+    later = (datetime.datetime.now(datetime.UTC) + datetime.timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    packet = gamemod.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}], later)
+    out = receive(game_dir, packet, tmp_path, "--key", "def")
+    assert out.exit_code == 1 and "cannot come from the future" in out.output
+    assert len(gamemod.load_log(game_dir)) == 2
