@@ -281,6 +281,11 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
         game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
                                                given.inputs or None, given.message)
     click.echo(f"accepted game {packet.game} in {game_dir}")
+    from rsr.game import load_log
+    from rsr.terms import terms_lines
+
+    for line in terms_lines(load_log(game_dir)[0]):
+        click.echo(line)
     contacts.ignore_local_files(game_dir)
     if opponent_email or sender:
         contacts.record_opponent_email(game_dir, opponent_email or str(sender))

@@ -339,3 +339,39 @@ def test_a_packet_from_the_future_is_refused_before_its_dice(tmp_path: Path) -> 
     out = receive(game_dir, packet, tmp_path, "--key", "def")
     assert out.exit_code == 1 and "cannot come from the future" in out.output
     assert len(gamemod.load_log(game_dir)) == 2
+
+
+def cli(home: Path, *args: str) -> Any:
+    return CliRunner().invoke(main, list(args), env={"RSR_HOME": str(home)})
+
+
+def test_options_are_exactly_typed_and_shown_at_accept(tmp_path: Path) -> None:
+    """Issue 20 section 3: the option rail-stacking-4 given as the text "false" was accepted, not shown at accept,
+    and switched the rule on. Now it is refused at invite with one line; a true boolean is shown at accept."""
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    for home in (alice, bob):
+        (home / "games").mkdir(parents=True)
+    assert cli(alice, "key", "new", "alice").exit_code == 0
+    assert cli(bob, "key", "new", "bob").exit_code == 0
+    base = ["new", str(alice / "games"), "--scenario", "liaoyang-1904", "--side", "russia", "--key", "alice"]
+    for text in ("'false'", "0", "1"):
+        out = cli(alice, *base, "--option", f"rail-stacking-4={text}")
+        assert out.exit_code == 2 and "is true or false" in out.output, out.output
+        assert not list((alice / "games").glob("game-*"))
+    assert cli(alice, *base, "--option", "rail-stacking-4=false", "--deadline-hours", "72").exit_code == 0
+    invite = next((next((alice / "games").glob("game-*")) / "turns").glob("0000-*"))
+    out = cli(bob, "accept", str(invite), "--key", "bob", "--dir", str(bob / "games"), "--name", "Bob")
+    assert out.exit_code == 0, out.output
+    assert "contract version 2" in out.output and "rules options: rail-stacking-4=false" in out.output
+    assert "deadline: 72 h per packet" in out.output
+
+
+def test_true_is_not_a_number_in_a_policy() -> None:
+    from rsr.errors import RulesError
+    from rsr.rulesets import get_ruleset
+
+    for ruleset, kind, rule in (("red-sun-rising", "retreat", {"adjacent-to-cp": True}),
+                                ("red-star", "morale", {"check-if-rating-at-least": True})):
+        with pytest.raises(RulesError):
+            get_ruleset(ruleset).check_policy(kind, rule)
+    get_ruleset("red-sun-rising").check_policy("retreat", {"adjacent-to-cp": 2})

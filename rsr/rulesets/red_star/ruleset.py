@@ -685,7 +685,7 @@ class RedStar:
             raise RulesError(f"Red Sun/Red Star has no policy {kind!r} (known: {', '.join(sorted(POLICIES))})")
         if kind == "morale" and isinstance(rule, dict):
             value = rule.get("check-if-rating-at-least")
-            if set(rule) != {"check-if-rating-at-least"} or not isinstance(value, int) or not 0 <= value <= 7:
+            if set(rule) != {"check-if-rating-at-least"} or type(value) is not int or not 0 <= value <= 7:
                 raise RulesError("policy morale is check, retreat, ask, or {check-if-rating-at-least: N}")
             return
         if kind == "combats" and isinstance(rule, dict):  # RS/RS 6.1: a plan signed before the fire's dice
