@@ -375,3 +375,22 @@ def test_true_is_not_a_number_in_a_policy() -> None:
         with pytest.raises(RulesError):
             get_ruleset(ruleset).check_policy(kind, rule)
     get_ruleset("red-sun-rising").check_policy("retreat", {"adjacent-to-cp": 2})
+
+
+def test_dice_show_tells_the_truth_once_the_home_holds_a_checkpoint(tmp_path: Path) -> None:
+    """Issue 20 section 7: with a checkpoint in the rsr home, 'rsr dice show GAME SEQ' said an early packet
+    'came after the last die' or was 'not public yet'. It now replays from the start when it must."""
+    from rsr import actions
+
+    game_dir, keys = start(tmp_path, 2, rounds=8)
+    result = play_to_end(game_dir, keys)
+    from rsr import cache
+
+    actions.remember(gamemod.replay(gamemod.load_log(game_dir)))
+    cache._REPLAYS.clear()  # (as in a new process)
+    assert not actions.load_game(game_dir).complete  # the checkpoint is used
+    cache._REPLAYS.clear()
+    first = next(r for r in result.passes if r.rolls)
+    out = CliRunner().invoke(main, ["dice", "show", str(game_dir), str(first.resolved)])
+    assert out.exit_code == 0, out.output
+    assert f"rolls        {len(first.rolls)}" in out.output and "activation in round" in out.output
