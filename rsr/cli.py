@@ -832,6 +832,9 @@ def dice_show(game_dir: Path, seq: int) -> None:
     """
     result = actions.load_game(game_dir)
     record = next((r for r in result.passes if r.resolved == seq), None)
+    if record is None and not result.complete:  # replayed from a checkpoint: the earlier passes are not at hand
+        result = actions.load_game(game_dir, cache=False)
+        record = next((r for r in result.passes if r.resolved == seq), None)
     if record is None:
         if seq >= len(result.packets):
             raise BadInput(f"the log has no packet {seq} (it holds 0..{len(result.packets) - 1})")
