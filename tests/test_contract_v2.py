@@ -190,6 +190,11 @@ def test_a_policy_the_dice_made_illegal_is_void_and_asked_again(tmp_path: Path) 
     print(f"\n30 rounds: {len(voids)} void policy answers, game over: {end.state.round > 30}")
     assert voids and all(e.case == "TEST 12" and "blocked" in e.text and "asked again" in e.text for e in voids)
     assert end.state.round > 30
+    from rsr.report import build_report, report_text
+
+    record = next(r for r in result.passes if any(e.kind == "void" for e in r.events))
+    text = report_text(build_report(result, record))
+    assert "Void answer (TEST 12" in text and "lane 2 is blocked" in text
     assert CliRunner().invoke(main, ["verify", str(game_dir)]).exit_code == 0
     run = subprocess.run([sys.executable, str(REPO / "tools" / "independent_verify.py"), str(game_dir)],
                          capture_output=True, text=True, check=False)
