@@ -641,12 +641,19 @@ def _void(position: Position, request: Request, source: str, reason: str, events
 
 
 def check_policies(ruleset: Ruleset, position: Position, seq: int) -> None:
-    """Every standing policy packet ``seq`` sets is valid (no die decides that): else :class:`InputRefused`."""
-    for _, queue in sorted(position.queues.items()):
+    """Every standing policy packet ``seq`` sets is valid (no die decides that): else :class:`InputRefused`.
+
+    A ruleset may also check a policy against the position it is set in (``check_policy_in(state, side,
+    kind, rule)``): a plan whose parts are wrong already then (a typo, a unit not adjacent) is refused before
+    signing rather than dropped when the dice have rolled."""
+    in_position = getattr(ruleset, "check_policy_in", None)
+    for side, queue in sorted(position.queues.items()):
         for item in queue:
             if item.seq == seq and "policy" in item.input:
                 try:
                     ruleset.check_policy(item.input["policy"], item.input["rule"])
+                    if in_position is not None:
+                        in_position(position.state, side, item.input["policy"], item.input["rule"])
                 except (RulesError, BadInput) as exc:
                     raise InputRefused(f"{item.where}: {exc}") from exc
 

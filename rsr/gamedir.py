@@ -6,7 +6,6 @@ packets and hands them to ``replay``/``extend``, and writes what they accepted.
 from __future__ import annotations
 
 import datetime
-
 import gc
 import hashlib
 import json

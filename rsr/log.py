@@ -24,9 +24,9 @@ from rsr.engine import (
     check_before_dice,
     check_policies,
     dry_run,
-    refuse_unused,
     enqueue,
     initial_position,
+    refuse_unused,
     resolve_pass,
 )
 from rsr.errors import BadInput, NeedDice, RulesError, VerificationError
@@ -425,7 +425,15 @@ def check_orders(result: Replay, key: KeyPair, inputs: list[dict[str, Any]]) -> 
     if len(result.packets) == 1 and inputs:
         pass  # the acceptance may carry inputs (docs/protocol.md)
     position, _, _ = position_for_author(result, key)
-    return dry_run(result.ruleset, position, side, len(result.packets), inputs)
+    run = dry_run(result.ruleset, position, side, len(result.packets), inputs)
+    if result.contract >= 2:  # the very check every receiver makes (docs/protocol.md, "What you sign counts")
+        trial = copy.deepcopy(position)
+        enqueue(trial, len(result.packets), side, inputs)
+        try:
+            check_before_dice(result.ruleset, trial, len(result.packets))
+        except InputRefused as exc:
+            raise BadInput(str(exc)) from exc
+    return run
 
 
 def _stamp(payload: dict[str, Any], time: str | None, message: str | None) -> None:

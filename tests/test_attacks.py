@@ -19,7 +19,6 @@ from rsr import game as gamemod
 from rsr import journal
 from rsr import keys as keystore
 from rsr.cli import main
-from rsr.fairdice import commitment
 from rsr.packet import sign_payload
 from tests.support.games import duel_game
 

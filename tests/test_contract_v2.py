@@ -7,6 +7,7 @@ where a person would meet it. The figures each test prints (run with ``-s``) are
 
 from __future__ import annotations
 
+import copy
 import re
 import shutil
 import subprocess
@@ -17,8 +18,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from rsr import keys as keystore
 from rsr import game as gamemod
+from rsr import keys as keystore
 from rsr.cli import main
 from rsr.engine import dry_run
 from rsr.errors import VerificationError
@@ -40,7 +41,8 @@ def press_registered(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setitem(REGISTRY, "press", Press)
     real = log.load_scenario
-    monkeypatch.setattr(log, "load_scenario", lambda rs, name: press_scenario(int(name.split("-")[1])) if rs == "press" else real(rs, name))
+    monkeypatch.setattr(log, "load_scenario",
+                        lambda rs, name: press_scenario(int(name.split("-")[1])) if rs == "press" else real(rs, name))
 
 
 def start(tmp: Path, version: int, accept_inputs: list[dict[str, Any]] | None = None,
@@ -105,9 +107,9 @@ def test_re_rolls_by_rejection_get_nothing(tmp_path: Path, version: int) -> None
         longer = gamemod.extend(result, [packet])
         if full_activation(longer, keys["defender"], packet):
             lucky.append(wording)
-        copy = tmp_path / f"copy-{wording}"
-        shutil.copytree(game_dir, copy)
-        out = receive(copy, packet, tmp_path, "--key", "def")
+        held = tmp_path / f"copy-{wording}"
+        shutil.copytree(game_dir, held)
+        out = receive(held, packet, tmp_path, "--key", "def")
         (stored if out.exit_code == 0 else refused).append(wording)
         if out.exit_code != 0:
             lines.add(without_names(out.output.strip()))
@@ -130,9 +132,9 @@ def test_one_verdict_everywhere_on_the_attack(tmp_path: Path) -> None:
     for wording in range(6):
         packet = hostile(result, keys["attacker"], ATTACK, f"2026-01-01T02:{wording:02d}:00Z")
         verdicts = []
-        copy = tmp_path / f"r-{wording}"
-        shutil.copytree(game_dir, copy)
-        verdicts.append(receive(copy, packet, tmp_path, "--key", "def").exit_code != 0)
+        held = tmp_path / f"r-{wording}"
+        shutil.copytree(game_dir, held)
+        verdicts.append(receive(held, packet, tmp_path, "--key", "def").exit_code != 0)
         third = tmp_path / f"t-{wording}"
         shutil.copytree(game_dir, third)
         try:
@@ -246,7 +248,8 @@ def test_a_restored_backup_never_repeats_a_secret(tmp_path: Path, version: int) 
     after = gamemod.extend(result, [again])
     predicted = 0
     for wording in range(60):
-        packet = gamemod.build_packet(after, defender, honest_inputs(after, defender), f"2026-01-04T00:{wording:02d}:00Z")
+        packet = gamemod.build_packet(after, defender, honest_inputs(after, defender),
+                                      f"2026-01-04T00:{wording:02d}:00Z")
         truth = gamemod.secret_for(gamemod.extend(after, [packet]), attacker, 2)
         game = bytes.fromhex(result.game_id)
         guess = roll_value(dice_key(lost_secret, game, packet.hash), 0, 6)
@@ -399,3 +402,33 @@ def test_dice_show_tells_the_truth_once_the_home_holds_a_checkpoint(tmp_path: Pa
     out = CliRunner().invoke(main, ["dice", "show", str(game_dir), str(first.resolved)])
     assert out.exit_code == 0, out.output
     assert f"rolls        {len(first.rolls)}" in out.output and "activation in round" in out.output
+
+
+def test_a_combat_plan_is_checked_when_set_and_its_dropped_parts_are_void_with_a_reason(tmp_path: Path) -> None:
+    """Issue 20 section 7 (RS/RS 6.1): a plan of prepared combats given with the fire (policy combats) whose
+    combat names an attacker that is not adjacent, or a typo, was signed and then dropped whole at resolution;
+    the report said only 'declares no prepared combat'. Now it is refused before signing (the same check
+    every receiver makes), and a part the dice made impossible is void with its reason."""
+    from rsr.engine import InputRefused, Position, check_before_dice, enqueue
+    from rsr.fairdice import NoDice
+    from rsr.rulesets.red_star import bot
+    from rsr.rulesets.red_star import combat as cm
+    from tests.test_fewer_packets import _japan_at
+
+    result, position, waiting = _japan_at(tmp_path, "combats")
+    plan = bot.combats_planned_with(position.state, "japan", {"missions": [{"guns": ["x"]}]})[0]["rule"]["combats"]
+    seq = len(result.packets)
+    for broken in ([dict(plan[0], attackers=["jp-no-such-unit"])], [dict(plan[0], hex="0000")]):
+        trial: Position = copy.deepcopy(position)
+        trial.contract = 2
+        enqueue(trial, seq, "japan", [{"policy": "combats", "rule": {"turn": position.state.turn, "combats": broken}}])
+        with pytest.raises(InputRefused, match="combat 1"):
+            check_before_dice(result.ruleset, trial, seq)
+    state = position.state
+    for unit in state.units_in(plan[0]["hex"], "soviet"):  # what the fire's dice could do: the target is gone
+        unit.hex = None
+    answer = cm.planned_combats(state, "japan", plan)
+    _, events = result.ruleset.apply(state, waiting, answer, NoDice())
+    void = [e for e in events if e.kind == "void"]
+    assert len(void) == 1 and void[0].case == "RS/RS 6.1" and "planned combat 1" in void[0].text
+    assert "no enemy unit" in void[0].text

@@ -50,7 +50,6 @@ def test_wrong_unseal_in_a_forged_log_fails_verify(tmp_path: Path) -> None:
     game_dir, keys = duel_game(tmp_path, inputs, 4)
     result = gamemod.replay(gamemod.load_log(game_dir))
     key = keys["attacker"]
-    from rsr.fairdice import commitment
     from rsr.packet import sign_payload
 
     record = gamemod.pending_pass(result, key)

@@ -14,7 +14,6 @@ from click.testing import CliRunner
 
 from rsr import game as gamemod
 from rsr.cli import main
-from rsr.fairdice import commitment
 from rsr.packet import sign_payload
 from tests.support.duel import duel_scenario
 from tests.support.games import duel_game, flip_byte
