@@ -432,3 +432,29 @@ def test_a_combat_plan_is_checked_when_set_and_its_dropped_parts_are_void_with_a
     void = [e for e in events if e.kind == "void"]
     assert len(void) == 1 and void[0].case == "RS/RS 6.1" and "planned combat 1" in void[0].text
     assert "no enemy unit" in void[0].text
+
+
+def test_a_restored_home_commits_a_fresh_secret_through_the_command_line(tmp_path: Path) -> None:
+    """Issue 20 section 2 through `rsr submit`: the attacker's rsr home and game folder are restored from a backup
+    taken before packet 2; he submits packet 2 again. The new packet commits another secret than the lost one."""
+    import time
+
+    game_dir, _ = start(tmp_path, 2)
+    home = keystore.home()
+    orders = tmp_path / "orders.yaml"
+    orders.write_text("inputs:\n- request: r1/attack\n  answer: go\n")
+    shutil.copytree(home, tmp_path / "home-backup")
+    shutil.copytree(game_dir, tmp_path / "game-backup")
+    out = CliRunner().invoke(main, ["submit", str(game_dir), str(orders), "--key", "att"])
+    assert out.exit_code == 0, out.output
+    lost = gamemod.load_log(game_dir)[2]
+    shutil.rmtree(home)
+    shutil.rmtree(game_dir)
+    shutil.copytree(tmp_path / "home-backup", home)
+    shutil.copytree(tmp_path / "game-backup", game_dir)
+    time.sleep(1.1)  # (signed times are to the second)
+    out = CliRunner().invoke(main, ["submit", str(game_dir), str(orders), "--key", "att"])
+    assert out.exit_code == 0, out.output
+    again = gamemod.load_log(game_dir)[2]
+    assert again.payload["inputs"] == lost.payload["inputs"] and again.payload["time"] != lost.payload["time"]
+    assert again.payload["commit"] != lost.payload["commit"]
