@@ -458,3 +458,21 @@ def test_a_restored_home_commits_a_fresh_secret_through_the_command_line(tmp_pat
     again = gamemod.load_log(game_dir)[2]
     assert again.payload["inputs"] == lost.payload["inputs"] and again.payload["time"] != lost.payload["time"]
     assert again.payload["commit"] != lost.payload["commit"]
+
+
+@pytest.mark.parametrize("ruleset", ["red-sun-rising", "red-star"])
+@pytest.mark.parametrize("version", [1, 2])
+def test_real_games_play_and_verify_under_both_versions(tmp_path: Path, ruleset: str, version: int) -> None:
+    """Both rulesets, bots on both sides, 12 packets under each contract version: rsr verify and the independent
+    verifier agree (OK), and every packet carries the game's version."""
+    from tests.support.tamper import RULESETS, play_game
+
+    scenario, sides = RULESETS[ruleset]
+    keys = {side: keystore.new_key(f"k{number}") for number, side in enumerate(sides)}
+    game_dir = play_game(tmp_path, ruleset, scenario, keys, bytes([version]) * 16, 12, version)
+    packets = gamemod.load_log(game_dir)
+    assert len(packets) >= 6 and {p.payload["v"] for p in packets} == {version}
+    assert CliRunner().invoke(main, ["verify", str(game_dir)]).exit_code == 0
+    run = subprocess.run([sys.executable, str(REPO / "tools" / "independent_verify.py"), str(game_dir)],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stdout
