@@ -611,12 +611,14 @@ def _pass(ruleset: Ruleset, position: Position, dice: Dice,
             raise
         except (RulesError, BadInput) as exc:
             if voids is not None and (source.startswith("policy") or _rolled(dice) > start):
+                _late_first(position, dice, before, first_die)
                 raise _Void(step, f"{exc}") from exc
             raise RulesError(f"{source}: {exc}") from exc
         except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError) as exc:
             # a signed answer of the wrong shape must be rejected like any illegal answer, never crash a replay
             reason = f"the answer to {request.id} has the wrong shape ({type(exc).__name__}: {str(exc)[:200]})"
             if voids is not None and (source.startswith("policy") or _rolled(dice) > start):
+                _late_first(position, dice, before, first_die)
                 raise _Void(step, reason) from exc
             raise RulesError(f"{source}: {reason}") from exc
         if first_die is None and _rolled(dice) > before:
@@ -630,6 +632,13 @@ def _pass(ruleset: Ruleset, position: Position, dice: Dice,
                                 {"request": request.id, "answer": answer}))
         events.extend(new_events)
         applied.append(source)
+
+
+def _late_first(position: Position, dice: Dice, before: int, first_die: str | None) -> None:
+    """Before an answer that rolled the pass's first die is found void: the inputs still queued come after that
+    die and refuse the packet, exactly as if the answer had applied (the verdict may not depend on the dice)."""
+    if first_die is None and _rolled(dice) > before:
+        refuse_unused(position, None, dice.rolls[before].purpose, None)  # type: ignore[attr-defined]
 
 
 def _void(position: Position, request: Request, source: str, reason: str, events: list[Event]) -> None:
