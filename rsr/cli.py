@@ -281,6 +281,11 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
         game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
                                                given.inputs or None, given.message)
     click.echo(f"accepted game {packet.game} in {game_dir}")
+    from rsr.game import load_log
+    from rsr.terms import terms_lines
+
+    for line in terms_lines(load_log(game_dir)[0]):
+        click.echo(line)
     contacts.ignore_local_files(game_dir)
     if opponent_email or sender:
         contacts.record_opponent_email(game_dir, opponent_email or str(sender))
@@ -308,6 +313,10 @@ def status(game_dir: Path, key_name: str | None) -> None:
     if st.side:
         click.echo(f"you play {st.side}")
     for line in st.lines:
+        click.echo(line)
+    from rsr.disputes import equivocations
+
+    for line in equivocations(game_dir, result):
         click.echo(line)
     from rsr.claims import deadline_hours, owed
 
@@ -594,6 +603,10 @@ def verify(game_dir: Path, dice: bool) -> None:
         for line in dice_audit(result):
             click.echo(line)
     click.echo(f"verified: {len(result.packets)} packets, {len(result.passes)} resolutions, {rolls} dice")
+    from rsr.disputes import equivocations
+
+    for line in equivocations(game_dir, result):  # contract 2: the first packet stays; the proof is named
+        click.echo(line)
 
 
 @main.command("report")
@@ -819,6 +832,9 @@ def dice_show(game_dir: Path, seq: int) -> None:
     """
     result = actions.load_game(game_dir)
     record = next((r for r in result.passes if r.resolved == seq), None)
+    if record is None and not result.complete:  # replayed from a checkpoint: the earlier passes are not at hand
+        result = actions.load_game(game_dir, cache=False)
+        record = next((r for r in result.passes if r.resolved == seq), None)
     if record is None:
         if seq >= len(result.packets):
             raise BadInput(f"the log has no packet {seq} (it holds 0..{len(result.packets) - 1})")

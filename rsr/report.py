@@ -214,6 +214,8 @@ def build_report(result: Replay, record: PassRecord) -> PassReport:
         for key in ("time", "timestamp", "signed_at"):
             if packet.payload.get(key):
                 facts.append(f"Signed at {packet.payload[key]}.")
+    facts += [f"Void answer ({e.case or 'no case'}; contract version 2, docs/protocol.md): {e.text}."
+              for e in record.events if e.kind == "void"]
     message = packet.payload.get("message") if packet is not None else None
     provisional = sorted({p for e in record.events for p in e.provisional})
     losses = [event_words(e) for e in record.events if e.kind in ("eliminated", "reduced", "retreat-loss")]

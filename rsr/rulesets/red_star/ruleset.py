@@ -474,9 +474,15 @@ class RedStar:
 
     def _answer_combats(self, state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         """RS/RS 6.0, 6.1: the phasing player's prepared combats, checked before any die."""
-        if not isinstance(answer, dict) or set(answer) - {"combats"} or not isinstance(answer.get("combats", []),
-                                                                                       list):
+        dropped = answer.get("dropped") if isinstance(answer, dict) else None
+        if not isinstance(dropped, cm.DroppedParts):  # (only a standing plan's answer carries one)
+            dropped = None
+        if not isinstance(answer, dict) or set(answer) - {"combats"} - ({"dropped"} if dropped is not None else set()) \
+                or not isinstance(answer.get("combats", []), list):
             raise RulesError("a combat order is {combats: [{hex, attackers, night, advance, ...}]} (RS/RS 6.1)")
+        for planned, reason in dropped or []:
+            ctx.emit("void", f"{ask.side}'s planned combat {planned} (policy combats) is void: {reason}", "RS/RS 6.1",
+                     side=ask.side, request=ask.id, source="policy combats", reason=reason)
         used: list[str] = []
         combats = []
         cost = 0
@@ -630,6 +636,11 @@ class RedStar:
 
     # -- policies -----------------------------------------------------------------------------------------
 
+    def check_policy_in(self, state: RsState, side: str, kind: str, rule: Any) -> None:
+        """RS/RS 6.1: a combat plan for the current turn is checked against the position it is set in."""
+        if kind == "combats" and isinstance(rule, dict) and rule.get("turn") == state.turn and not state.declared:
+            cm.check_plan(state, side, rule["combats"])
+
     def answer_by_policy(self, state: RsState, request: Request, rule: Any) -> Any:
         kind = request.kind
         ask = state.ask
@@ -685,7 +696,7 @@ class RedStar:
             raise RulesError(f"Red Sun/Red Star has no policy {kind!r} (known: {', '.join(sorted(POLICIES))})")
         if kind == "morale" and isinstance(rule, dict):
             value = rule.get("check-if-rating-at-least")
-            if set(rule) != {"check-if-rating-at-least"} or not isinstance(value, int) or not 0 <= value <= 7:
+            if set(rule) != {"check-if-rating-at-least"} or type(value) is not int or not 0 <= value <= 7:
                 raise RulesError("policy morale is check, retreat, ask, or {check-if-rating-at-least: N}")
             return
         if kind == "combats" and isinstance(rule, dict):  # RS/RS 6.1: a plan signed before the fire's dice

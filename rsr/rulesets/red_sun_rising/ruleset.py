@@ -52,6 +52,8 @@ def check_options(options: dict[str, Any], where: str) -> None:
         if name not in KNOWN_OPTIONS:
             known = ", ".join(sorted(KNOWN_OPTIONS))
             raise BadInput(f"{where}: unknown Red Sun Rising option {name!r} (known: {known})")
+        if type(options[name]) is not bool:  # ("false", a string, once switched the rule on)
+            raise BadInput(f"{where}: option {name!r} is true or false, not {options[name]!r}")
 
 
 # fields of RsrState left out of the state digest: the scenario's fixed data (pinned by its hash) and the
@@ -443,7 +445,7 @@ class RedSunRising:
             raise RulesError(f"Red Sun Rising has no policy {kind!r} (known: {', '.join(sorted(POLICIES))})")
         if kind == "retreat" and isinstance(rule, dict):
             value = rule.get("adjacent-to-cp")
-            if set(rule) != {"adjacent-to-cp"} or not isinstance(value, int) or value < 1:
+            if set(rule) != {"adjacent-to-cp"} or type(value) is not int or value < 1:  # (true is no number)
                 raise RulesError("policy retreat is never, ask, or {adjacent-to-cp: N} with N >= 1")
             return
         if rule not in POLICIES[kind]:
