@@ -310,7 +310,8 @@ def status(game_dir: Path, key_name: str | None) -> None:
     click.echo(f"game {result.game_id} ({result.ruleset.id}, scenario {result.scenario.name}), "
                f"{len(result.packets)} packets")
     for side, name in sorted(result.names.items()):
-        click.echo(f"  {side}: {visible(name)} {keystore.fingerprint(result.keys[side]) if side in result.keys else ''}")
+        fingerprint = keystore.fingerprint(result.keys[side]) if side in result.keys else ""
+        click.echo(f"  {side}: {visible(name)} {fingerprint}")
     position = st.pending.after if st.pending else result.position
     for line in result.ruleset.describe(position.state):
         click.echo(line)

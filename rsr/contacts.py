@@ -100,6 +100,6 @@ def sender_of(raw_text: str) -> str | None:
         name = str(make_header(decode_header(name))) if name else ""
     except (ValueError, LookupError, UnicodeError):
         name = ""
-    if not name or any(not ch.isprintable() for ch in name) or any(c in name for c in '"<>\\,;:@()[]') or "=?" in name:
+    if not name or "=?" in name or any(not ch.isprintable() or ch in '"<>\\,;:@()[]' for ch in name):
         return address
     return f"{name} <{address}>"

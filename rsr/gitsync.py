@@ -145,14 +145,14 @@ def check_repo_safe(repo: Path, game_dir: Path) -> None:
     for entry in listed.split(b"\0"):
         if not entry:
             continue
-        meta, _, name = entry.partition(b"\t")
-        path = name.decode("utf-8", "surrogateescape")
+        meta, _, raw_name = entry.partition(b"\t")
+        name = raw_name.decode("utf-8", "surrogateescape")
         mode = meta.split(b" ")[0].decode()
         if mode in (LINK_MODE, SUBMODULE_MODE):
-            raise BadInput(f"{printable(path)} is committed as a symbolic link or submodule; rsr refuses a "
+            raise BadInput(f"{printable(name)} is committed as a symbolic link or submodule; rsr refuses a "
                            "game that holds one (remove it)")
-        if Path(path).name == ".gitattributes" and path != ".gitattributes":
-            raise BadInput(f"{printable(path)}: a .gitattributes inside the game; rsr refuses it (remove it)")
+        if Path(name).name == ".gitattributes" and name != ".gitattributes":
+            raise BadInput(f"{printable(name)}: a .gitattributes inside the game; rsr refuses it (remove it)")
     if regular_or_missing(repo / ".gitattributes"):
         ensure_attributes_readonly(repo)
 
@@ -250,7 +250,8 @@ def parse_raw(raw: bytes) -> list[Change]:
     while index + 1 < len(fields) and fields[index]:
         meta = fields[index].decode("ascii", "replace").lstrip(":").split()
         if len(meta) != 5:
-            raise BadInput(f"git diff --raw gave an unexpected line: {printable(fields[index].decode('ascii', 'replace'))}")
+            line = fields[index].decode("ascii", "replace")
+            raise BadInput(f"git diff --raw gave an unexpected line: {printable(line)}")
         old_mode, new_mode, _old_sha, new_sha, status = meta
         changes.append(Change(old_mode, new_mode, new_sha, status[:1],
                               fields[index + 1].decode("utf-8", "surrogateescape")))
@@ -274,7 +275,8 @@ def blob(repo: Path, sha: str, limit: int, name: str) -> bytes:
     """A blob's bytes, its size checked with ``git cat-file -s`` before anything is read."""
     size_text = git(repo, "cat-file", "-s", sha).stdout.strip()
     if not size_text.isdigit() or int(size_text) > limit:
-        raise BadInput(f"{printable(name, 120)} is {size_text} bytes in the remote; at most {limit}: nothing was merged")
+        raise BadInput(f"{printable(name, 120)} is {size_text} bytes in the remote; at most {limit}: "
+                       "nothing was merged")
     return git_bytes(repo, "cat-file", "blob", sha, limit=limit)
 
 
@@ -309,7 +311,8 @@ def vet_changes(repo: Path, ref: str) -> Incoming:
                 raise _refuse(change, ref, "changes git attributes in a way rsr never does")
             text = blob(repo, change.new_sha, MAX_SMALL_BLOB, change.path).decode("utf-8", "replace")
             if foreign_attributes(text):
-                raise _refuse(change, ref, f"adds an attribute rsr did not write ({printable(foreign_attributes(text)[0])})")
+                foreign = printable(foreign_attributes(text)[0])
+                raise _refuse(change, ref, f"adds an attribute rsr did not write ({foreign})")
             found.other += 1
             continue
         at = next((i for i, part in enumerate(parts[:-1]) if GAME_NAME.match(part)), None)
@@ -319,7 +322,8 @@ def vet_changes(repo: Path, ref: str) -> Incoming:
         if rest == [".gitignore"]:
             if change.status not in "AM" or change.new_mode != "100644":
                 raise _refuse(change, ref, "deletes or changes the mode of a game's .gitignore")
-            if not ignore_lines_ok(blob(repo, change.new_sha, MAX_SMALL_BLOB, change.path).decode("utf-8", "replace")):
+            text = blob(repo, change.new_sha, MAX_SMALL_BLOB, change.path).decode("utf-8", "replace")
+            if not ignore_lines_ok(text):
                 raise _refuse(change, ref, "writes a .gitignore rsr did not write")
             found.other += 1
         elif len(rest) == 2 and rest[0] == "turns":

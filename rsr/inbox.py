@@ -88,7 +88,8 @@ def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> li
             invite = packet.payload["invite"]
             lines.append(f"invitation to game {packet.game[:8]} ({game_dir_name(packet.game)}) from "
                          f"{visible(sender or invite['names'].get(packet.side, '?'), 200)}: "
-                         f"{visible(invite['ruleset'], 80)} {visible(invite['scenario'], 80)}, they play {packet.side}: rsr accept --game {packet.game[:8]} "
+                         f"{visible(invite['ruleset'], 80)} {visible(invite['scenario'], 80)}, they play "
+                         f"{packet.side}: rsr accept --game {packet.game[:8]} "
                          "--key YOURKEY (with the same mailbox option)")
     lines += [visible(line, 300) for line in skipped]  # one bad message never hides the others
     if not lines:

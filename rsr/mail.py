@@ -18,7 +18,6 @@ import email
 import email.policy
 import html
 import imaplib
-import mailbox
 import os
 import re
 import smtplib
@@ -475,7 +474,7 @@ class _BoundedLiterals:
     def read(self, size: int) -> bytes:
         if size < 0 or size > MAX_MESSAGE_BYTES + 65536:
             raise imaplib.IMAP4.abort(f"the server announced a literal of {size} bytes; at most {MAX_MESSAGE_BYTES}")
-        return super().read(size)  # type: ignore[misc, no-any-return]
+        return super().read(size)  # type: ignore[misc]
 
 
 class _IMAP(_BoundedLiterals, imaplib.IMAP4):
