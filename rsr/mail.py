@@ -501,15 +501,27 @@ def imap_messages(config: MailConfig | None = None) -> Messages:
     deadline = imap_deadline()
     expired = threading.Event()
     started = time.monotonic()
-    holder: list[imaplib.IMAP4] = []
+    sockets: list[Any] = []
 
     def cut_off() -> None:
         expired.set()
-        for client in holder:
+        for sock in sockets:
             try:
-                client.shutdown()
-            except (OSError, imaplib.IMAP4.error):
+                sock.shutdown(2)  # SHUT_RDWR: a read blocked on a trickling server returns at once
+            except OSError:
                 pass
+
+    class Plain(_IMAP):
+        def _create_socket(self, timeout: float | None) -> Any:
+            sock = super()._create_socket(timeout)  # type: ignore[misc]
+            sockets.append(sock)
+            return sock
+
+    class Secure(_IMAPSSL):
+        def _create_socket(self, timeout: float | None) -> Any:
+            sock = super()._create_socket(timeout)  # type: ignore[misc]
+            sockets.append(sock)
+            return sock
 
     timer = threading.Timer(deadline, cut_off)
     timer.daemon = True
@@ -520,10 +532,9 @@ def imap_messages(config: MailConfig | None = None) -> Messages:
         per_call = max(1.0, min(60.0, deadline))
         client: imaplib.IMAP4
         if server.tls == "ssl":
-            client = _IMAPSSL(server.host, server.port, ssl_context=context, timeout=per_call)
+            client = Secure(server.host, server.port, ssl_context=context, timeout=per_call)
         else:
-            client = _IMAP(server.host, server.port, timeout=per_call)
-        holder.append(client)
+            client = Plain(server.host, server.port, timeout=per_call)
         if expired.is_set():
             raise late
         if server.tls != "ssl":

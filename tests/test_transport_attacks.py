@@ -269,10 +269,10 @@ def test_receive_with_a_key_it_cannot_unlock_stops(tmp_path: Path) -> None:
     run(alice, "receive", alice.game_dir, "--git")
     run(alice, "submit", alice.game_dir, "--pass", "--git", "--push")
     # Bob's key is now protected by a passphrase he has not given (cron, no RSR_PASSPHRASE)
-    from rsr import keys as keystore
-
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from rsr import keys as keystore
 
     key_file = bob.home / "keys" / "bob.key"
     pair = keystore.load_key("bob", directory=bob.home / "keys")
