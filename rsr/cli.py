@@ -290,6 +290,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
         game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
                                                given.inputs or None, given.message)
     click.echo(f"accepted game {packet.game} in {game_dir}")
+    _mark_shown(game_dir, packet.seq)
     contacts.ignore_local_files(game_dir)
     if opponent_email or sender:
         contacts.record_opponent_email(game_dir, opponent_email or str(sender))
@@ -438,6 +439,7 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
                                f"run 'rsr receive {game_dir} --git' first")
     packet = actions.submit(game_dir, given.inputs, key_name, out, given.message)
     click.echo(f"wrote packet {packet.seq} ({packet.side}): {game_dir / 'turns' / packet.file_name()}")
+    _mark_shown(game_dir, packet.seq)
     if to:
         from rsr import contacts
 
@@ -504,6 +506,16 @@ def receive(game_dir: Path, packet_file: Path | None, key_name: str | None, use_
     summary = _show_unseen(game_dir, key_name, [p.seq for p in new])
     if reports and not summary:
         click.echo(f"latest report: {reports[-1]}")
+
+
+def _mark_shown(game_dir: Path, seq: int) -> None:
+    """The player has seen the log up to the packet they just wrote (issue 23, section 4)."""
+    from rsr import contacts
+
+    try:
+        contacts.remember_local(game_dir, "shown_through", seq)
+    except BadInput:
+        pass  # a local file that cannot be written only means a summary may show again
 
 
 def _show_unseen(game_dir: Path, key_name: str | None, new_seqs: list[int]) -> list[str]:

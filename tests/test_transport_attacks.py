@@ -290,3 +290,20 @@ def test_receive_with_a_key_it_cannot_unlock_stops(tmp_path: Path) -> None:
     out = CliRunner().invoke(main, ["receive", str(bob.game_dir), "--git"], env={**bob.env, "RSR_PASSPHRASE": "right"})
     assert out.exit_code == 0, out.output
     assert "received packet 2" in out.output
+
+
+# -- issue 23, section 4: you always see what your opponent did ------------------------------------------------
+
+
+def test_a_packet_merged_without_its_summary_is_shown_at_the_next_receive(tmp_path: Path) -> None:
+    alice, bob, origin = start(tmp_path, "red-sun-rising", "liaoyang-1904", "russia")
+    out = run(alice, "receive", alice.game_dir, "--git")
+    assert "received packet 1" in out.output
+    run(alice, "submit", alice.game_dir, "--pass", "--git", "--push")
+    # Bob's clone takes Alice's packet 2 by a plain git pull (as an automatic merge would): no summary shown
+    git(bob.game_dir.parent, "pull", "-q", "--no-rebase")
+    out = run(bob, "receive", bob.game_dir, "--git")
+    assert "nothing new" in out.output
+    assert "not shown before: packet(s) 2" in out.output and "russia's packet 2" in out.output
+    out = run(bob, "receive", bob.game_dir, "--git")  # shown once: not again
+    assert "not shown before" not in out.output

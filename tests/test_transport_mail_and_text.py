@@ -8,7 +8,6 @@ import mailbox
 import socket
 import threading
 import time
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
