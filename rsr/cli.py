@@ -131,6 +131,16 @@ def exchange_options(func: Any) -> Any:
     return func
 
 
+def _check_player_name(name: str | None) -> None:
+    """A player's name goes into a signed packet the opponent's terminal shows: printable, one line, no
+    control, bidi or invisible character, at most 64 characters (issue 20, section 6)."""
+    from rsr.safetext import has_hidden
+
+    if name and (has_hidden(name) or len(name) > 64):
+        raise BadInput(f"--name {visible(name, 80)}: a name is at most 64 printable characters, with no control, "
+                       "bidi or invisible character")
+
+
 def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: bool, push: bool,
             to: str | None = None, key_name: str | None = None) -> None:
     """Send or commit a packet already written into ``game_dir``, and say where it went."""
@@ -185,6 +195,7 @@ def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, pla
     """Start a game under PARENT: writes the invitation to send to your opponent."""
     from rsr import contacts
 
+    _check_player_name(player)
     options = actions.parse_rule_options(rule_options)
     if opponent_email:
         contacts.check_address(opponent_email, "--opponent-email")
@@ -252,6 +263,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
 
     from rsr import contacts
 
+    _check_player_name(player)
     given = actions.read_orders(orders) if orders else actions.Orders([])
     sender = None
     with tempfile.TemporaryDirectory(prefix="rsr-accept-") as tmp:
@@ -597,7 +609,7 @@ def inbox(folder: Path, use_git: bool, maildir: Path | None, mbox: Path | None, 
 
         messages = mail.read_mailbox(maildir, mbox, imap)
     for line in inboxmod.inbox_lines(folder, messages, use_git):
-        click.echo(line)
+        click.echo(visible(line, 2000))  # nothing from a mail or a packet reaches the terminal raw
 
 
 @main.command("play")

@@ -111,7 +111,7 @@ def foreign_attributes(text: str) -> list[str]:
     """Lines of a .gitattributes that rsr did not write (an attribute can rewrite or filter what git checks
     out: working-tree-encoding, filter, eol, ident)."""
     return [line for line in text.splitlines()
-            if line.strip() and line not in ATTRIBUTES and line != ATTRIBUTES_NOTE]
+            if line.strip() and not line.lstrip().startswith("#") and line not in ATTRIBUTES]
 
 
 def ensure_attributes(repo: Path) -> Path:
@@ -478,7 +478,7 @@ def checked_merge(repo: Path, game_dir: Path, ref: str, key_name: str | None) ->
                            "nothing was merged")
         else:
             check_new_game(repo, other_rel, changes, ref)
-    if vetted.packets or vetted.other:
+    if git(repo, "merge-base", "--is-ancestor", ref, "HEAD", check=False).returncode != 0:
         check_merge_clean(repo, ref)
         # reports, game.yaml and disputes are regenerated from the packets; never let them block a merge
         tracked = [p for p in derived_files(game_dir, repo)

@@ -172,3 +172,14 @@ def test_a_hostile_name_and_message_never_reach_the_terminal_raw(tmp_path: Path)
     assert any("Eve" in out.output for out in outputs)
     for report in (alice_copy / "reports").glob("*.md"):
         assert not any(ch in report.read_text() for ch in "\x1b\x07\x9b\u202e")
+
+
+def test_a_name_with_hidden_characters_is_refused_before_signing(tmp_path: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["key", "new", "alice"]).exit_code == 0
+    for name in ("\x1b[2JEve", "Eve\u202e", "E" * 65):
+        out = runner.invoke(main, ["new", str(tmp_path), "--scenario", "liaoyang-1904", "--side", "russia",
+                                   "--key", "alice", "--name", name])
+        assert out.exit_code == 2, out.output
+        assert "\x1b" not in out.output and "\u202e" not in out.output
+        assert not list(tmp_path.glob("game-*"))
