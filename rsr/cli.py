@@ -164,7 +164,9 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
             commit = gitsync.commit_game(game_dir, packet)
             click.echo(f"committed packet {packet.seq} ({commit[:10]})")
             if push:
-                where, merged = gitsync.push(gitsync.repo_of(game_dir), game_dir, key_name)
+                where, merged, files = gitsync.push(gitsync.repo_of(game_dir), game_dir, key_name)
+                for name in files:
+                    click.echo(f"merged (checked) from the remote: {visible(name)}")
                 click.echo(f"pushed to {where}")
                 _show_unseen(game_dir, key_name, [p.seq for p in merged])
         except BadInput as exc:

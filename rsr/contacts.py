@@ -18,7 +18,7 @@ from rsr.yamlio import dump_yaml, load_yaml_file
 LOCAL_FILE = "local.yaml"
 # local files: the lock, addresses, written emails, and what rsr derives from the packets (reports, game.yaml,
 # disputes), which every command rewrites and a shared repository never carries (issue 20, section 5)
-IGNORED = (".rsr.lock", LOCAL_FILE, "outbox/", "reports/", "game.yaml", "disputes/")
+IGNORED = (".rsr.lock", ".cache/", LOCAL_FILE, "outbox/", "reports/", "game.yaml", "disputes/")
 MAX_IGNORE_FILE = 64 * 1024
 
 

@@ -460,9 +460,11 @@ def derived_files(game_dir: Path, repo: Path) -> list[str]:
     return [str(rel / "reports"), str(rel / "game.yaml"), str(rel / "disputes")]
 
 
-def checked_merge(repo: Path, game_dir: Path, ref: str, key_name: str | None) -> tuple[list[Packet], Replay]:
+def checked_merge(repo: Path, game_dir: Path, ref: str,
+                  key_name: str | None) -> tuple[list[Packet], Replay, list[str]]:
     """Vet every change ``ref`` brings, check this game's and any other game's new packets, try the merge,
-    then merge. Called inside this game's lock; returns this game's new packets and its replay after."""
+    then merge. Called inside this game's lock; returns this game's new packets, its replay after, and the
+    packet files the merge brought (of every game)."""
     check_repo_safe(repo, game_dir)
     vetted = vet_changes(repo, ref)
     rel = str(game_dir.resolve().relative_to(repo.resolve()))
@@ -486,7 +488,7 @@ def checked_merge(repo: Path, game_dir: Path, ref: str, key_name: str | None) ->
         if tracked:
             git(repo, "checkout", "-q", "HEAD", "--", *tracked)
         merge(repo, ref)
-    return incoming, after
+    return incoming, after, sorted(c.path for changes in vetted.packets.values() for c in changes)
 
 
 def pull_game(game_dir: Path, key_name: str | None) -> Pulled:
@@ -500,7 +502,7 @@ def pull_game(game_dir: Path, key_name: str | None) -> Pulled:
     if ref is None:
         return Pulled([], [], None)
     with game_locked(game_dir):
-        incoming, after = checked_merge(repo, game_dir, ref, key_name)
+        incoming, after, _ = checked_merge(repo, game_dir, ref, key_name)
         if incoming:
             actions.remember(after)
         reports = actions.write_reports(game_dir, key_name, after)
@@ -524,13 +526,15 @@ def unreceived(game_dir: Path) -> list[Packet]:
     return check_remote(game_dir, remote_packets(repo, game_dir, ref), ref)
 
 
-def push(repo: Path, game_dir: Path, key_name: str | None = None) -> tuple[str, list[Packet]]:
+def push(repo: Path, game_dir: Path, key_name: str | None = None) -> tuple[str, list[Packet], list[str]]:
     """Push this branch; when the remote moved on, check everything it brought as ``receive --git`` does,
-    merge it and retry. Returns where it went and the packets of this game the merge brought."""
+    merge it and retry. Returns where it went, the packets of this game the merge brought, and every packet
+    file it brought."""
     ref = upstream(repo)
     target = ["-u", "origin", "HEAD"] if ref is None else []
     run = git(repo, "push", "-q", *target, check=False)
     merged: list[Packet] = []
+    files: list[str] = []
     if run.returncode != 0:
         ref = fetch(repo)
         if ref is None:
@@ -540,6 +544,6 @@ def push(repo: Path, game_dir: Path, key_name: str | None = None) -> tuple[str, 
             if incoming:
                 raise BadInput(f"{ref} has packets of {game_dir.name} you have not received; run "
                                f"'rsr receive {game_dir} --git'")
-            merged, _ = checked_merge(repo, game_dir, ref, key_name)
+            merged, _, files = checked_merge(repo, game_dir, ref, key_name)
         git(repo, "push", "-q", *target)
-    return upstream(repo) or "origin", merged
+    return upstream(repo) or "origin", merged, files

@@ -307,3 +307,16 @@ def test_a_packet_merged_without_its_summary_is_shown_at_the_next_receive(tmp_pa
     assert "not shown before: packet(s) 2" in out.output and "russia's packet 2" in out.output
     out = run(bob, "receive", bob.game_dir, "--git")  # shown once: not again
     assert "not shown before" not in out.output
+
+
+def test_a_push_merges_another_games_checked_packets_and_says_so(tmp_path: Path) -> None:
+    alice, bob, origin = start(tmp_path, "red-sun-rising", "liaoyang-1904", "russia")
+    run(alice, "receive", alice.game_dir, "--git")
+    # Bob starts a second game in the same repository and pushes it while Alice writes her packet
+    run(bob, "new", bob.game_dir.parent, "--ruleset", "red-star", "--scenario", "july-1939-contact",
+        "--side", "soviet", "--key", "bob", "--name", "Bob", "--git", "--push")
+    out = run(alice, "submit", alice.game_dir, "--pass", "--git", "--push")
+    assert "merged (checked) from the remote: game-" in out.output and "/turns/0000-soviet-invite.rsr" in out.output
+    assert "pushed to" in out.output
+    out = run(bob, "receive", bob.game_dir, "--git")
+    assert "received packet 2 (russia)" in out.output
