@@ -63,7 +63,8 @@ class RedSunRising:
     """Red Sun Rising (SPI 1977). See docs/red-sun-rising/coverage.md for what is implemented."""
 
     id = "red-sun-rising"
-    version = "0.2"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE)
+    version = "0.3"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE); 0.3: issue 22 (rules
+    # as written: surprise attack and sealed Russian sailing orders change the naval requests, 18.9 retreats)
     sides = ("russia", "japan")
     known_options = KNOWN_OPTIONS
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",

@@ -254,14 +254,19 @@ def _compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> Non
     form a second fleet beside his only one."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
+    compose = signed.get("compose") or {}
     for fleet_id, admiral_id in sorted((signed.get("new_fleets") or {}).items()):
         mine = on_map_fleets(naval, side)
         if side != "japan" or len(mine) != 1 or fleet_id in naval.fleets:
             raise RulesError("only the Japanese, with a single fleet on the map, may form a second fleet (RSR 7.7)")
-        static.admiral(str(admiral_id))
+        check_second_fleet_admiral(static, naval, str(admiral_id), state.turn)
+        if not compose.get(fleet_id) or not compose.get(mine[0].id):
+            raise RulesError(f"a second fleet needs at least one ship, and so does {mine[0].id}: give both their ships "
+                             "in compose (RSR 7.7, 7.71)")
         naval.fleets[fleet_id] = Fleet(fleet_id, side, str(admiral_id), mine[0].hex, [],
                                        morale=static.admiral(str(admiral_id)).initiative)
-    compose = signed.get("compose") or {}
+        if str(admiral_id) in naval.reserve:  # RSR 19.3: a waiting admiral takes the new fleet
+            naval.reserve.remove(str(admiral_id))
     if not compose:
         return
     fleets = [naval.fleets.get(f) for f in sorted(compose)]
@@ -281,6 +286,21 @@ def _compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> Non
     ctx.emit("composition", f"{side} re-arranges {', '.join(sorted(compose))}"
              + (f"; {', '.join(removed)} has no ship left and leaves the map" if removed else ""), "RSR 7.7",
              fleets={f: list(s) for f, s in sorted(compose.items())}, removed=removed)
+
+
+def check_second_fleet_admiral(static: NavalStatic, naval: NavalState, admiral_id: str, turn: int) -> None:
+    """RSR 7.7 with 7.71 errata: the second fleet is led by a Japanese admiral in the game who commands no other
+    fleet (not one killed, 8.75, gone from the game, 17.3, or still to come by the Turn Record Track, 19.3)."""
+    admiral = static.admiral(admiral_id)
+    if admiral.side != "japan":
+        raise RulesError(f"{admiral_id} is not a Japanese admiral: he cannot lead a Japanese fleet (RSR 7.7, 7.71)")
+    if admiral_id in admirals.commanders(naval):
+        raise RulesError(f"{admiral_id} already commands a fleet: a second fleet needs another admiral (RSR 7.71)")
+    if admiral_id in naval.dead_admirals or admiral_id in naval.withdrawn:
+        raise RulesError(f"{admiral_id} is no longer in the game (RSR 8.75, 17.3)")
+    later = [t for t, kind, name in static.admiral_track if kind == "arrive" and name == admiral.name and t > turn]
+    if later and admiral_id not in naval.reserve:
+        raise RulesError(f"{admiral_id} arrives by the Turn Record Track on turn {later[0]} (RSR 19.3)")
 
 
 def _check_arrivals(state: Any, side: str, signed: dict[str, Any]) -> None:
