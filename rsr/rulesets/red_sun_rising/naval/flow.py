@@ -75,6 +75,7 @@ def setup(state: Any, static: NavalStatic, spec: dict[str, Any], unit_factory: A
     naval.mines = {str(k): int(v) for k, v in sorted((spec.get("mines") or {}).items())}
     naval.attrition_sinking_used = bool(spec.get("attrition_sinking_used", False))
     naval.naval_brigades = int(spec.get("naval_brigades", 0))
+    ports.moor(static, naval, state.control, at_setup=True)  # RSR 18.2
     return naval
 
 
@@ -83,6 +84,7 @@ def start(state: Any, ctx: Context) -> None:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     ports.capture(ctx, static, naval, state.control)
+    ports.moor(static, naval, state.control)  # RSR 18.2
     admirals.turn_record(ctx, static, naval, state.turn)  # RSR 17.3, 19.3: the Turn Record Track's admirals
     naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
@@ -771,6 +773,7 @@ def _end_of_movement(state: Any, ctx: Context) -> None:
             fleet.ships += back
             for ship_id in back:
                 del naval.in_port[ship_id]
+    ports.moor(static, naval, state.control)  # RSR 18.2: the ports each fleet now lies in
     ctx.emit("stage", "Naval Movement Stage ends", "RSR 4.14")
     order = naval.orders.get("japan", {}).get("attrition_order") or []
     for fleet in on_map_fleets(naval, "japan"):
@@ -872,6 +875,7 @@ def end_stage(state: Any, ctx: Context) -> None:
     static: NavalStatic = state.naval_static
     ports.repair(ctx, static, naval, state.control)
     ports.capture(ctx, static, naval, state.control)
+    ports.moor(static, naval, state.control)  # RSR 18.2
     for fleet in on_map_fleets(naval):
         rating = static.admiral(fleet.admiral).initiative
         if not fleet.moved and attrition.friendly_port(static, state.control, fleet.hex, fleet.side) \

@@ -24,6 +24,7 @@ class Fleet:
     flip_in_port: bool = False      # RSR 7.0 note: flipped to its in-Port side in a friendly port this stage
     route_index: int = 0
     broke_off: bool = False         # RSR 8.76 errata: broke off a battle at morale zero this stage
+    in_port: list[str] = field(default_factory=list)  # RSR 18.2: land hexes of the friendly ports it lies in
 
 
 @dataclass
