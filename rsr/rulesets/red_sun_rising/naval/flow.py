@@ -600,19 +600,28 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
     ctx.emit("naval-battle", "naval battle fought", "RSR 8.0", sunk=list(result.sunk), disabled=list(result.disabled))
 
 
-def _nearest_port_step(state: Any, fleet: Fleet) -> int:
-    """One step along a shortest path to the nearest friendly port (ties by hex number)."""
+def homeward_steps(state: Any, fleet: Fleet) -> list[int]:
+    """RSR 8.76 errata: every first hex of a shortest path to the nearest friendly port (any of them, when
+    several are as near); [fleet.hex] when it is in one or none can be reached."""
     static: NavalStatic = state.naval_static
     targets = sorted(p.hex for p in static.ports if attrition.friendly_port(static, state.control, p.hex, fleet.side))
     if not targets or fleet.hex in targets:
-        return fleet.hex
-    best = None
-    for step in [fleet.hex] + static.neighbours(fleet.hex):
-        dist = static.distances(step)
-        reach = min((dist[t] for t in targets if t in dist), default=None)
-        if reach is not None and (best is None or (reach, step) < best):
-            best = (reach, step)
-    return best[1] if best else fleet.hex
+        return [fleet.hex]
+    reach = {step: min((static.distances(step)[t] for t in targets if t in static.distances(step)), default=None)
+             for step in static.neighbours(fleet.hex)}
+    near = [d for d in reach.values() if d is not None]
+    if not near:
+        return [fleet.hex]
+    return sorted(step for step, d in reach.items() if d == min(near))
+
+
+def _nearest_port_step(state: Any, fleet: Fleet) -> int:
+    """The step the sailing orders take home: the next hex of the fleet's own route when it lies on a shortest
+    path (8.76 errata leaves the path to the player), else the lowest-numbered such hex."""
+    steps = homeward_steps(state, fleet)
+    route = ((state.naval.orders.get(fleet.side, {}).get("fleets") or {}).get(fleet.id) or {}).get("route") or []
+    planned = route[fleet.route_index] if fleet.route_index < len(route) else None
+    return planned if planned in steps else steps[0]
 
 
 def _moves_from_orders(state: Any, side: str) -> dict[str, Any]:
@@ -689,9 +698,10 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
                      fleet=fleet_id, frm=None, to=target, round=naval.round)
             continue
         fleet.route_index += 1
-        if fleet.broke_off and target != _nearest_port_step(state, fleet):
+        if fleet.broke_off and target not in homeward_steps(state, fleet):
             raise RulesError(f"{fleet_id} broke off with morale zero: it must sail to the nearest friendly port by "
-                             f"the shortest path, next {_nearest_port_step(state, fleet)} (RSR 8.76 errata)")
+                             "a shortest path, next one of "
+                             f"{', '.join(str(h) for h in homeward_steps(state, fleet))} (RSR 8.76 errata)")
         if target == fleet.hex:
             continue
         if target not in static.neighbours(fleet.hex):
