@@ -186,7 +186,8 @@ def determine_range(ctx: Context, static: NavalStatic, forces: dict[str, Force],
     new = current
     for side in SIDES:  # RSR 8.42: the Russian first
         force = forces[side]
-        new = range_move(new, force.plan["range"], opening_allowance(static, force), force.breaking)
+        forced = force.breaking or force.morale == 0  # RSR 8.77: at zero morale it opens, whatever its plan
+        new = range_move(new, "open" if forced else force.plan["range"], opening_allowance(static, force), forced)
     return new, "plans"
 
 
@@ -603,6 +604,10 @@ def _start_hour(ctx: Context, static: NavalStatic, battle: Battle) -> None:
             force.breaking = True
             ctx.emit("naval-break-off", f"hour {hour}: {side} breaks off as its plan says", "RSR 8.8",
                      hour=hour, side=side, reason="plan")
+        if not force.breaking and force.morale == 0:  # RSR 8.76: a fleet that comes to battle at zero morale
+            force.breaking = True
+            ctx.emit("naval-break-off", f"hour {hour}: {side} morale zero: the fleet must break off", "RSR 8.76",
+                     hour=hour, side=side, reason="morale zero")
     if battle.in_sight and battle.range > MAX_SIGHTING[battle.weather]:
         _weather_loses_sight(ctx, battle)
         return
@@ -686,7 +691,7 @@ def _range_move(ctx: Context, static: NavalStatic, battle: Battle, side: str) ->
         ctx.emit("naval-range-choice", f"hour {battle.hour}: {side} moves the range {before} -> {battle.range} "
                  f"({wish})", "RSR 8.42", hour=battle.hour, side=side, wish=wish, before=before, range=battle.range)
     else:
-        battle.range = range_move(battle.range, force.plan["range"], allowance, force.breaking)
+        battle.range = range_move(battle.range, "open" if forced else force.plan["range"], allowance, forced)
     battle.step = "range:japan" if side == "russia" else "sighting"
 
 
