@@ -764,18 +764,20 @@ def _end_of_movement(state: Any, ctx: Context) -> None:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     season = _season(state)
+    chosen = naval.orders.get("japan", {}).get("blockade_support") or {}
+    support = attrition.blockade_support(static, naval, on_map_fleets(naval, "japan"), state.control, dict(chosen),
+                                         state.merchant_fleets)  # RSR 15.0, 10.26: one merchant fleet each
     for fleet in on_map_fleets(naval, "japan"):
-        fleet.blockade = attrition.on_blockade(static, naval, fleet, state.control)
+        fleet.blockade = fleet.id in support
         if fleet.blockade:
-            ctx.emit("blockade", f"{fleet.id} is on blockade in naval hex {fleet.hex}", "RSR 15.0",
-                     fleet=fleet.id, hex=fleet.hex)
-    blockaded = {f.hex for f in on_map_fleets(naval, "japan") if f.blockade}
-    state.blockade_fleets = sorted(m for m, merchant in naval.merchants.items()  # RSR 10.26
-                                   if merchant.hex in blockaded and m in state.merchant_fleets)
+            ctx.emit("blockade", f"{fleet.id} is on blockade in naval hex {fleet.hex}, supported by merchant fleet "
+                     f"{support[fleet.id]}", "RSR 15.0", fleet=fleet.id, hex=fleet.hex, merchant=support[fleet.id])
+    state.blockade_fleets = sorted(support.values())  # RSR 10.26: only these feed no land unit
     for fleet in on_map_fleets(naval, "japan"):
         wanted = (naval.orders.get("japan", {}).get("fleets") or {}).get(fleet.id, {}).get("lay_mines", True)
         mines.lay_mines(ctx, static, naval, fleet, bool(wanted))
-    attrition.lost_at_sea(ctx, static, naval, state.control, season, state.units, state.merchant_fleets)
+    attrition.lost_at_sea(ctx, static, naval, state.control, season, state.units, state.merchant_fleets,
+                          sorted(support.values()))
     for fleet in on_map_fleets(naval):
         fleet.at_sea = False  # RSR 4.14: every fleet ends on its in-Port side
         back = sorted(s for s, h in naval.in_port.items() if h == fleet.hex and s not in naval.sunk)

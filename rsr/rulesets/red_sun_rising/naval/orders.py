@@ -12,7 +12,9 @@ Japanese second fleet), ``attrition_order`` (15.15: the ships the Japanese gives
 battle of the stage, or ``sealed`` to answer a sealable ``battle-plan`` request instead (unsealed once both
 sides have signed their sailing orders); ``surprise_attack`` (February 1904 only, 18.83: Japanese torpedo
 flotilla -> Russian capital ship); ``appoint`` (19.3, 8.79: admiral waiting in reserve -> fleet id or
-``reserve``; admirals.py).
+``reserve``; admirals.py); ``blockade_support`` (10.26, 15.0, Japanese only: fleet -> the merchant fleet in
+its hex that supports its blockade; where it names none, or one not there at the end of movement, a merchant
+fleet without a land-map counter is taken first, then the lowest id).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from rsr.rulesets.red_sun_rising.naval import plans
 
 FLEET_KEYS = {"sortie", "route", "search", "return_if_enemy_within", "lay_mines", "flip_in_port", "leave_behind"}
 TOP_KEYS = {"fleets", "merchants", "compose", "new_fleets", "attrition_order", "round_by_round", "load",
-            "battle_plan", "surprise_attack", "appoint"}  # issue 13: plans.py; 18.83; 19.3 (admirals.py)
+            "battle_plan", "surprise_attack", "appoint", "blockade_support"}  # issue 13: plans.py; 18.83; 19.3
+# (admirals.py); issue 22: 10.26 with 15.0
 
 
 def check_orders(answer: Any, side: str) -> dict[str, Any]:
@@ -54,6 +57,13 @@ def check_orders(answer: Any, side: str) -> dict[str, Any]:
     load = answer.get("load") or {}
     if not isinstance(load, dict) or not all(isinstance(v, list) for v in load.values()):
         raise RulesError("sailing orders: load is {merchant fleet: [land unit ids]}")
+    support = answer.get("blockade_support") or {}
+    if not isinstance(support, dict) or not all(isinstance(v, str) for v in support.values()) \
+            or len(set(support.values())) != len(support):
+        raise RulesError("sailing orders: blockade_support is {Japanese fleet: merchant fleet}, one merchant fleet "
+                         "to a fleet (RSR 15.0)")
+    if support and side != "japan":
+        raise RulesError("only a Japanese fleet goes on blockade (RSR 15.0)")
     merchants = answer.get("merchants") or {}
     if (merchants or load) and side != "japan":
         raise RulesError("only the Japanese has merchant fleets (RSR 7.4)")
