@@ -96,6 +96,20 @@ def start(state: Any, ctx: Context) -> None:
     for merchant in naval.merchants.values():
         merchant.moved, merchant.route_index = False, 0
         merchant.home_start = merchant.hex in static.home_ports  # RSR 7.0 errata
+    if state.turn == initiative.FEBRUARY_1904 and surprise_flotillas(static, naval):
+        naval.phase = "surprise"  # RSR 18.83 with 19.0: the game begins with the surprise torpedo attack
+
+
+def surprise_flotillas(static: NavalStatic, naval: NavalState) -> list[str]:
+    """RSR 18.83: the Japanese torpedo flotillas (not destroyer flotillas) on the map."""
+    return sorted(s for f in on_map_fleets(naval, "japan") for s in f.ships
+                  if s not in naval.sunk and static.ship(s).cls == "TF")
+
+
+def surprise_targets(static: NavalStatic, naval: NavalState) -> list[str]:
+    """RSR 18.83: every Russian capital ship in the game (on the map)."""
+    return sorted(s for f in on_map_fleets(naval, "russia") for s in f.ships
+                  if s not in naval.sunk and static.ship(s).capital)
 
 
 def _season(state: Any) -> str:
@@ -113,6 +127,13 @@ def next_request(state: Any, base: str) -> Request | None:
     static: NavalStatic = state.naval_static
     if naval.battle is not None and naval.battle.asking is not None:  # issue 13: an admiral asked hour by hour
         return _battle_request(state, base)
+    if naval.phase == "surprise":  # RSR 18.83, 19.0: before the Russian writes his first sailing orders
+        return Request(id=f"{base}/japan/surprise-attack", side="japan", kind="naval-surprise-attack",
+                       prompt="February 1904: the surprise torpedo attack on Port Arthur opens the game; give each "
+                              "torpedo flotilla that attacks its Russian capital ship",
+                       case="RSR 18.83", options={"flotillas": surprise_flotillas(static, naval),
+                                                  "targets": surprise_targets(static, naval)},
+                       template={"attacks": {}})
     if naval.phase == "orders" and naval.plan_queue:
         return _plan_request(base, naval.plan_queue[0])
     if naval.phase == "orders":
@@ -138,7 +159,7 @@ def next_request(state: Any, base: str) -> Request | None:
                               "orders for the whole Naval Sequence (or round_by_round: true)",
                        case="RSR 4.11" if side == "russia" else "RSR 4.12",
                        options={"fleets": fleets, "arriving": arriving, "merchants": merchants,
-                                "mines": dict(naval.mines),
+                                "mines": dict(naval.mines), "disabled": list(naval.disabled),  # 7.73, 18.83
                                 **({"admirals": appointing} if appointing else {})},
                        template=template)
     if naval.phase == "rounds" and naval.impulse in SIDES and _asks(naval, naval.impulse):
@@ -186,6 +207,15 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
         _finish_orders(state, ctx, side, signed)
         _after_orders(naval)
         return
+    if request.kind == "naval-surprise-attack":  # RSR 18.83 with 19.0
+        if naval.phase != "surprise":
+            raise RulesError("the surprise torpedo attack is made once, when the game begins (RSR 18.83, 19.0)")
+        if not isinstance(answer, dict) or set(answer) != {"attacks"} or not isinstance(answer["attacks"], dict) \
+                or not all(isinstance(k, str) and isinstance(v, str) for k, v in answer["attacks"].items()):
+            raise RulesError("a surprise attack answer is {attacks: {Japanese torpedo flotilla: Russian capital ship}}")
+        _surprise_attack(state, ctx, dict(answer["attacks"]))
+        naval.phase = "orders"
+        return
     if request.kind == "battle-plan":  # issue 13: the plan, sealed (or in clear), right after the sailing orders
         naval.plan_queue.pop(0)
         if isinstance(answer, Sealed):
@@ -219,8 +249,8 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
 
 
 def _finish_orders(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
-    """The dice a side's sailing orders call for: 18.83, initiative (4.11-4.12), then 7.73 errata."""
-    _surprise_attack(state, ctx, signed.get("surprise_attack") or {})
+    """The dice a side's sailing orders call for: initiative (4.11-4.12), then 7.73 errata (18.83 comes first,
+    as its own request)."""
     _initiative(state, ctx, side, signed)
     _leave_behind(state, ctx, side, signed)
     state.naval.orders_side += 1
@@ -530,22 +560,20 @@ def _battle_request(state: Any, base: str) -> Request:
 
 
 def _surprise_attack(state: Any, ctx: Context, targets: dict[str, str]) -> None:
-    """RSR 18.83 (issue 13): in February 1904 each Japanese torpedo flotilla on the map may torpedo any Russian
-    capital ship in the game, once, when the Japanese signs his sailing orders (interpretations.md, 18.83)."""
-    if not targets:
-        return
+    """RSR 18.83 with 19.0 (issue 22): in February 1904, before the Russian sailing orders, each Japanese torpedo
+    flotilla on the map may torpedo any Russian capital ship in the game, once (interpretations.md, 18.83)."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
-    if state.turn != initiative.FEBRUARY_1904:
-        raise RulesError("the surprise torpedo attack is made in February 1904 only (RSR 18.83)")
-    boats = {s for f in on_map_fleets(naval, "japan") for s in f.ships if s not in naval.sunk}
-    capital = {s for f in on_map_fleets(naval, "russia") for s in f.ships if s not in naval.sunk}
+    boats, capital = set(surprise_flotillas(static, naval)), set(surprise_targets(static, naval))
     for boat, target in sorted(targets.items()):
-        if boat not in boats or static.ship(boat).cls != "TF":
+        if boat not in boats:
             raise RulesError(f"{boat} is not a Japanese torpedo flotilla on the map (RSR 18.83: destroyer flotillas "
                              "do not make the surprise attack)")
-        if target not in capital or not static.ship(target).capital:
+        if target not in capital:
             raise RulesError(f"{target} is not a Russian capital ship in the game (RSR 18.83)")
+    if not targets:
+        ctx.emit("naval-surprise", "the Japanese makes no surprise torpedo attack", "RSR 18.83")
+        return
     result = tactical.surprise_torpedo_attack(ctx, static, dict(targets), list(naval.disabled))
     naval.disabled += [s for s in result.disabled if s not in naval.disabled]
     naval.sunk += [s for s in result.sunk if s not in naval.sunk]
