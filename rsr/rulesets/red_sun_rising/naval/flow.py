@@ -195,6 +195,7 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
     if request.kind == "sailing-orders":
         side = request.side
         signed = orders.check_orders(answer, side)
+        check_routes(state, side, signed)  # issue 22: a route that could stall the game is refused before signing
         admirals.appoint(ctx, state.naval_static, naval, side, state.turn, signed.get("appoint"),
                          list(state.naval_static.admiral_track))  # RSR 19.3, 8.79: before initiative (5.0)
         _compose(state, ctx, side, signed)
@@ -333,6 +334,28 @@ def check_second_fleet_admiral(static: NavalStatic, naval: NavalState, admiral_i
     later = [t for t, kind, name in static.admiral_track if kind == "arrive" and name == admiral.name and t > turn]
     if later and admiral_id not in naval.reserve:
         raise RulesError(f"{admiral_id} arrives by the Turn Record Track on turn {later[0]} (RSR 19.3)")
+
+
+def check_routes(state: Any, side: str, signed: dict[str, Any]) -> None:
+    """RSR 7.1, 19.2: every route of the sailing orders goes hex by hex to an adjacent sea hex (or stays), from the
+    fleet's hex (an arriving fleet from its entry hex); checked when signed, so no later round can refuse it."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    for kind, things in (("fleets", naval.fleets), ("merchants", naval.merchants)):
+        for thing_id, raw in sorted((signed.get(kind) or {}).items()):
+            route = list((raw or {}).get("route") or [])
+            thing = things.get(thing_id)
+            if not route:
+                continue
+            if thing is None or (kind == "fleets" and naval.fleets[thing_id].side != side):
+                raise RulesError(f"sailing orders: {thing_id} is not one of your {kind} (RSR 7.1)")
+            arriving = kind == "fleets" and bool(naval.fleets[thing_id].arrives)
+            here = route[0] if arriving else thing.hex
+            for number, target in enumerate(route[1:] if arriving else route, start=2 if arriving else 1):
+                if target != here and target not in static.neighbours(here):
+                    raise RulesError(f"sailing orders: {thing_id}'s route, step {number}, goes from naval hex {here} "
+                                     f"to {target}: not an adjacent sea hex across a passable hexside (RSR 7.1)")
+                here = target
 
 
 def _check_arrivals(state: Any, side: str, signed: dict[str, Any]) -> None:
