@@ -327,7 +327,7 @@ class RedSunRising:
             self._overstack(state, ctx, request.side, answer)
         # -- naval game (issue 12)
         elif request.kind in ("sailing-orders", "naval-round", "battle-plan", "battle-plan-unseal",
-                              "naval-surprise-attack") \
+                              "naval-surprise-attack", "naval-routes", "naval-routes-unseal") \
                 or request.kind in naval_flow.BATTLE_KINDS:  # + issue 13
             naval_flow.apply(state, ctx, request, answer)
         elif request.kind == "naval-landings":

@@ -89,6 +89,7 @@ def start(state: Any, ctx: Context) -> None:
     naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
     naval.plan_queue, naval.plan_unseals, naval.battle, naval.battle_case = [], [], None, ""  # issue 13
+    naval.route_unseals = []  # issue 22
     for fleet in naval.fleets.values():
         fleet.moved, fleet.returning, fleet.route_index, fleet.flip_in_port = False, False, 0, False
         fleet.broke_off = False
@@ -135,6 +136,9 @@ def next_request(state: Any, base: str) -> Request | None:
                                                   "targets": surprise_targets(static, naval)},
                        template={"attacks": {}})
     if naval.phase == "orders" and naval.plan_queue:
+        kind, side = naval.plan_queue[0].split(":")
+        if kind in ("routes", "routes-unseal"):  # issue 22
+            return _routes_request(state, base, side, kind == "routes-unseal")
         return _plan_request(base, naval.plan_queue[0])
     if naval.phase == "orders":
         side = SIDES[naval.orders_side]
@@ -151,6 +155,10 @@ def next_request(state: Any, base: str) -> Request | None:
             template["fleets"][fleet_id] = {"sortie": True, "route": [static.baltic_entry[0]], "search": "never"}
         if side == "japan":
             template["merchants"] = {m: {"route": []} for m in sorted(merchants)}
+        else:  # issue 22: the Russian routes follow sealed, so the Japanese signs his orders without seeing them
+            template["routes"] = "sealed"
+            for raw in template["fleets"].values():
+                raw.pop("route", None)
         appointing = admirals.options(static, naval, side, state.turn)  # RSR 19.3
         if appointing:
             template["appoint"] = dict(appointing["policy"])
@@ -200,12 +208,31 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
                          list(state.naval_static.admiral_track))  # RSR 19.3, 8.79: before initiative (5.0)
         _compose(state, ctx, side, signed)
         naval.orders[side] = signed
-        _check_arrivals(state, side, signed)
+        sealed_routes = signed.get("routes") == "sealed"
+        if not sealed_routes:
+            _check_arrivals(state, side, signed)
         _load(state, ctx, signed.get("load") or {})
+        if sealed_routes:  # issue 22: the routes, sealed, come next, before any die of this side (RSR 4.11, 7.1)
+            naval.plan_queue.append(f"routes:{side}")
         if signed.get("battle_plan") == "sealed":  # issue 13: the sealed plan comes before any die of this side
             naval.plan_queue.append(f"seal:{side}")
-            return
-        _finish_orders(state, ctx, side, signed)
+        _orders_done(state, ctx, side)
+        return
+    if request.kind == "naval-routes":  # issue 22: the routes, sealed (or in clear), right after the orders
+        naval.plan_queue.pop(0)
+        if isinstance(answer, Sealed):
+            naval.route_unseals.append(request.side)
+            ctx.emit("sailing-orders", f"{request.side} seals the routes of its sailing orders", "RSR 7.1",
+                     side=request.side, sealed=True)
+        else:
+            _take_routes(state, request.side, answer)
+        _orders_done(state, ctx, request.side)
+        return
+    if request.kind == "naval-routes-unseal":
+        naval.plan_queue.pop(0)
+        _take_routes(state, request.side, answer)
+        ctx.emit("sailing-orders", f"{request.side} unseals the routes of its sailing orders", "RSR 7.1",
+                 side=request.side, sealed=False)
         _after_orders(naval)
         return
     if request.kind == "naval-surprise-attack":  # RSR 18.83 with 19.0
@@ -225,8 +252,7 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
                      sealed=True)
         else:
             naval.orders[request.side]["battle_plan"] = plans.check_plan(answer, request.side)
-        _finish_orders(state, ctx, request.side, naval.orders[request.side])
-        _after_orders(naval)
+        _orders_done(state, ctx, request.side)
         return
     if request.kind == "battle-plan-unseal":
         naval.plan_queue.pop(0)
@@ -257,6 +283,55 @@ def _finish_orders(state: Any, ctx: Context, side: str, signed: dict[str, Any]) 
     state.naval.orders_side += 1
 
 
+def _orders_done(state: Any, ctx: Context, side: str) -> None:
+    """Once a side's sailing orders and whatever it seals with them (routes, battle plan) are in: its dice."""
+    naval: NavalState = state.naval
+    if naval.plan_queue and naval.plan_queue[0].split(":")[0] in ("routes", "seal"):
+        return
+    _finish_orders(state, ctx, side, naval.orders[side])
+    _after_orders(naval)
+
+
+def _take_routes(state: Any, side: str, answer: Any) -> None:
+    """Issue 22: the routes of sealed sailing orders, checked as the orders' own routes are (RSR 7.1, 19.2)."""
+    naval: NavalState = state.naval
+    if not isinstance(answer, dict) or set(answer) - {"fleets"} or not isinstance(answer.get("fleets", {}), dict):
+        raise RulesError("routes are {fleets: {fleet id: [naval hexes]}}")
+    fleets = naval.orders[side].get("fleets") or {}
+    merged = {f: dict(fleets[f] or {}) for f in sorted(fleets)}
+    for fleet_id, route in sorted((answer.get("fleets") or {}).items()):
+        if not isinstance(route, list) or not all(isinstance(h, int) for h in route) or len(route) > 10:
+            raise RulesError(f"routes: {fleet_id} has at most ten naval hex numbers (RSR 4.14)")
+        fleet = naval.fleets.get(fleet_id)
+        if fleet is None or fleet.side != side:
+            raise RulesError(f"routes: {fleet_id} is not a {side} fleet")
+        merged.setdefault(fleet_id, {"sortie": False, "search": "never"})["route"] = list(route)
+    signed = {**naval.orders[side], "fleets": merged}
+    check_routes(state, side, signed)
+    _check_arrivals(state, side, signed)
+    naval.orders[side]["fleets"] = merged
+
+
+def _routes_request(state: Any, base: str, side: str, unseal: bool) -> Request:
+    """Issue 22: the routes of a side's sailing orders, sealable, so the enemy signs his orders without them
+    (the board game keeps written orders secret; interpretations.md, 4.11-4.12)."""
+    if unseal:
+        return Request(id=f"{base}/{side}/naval-routes-unseal", side=side, kind="naval-routes-unseal",
+                       prompt="reveal the sealed routes of your sailing orders", case="RSR 7.1",
+                       unseals=f"{base}/{side}/naval-routes")
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    mine = [naval.fleets[f] for f in sorted(naval.fleets) if naval.fleets[f].side == side
+            and (not naval.fleets[f].arrives or naval.fleets[f].arrives == state.turn)]
+    options = {f.id: {"hex": f.hex if not f.arrives else None,
+                      "next": list(static.baltic_entry) if f.arrives else static.neighbours(f.hex)} for f in mine}
+    template = {f.id: ([static.baltic_entry[0]] if f.arrives else []) for f in mine}
+    return Request(id=f"{base}/{side}/naval-routes", side=side, kind="naval-routes", case="RSR 7.1",
+                   prompt="the route of each fleet for the ten rounds (answer it sealed: the enemy sees it only when "
+                          "you unseal it, after his sailing orders)", options={"fleets": options},
+                   template={"fleets": template}, sealable=True)
+
+
 def _plan_request(base: str, entry: str) -> Request:
     """Issue 13: a side that wrote ``battle_plan: sealed`` in its sailing orders seals its plan next; once both
     sides have signed their sailing orders, each sealed plan is unsealed before the Naval Search Stage."""
@@ -275,9 +350,10 @@ def _after_orders(naval: NavalState) -> None:
     """After both sailing orders and any sealed plans: unseal the plans, then the Naval Search Stage."""
     if naval.plan_queue or naval.orders_side < len(SIDES):
         return
-    if naval.plan_unseals:
-        naval.plan_queue = [f"unseal:{side}" for side in naval.plan_unseals]
-        naval.plan_unseals = []
+    if naval.plan_unseals or naval.route_unseals:
+        naval.plan_queue = [f"routes-unseal:{side}" for side in naval.route_unseals] \
+            + [f"unseal:{side}" for side in naval.plan_unseals]
+        naval.plan_unseals, naval.route_unseals = [], []
         return
     naval.phase = "search"
 

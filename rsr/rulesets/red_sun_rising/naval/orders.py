@@ -12,7 +12,8 @@ Japanese second fleet), ``attrition_order`` (15.15: the ships the Japanese gives
 battle of the stage, or ``sealed`` to answer a sealable ``battle-plan`` request instead (unsealed once both
 sides have signed their sailing orders); ``appoint`` (19.3, 8.79: admiral waiting in reserve -> fleet id or
 ``reserve``; admirals.py); ``blockade_support`` (10.26, 15.0, Japanese only: fleet -> the merchant fleet in
-its hex that supports its blockade; where it names none, or one not there at the end of movement, a merchant
+its hex that supports its blockade; ``routes: sealed`` (issue 22): the fleets' routes follow in a sealable
+``naval-routes`` request, unsealed once the enemy has signed his orders; where it names none, or one not there at the end of movement, a merchant
 fleet without a land-map counter is taken first, then the lowest id).
 """
 
@@ -25,7 +26,8 @@ from rsr.rulesets.red_sun_rising.naval import plans
 
 FLEET_KEYS = {"sortie", "route", "search", "return_if_enemy_within", "lay_mines", "flip_in_port", "leave_behind"}
 TOP_KEYS = {"fleets", "merchants", "compose", "new_fleets", "attrition_order", "round_by_round", "load",
-            "battle_plan", "surprise_attack", "appoint", "blockade_support"}  # issue 13: plans.py; 18.83; 19.3
+            "battle_plan", "surprise_attack", "appoint", "blockade_support",
+            "routes"}  # issue 13: plans.py; 18.83; 19.3
 # (admirals.py); issue 22: 10.26 with 15.0
 
 
@@ -48,6 +50,10 @@ def check_orders(answer: Any, side: str) -> dict[str, Any]:
             raise RulesError(f"sailing orders for {fleet_id}: return_if_enemy_within is a number of hexes")
     if answer.get("battle_plan") not in (None, "sealed"):
         plans.check_plan(answer["battle_plan"], side)  # issue 13: checked when signed, used when a battle starts
+    if answer.get("routes") not in (None, "sealed"):
+        raise RulesError("sailing orders: routes is sealed (the routes follow in their own sealable request) or absent")
+    if answer.get("routes") == "sealed" and any((raw or {}).get("route") for raw in fleets.values()):
+        raise RulesError("sailing orders: with routes: sealed, give the routes in the naval-routes request, not here")
     if "surprise_attack" in answer:  # issue 22: its own request, before the Russian sailing orders (19.0)
         raise RulesError("sailing orders: the surprise torpedo attack is answered in its own request, "
                          "t1/naval/japan/surprise-attack, before the Russian sailing orders (RSR 18.83, 19.0)")

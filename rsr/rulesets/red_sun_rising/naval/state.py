@@ -63,6 +63,7 @@ class NavalState:
     dead_admirals: list[str] = field(default_factory=list)      # RSR 8.75, 19.3: killed in a naval battle
     plan_queue: list[str] = field(default_factory=list)         # issue 13: "seal:<side>" / "unseal:<side>" asks
     plan_unseals: list[str] = field(default_factory=list)       # issue 13: sides whose sealed plan awaits unsealing
+    route_unseals: list[str] = field(default_factory=list)      # issue 22: sides whose sealed routes await unsealing
     reserve: list[str] = field(default_factory=list)            # RSR 19.3: arrived by the track, no fleet yet
     withdrawn: list[str] = field(default_factory=list)          # RSR 17.3, 19.3: left the game alive, in order
     vacant: list[str] = field(default_factory=list)             # RSR 17.3: fleets whose admiral the track withdrew
