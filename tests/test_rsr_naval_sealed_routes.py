@@ -12,8 +12,7 @@ from click.testing import CliRunner
 from rsr.cli import main
 from rsr.engine import Event
 from rsr.fairdice import seal
-from rsr.game import build_packet, load_log, replay
-from rsr.game import append_packets
+from rsr.game import append_packets, build_packet, load_log, replay
 from tests.test_rsr_naval_battle_exchange import TIME, start_battle_game
 
 SALT = bytes(range(16, 32))

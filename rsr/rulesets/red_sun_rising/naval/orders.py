@@ -12,9 +12,9 @@ Japanese second fleet), ``attrition_order`` (15.15: the ships the Japanese gives
 battle of the stage, or ``sealed`` to answer a sealable ``battle-plan`` request instead (unsealed once both
 sides have signed their sailing orders); ``appoint`` (19.3, 8.79: admiral waiting in reserve -> fleet id or
 ``reserve``; admirals.py); ``blockade_support`` (10.26, 15.0, Japanese only: fleet -> the merchant fleet in
-its hex that supports its blockade; ``routes: sealed`` (issue 22): the fleets' routes follow in a sealable
-``naval-routes`` request, unsealed once the enemy has signed his orders; where it names none, or one not there at the end of movement, a merchant
-fleet without a land-map counter is taken first, then the lowest id).
+its hex that supports its blockade; where it names none, or one not there at the end of movement, a merchant
+fleet without a land-map counter is taken first, then the lowest id); ``routes: sealed`` (issue 22): the
+fleets' routes follow in a sealable ``naval-routes`` request, unsealed once the enemy has signed his orders.
 """
 
 from __future__ import annotations
