@@ -128,6 +128,8 @@ def next_request(state: Any, base: str) -> Request | None:
     static: NavalStatic = state.naval_static
     if naval.battle is not None and naval.battle.asking is not None:  # issue 13: an admiral asked hour by hour
         return _battle_request(state, base)
+    if naval.raid_asking:  # RSR 7.2
+        return raid_request(state, base)
     if naval.phase == "surprise":  # RSR 18.83, 19.0: before the Russian writes his first sailing orders
         return Request(id=f"{base}/japan/surprise-attack", side="japan", kind="naval-surprise-attack",
                        prompt="February 1904: the surprise torpedo attack on Port Arthur opens the game; give each "
@@ -266,6 +268,9 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
             raise RulesError(f"no naval battle waits for {request.kind}")
         tactical.take_answer(state.naval_static, naval.battle, request.kind, request.side, answer,
                              isinstance(answer, Sealed))
+        return
+    if request.kind == "naval-raid":  # RSR 7.2: the raid resumes in advance()
+        apply_raid(state, answer)
         return
     if request.kind == "naval-round":
         moves = orders.check_round(answer)
@@ -527,7 +532,8 @@ def advance(state: Any, ctx: Context) -> bool:
             naval.impulse = "japan" if side == "russia" else "raid"
             continue
         if naval.impulse == "raid":
-            _raid(state, ctx)
+            if not _raid(state, ctx):
+                return False  # RSR 7.2: the Russian picks which merchant fleet a raid sinks
             naval.impulse = "search"
             continue
         if not _search_impulse(state, ctx):
@@ -866,17 +872,61 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
                          f"{static.baltic_entry[0]}-{static.baltic_entry[-1]} (RSR 19.2)")
 
 
-def _raid(state: Any, ctx: Context) -> None:
+def raid_victims(naval: NavalState, hex_number: int) -> list[str]:
+    return sorted(m for m, merchant in naval.merchants.items() if merchant.hex == hex_number)
+
+
+def raid_by_policy(naval: NavalState, hex_number: int, rule: str) -> str:
+    """Standing policy ``raid`` (RSR 7.2): ``most-cargo`` sinks the merchant fleet carrying the most land units
+    (ties: lowest id), ``lowest-id`` the lowest id."""
+    victims = raid_victims(naval, hex_number)
+    if rule == "most-cargo":
+        return sorted(victims, key=lambda m: (-len(naval.merchants[m].cargo), m))[0]
+    return victims[0]
+
+
+def raid_request(state: Any, base: str) -> Request | None:
+    """RSR 7.2: which merchant fleet of the hex a raid sinks is the Russian player's choice."""
+    naval: NavalState = state.naval
+    if not naval.raid_asking:
+        return None
+    hex_number = naval.raid_asking
+    victims = {m: list(naval.merchants[m].cargo) for m in raid_victims(naval, hex_number)}
+    return Request(id=f"{base}/round{naval.round}/russia/raid/hex{hex_number}", side="russia", kind="naval-raid",
+                   prompt=f"round {naval.round}: your fleet raids naval hex {hex_number}: which merchant fleet sinks?",
+                   case="RSR 7.2", options={"hex": hex_number, "merchants": victims},
+                   template={"sink": raid_by_policy(naval, hex_number, "most-cargo")}, policy="raid")
+
+
+def apply_raid(state: Any, answer: Any) -> None:
+    naval: NavalState = state.naval
+    hex_number = naval.raid_asking
+    if not hex_number:
+        raise RulesError("no raid waits for a choice (RSR 7.2)")
+    victims = raid_victims(naval, hex_number)
+    if not isinstance(answer, dict) or set(answer) != {"sink"} or answer["sink"] not in victims:
+        raise RulesError(f"a raid answer is {{sink: merchant fleet}}, one of {', '.join(victims)} (RSR 7.2)")
+    naval.raid_choices[str(hex_number)] = str(answer["sink"])
+    naval.raid_asking = 0
+
+
+def _raid(state: Any, ctx: Context) -> bool:
     """RSR 7.2 (with errata): a Russian at-sea fleet with morale above zero, which has not broken off a battle
     at morale zero this stage (8.76 errata), sinks one merchant fleet in its hex, whatever Japanese fleets are
-    there; the cargo goes with it (7.42)."""
+    there; the cargo goes with it (7.42). Where the hex holds several, the Russian picks (request ``naval-raid``,
+    policy ``raid``); False while that choice is awaited."""
     naval: NavalState = state.naval
     raiders = [f for f in on_map_fleets(naval, "russia") if f.at_sea and f.morale > 0 and not f.broke_off]
     for hex_number in sorted({f.hex for f in raiders}):
-        victims = sorted(m for m, merchant in naval.merchants.items() if merchant.hex == hex_number)
-        if not victims:
-            continue
-        merchant = naval.merchants.pop(victims[0])
+        victims = raid_victims(naval, hex_number)
+        if not victims or f"{hex_number}:done" in naval.raid_choices:
+            continue  # nothing to sink, or sunk already before a choice in a later hex was asked
+        chosen = victims[0] if len(victims) == 1 else naval.raid_choices.get(str(hex_number))
+        if chosen is None:
+            naval.raid_asking = hex_number
+            return False
+        merchant = naval.merchants.pop(chosen)
+        naval.raid_choices[f"{hex_number}:done"] = chosen
         raider = next(f.id for f in raiders if f.hex == hex_number)
         for unit_id in merchant.cargo:
             state.units[unit_id].steps = 0
@@ -884,6 +934,8 @@ def _raid(state: Any, ctx: Context) -> None:
         ctx.emit("raid", f"round {naval.round}: {raider} raids naval hex {hex_number}: merchant fleet {merchant.id} "
                  "is sunk" + (f" with {', '.join(merchant.cargo)}" if merchant.cargo else ""), "RSR 7.2",
                  fleet=raider, hex=hex_number, merchant=merchant.id, cargo=list(merchant.cargo), round=naval.round)
+    naval.raid_choices = {}
+    return True
 
 
 def _end_of_movement(state: Any, ctx: Context) -> None:

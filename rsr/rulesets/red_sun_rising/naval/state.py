@@ -64,6 +64,8 @@ class NavalState:
     plan_queue: list[str] = field(default_factory=list)         # issue 13: "seal:<side>" / "unseal:<side>" asks
     plan_unseals: list[str] = field(default_factory=list)       # issue 13: sides whose sealed plan awaits unsealing
     route_unseals: list[str] = field(default_factory=list)      # issue 22: sides whose sealed routes await unsealing
+    raid_asking: int = 0                                        # RSR 7.2: the hex whose raid waits for a choice
+    raid_choices: dict[str, str] = field(default_factory=dict)  # RSR 7.2: naval hex -> merchant fleet to sink
     reserve: list[str] = field(default_factory=list)            # RSR 19.3: arrived by the track, no fleet yet
     withdrawn: list[str] = field(default_factory=list)          # RSR 17.3, 19.3: left the game alive, in order
     vacant: list[str] = field(default_factory=list)             # RSR 17.3: fleets whose admiral the track withdrew
