@@ -36,6 +36,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "fleets": ("stay", "ask"),                   # RSR 10.25
     "feeding": ("most-points", "ask"),           # RSR 10.32, 10.42
     "disband": ("never", "ask"),                 # RSR 18.5 (naval game, issue 12)
+    "raid": ("most-cargo", "lowest-id", "ask"),  # RSR 7.2: which merchant fleet a raid sinks (issue 22)
     "later-rounds": ("repeat", "stop", "ask"),   # RSR 4.24, 11.24-11.25: assault rounds 2 and 3
 }
 
@@ -65,13 +66,14 @@ class RedSunRising:
     """Red Sun Rising (SPI 1977). See docs/red-sun-rising/coverage.md for what is implemented."""
 
     id = "red-sun-rising"
-    version = "0.2"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE)
+    version = "0.3"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE); 0.3: issue 22 (rules
+    # as written: surprise attack and sealed Russian sailing orders change the naval requests, 18.9 retreats)
     sides = ("russia", "japan")
     known_options = KNOWN_OPTIONS
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
                                        "assignments": "ask", "retreat": "never", "trenches": "build",
                                        "fleets": "stay", "feeding": "most-points", "disband": "never",
-                                       "later-rounds": "repeat"}
+                                       "raid": "most-cargo", "later-rounds": "repeat"}
 
     # -- set-up ---------------------------------------------------------------------------------------
 
@@ -327,7 +329,8 @@ class RedSunRising:
         elif request.kind == "overstack":
             self._overstack(state, ctx, request.side, answer)
         # -- naval game (issue 12)
-        elif request.kind in ("sailing-orders", "naval-round", "battle-plan", "battle-plan-unseal") \
+        elif request.kind in ("sailing-orders", "naval-round", "battle-plan", "battle-plan-unseal",
+                              "naval-surprise-attack", "naval-routes", "naval-routes-unseal", "naval-raid") \
                 or request.kind in naval_flow.BATTLE_KINDS:  # + issue 13
             naval_flow.apply(state, ctx, request, answer)
         elif request.kind == "naval-landings":
@@ -432,6 +435,8 @@ class RedSunRising:
             return {"feed": supply.feeding_by_policy(state)}
         if request.kind == "naval-disband" and rule == "never":  # naval game (issue 12)
             return {"disband": {}}
+        if request.kind == "naval-raid" and rule in ("most-cargo", "lowest-id"):  # RSR 7.2 (issue 22)
+            return {"sink": naval_flow.raid_by_policy(state.naval, int(request.options["hex"]), rule)}
         if request.kind == "fleet-moves" and rule == "stay":
             return {"moves": {}}
         if request.kind == "land-combat-attacks" and rule in ("repeat", "stop"):  # RSR 4.24, 11.25
