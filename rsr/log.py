@@ -346,7 +346,7 @@ def check_last_inputs(result: Replay) -> None:
         try:
             check_before_dice(result.ruleset, result.position, result.last.seq)
         except InputRefused as exc:
-            raise VerificationError(f"an input breaks the rules: {exc}", result.last.seq) from exc
+            raise VerificationError(f"an input breaks the rules (before any die): {exc}", result.last.seq) from exc
         return
     try:
         resolve_pass(result.ruleset, result.position, NoDice())

@@ -496,3 +496,18 @@ def test_one_verdict_on_what_the_contract_decides(tmp_path: Path, name: str) -> 
                          capture_output=True, text=True, check=False)
     verdicts.append(run.returncode == 1 and "packet 2" in run.stdout)
     assert verdicts == [True, True, True, True], (name, out.output, run.stdout)
+
+
+def test_an_impossible_time_in_a_version_1_game_is_no_traceback(tmp_path: Path) -> None:
+    """Issue 20 section 3: a version 1 game (whose rules still let such a time through) with packet 2 signed at
+    an impossible time: status and claim make answer in one line, no ValueError or OverflowError."""
+    game_dir, keys = start(tmp_path, 1, deadline=1)
+    result = gamemod.replay(gamemod.load_log(game_dir))
+    packet = hostile(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}], "2026-02-30T00:00:00Z")
+    gamemod.append_packets(game_dir, [packet])
+    out = CliRunner().invoke(main, ["status", str(game_dir), "--key", "def"])
+    assert out.exit_code == 0, out.output
+    out = CliRunner().invoke(main, ["claim", "make", str(game_dir), "--key", "att"])
+    assert out.exit_code == 2 and isinstance(out.exception, SystemExit), out.output
+    assert [line for line in out.output.splitlines() if line.strip()] == [
+        "rsr: packet 2 carries no signed time, so no deadline can be counted from it"], out.output
