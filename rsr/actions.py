@@ -569,8 +569,9 @@ def _turn_lines(result: Replay, side: str, found: lookahead.Walk, written: list[
     reached = {q.request.id for q in found.questions}
     for item in written:
         if isinstance(item.get("request"), str) and item["request"] not in reached:
-            items.append(([_comment(f"you wrote this answer, but the game does not ask {item['request']} before "
-                                    "the next die: remove it")], item))
+            items.append(([_comment(f"you answered {item['request']}, but the game does not ask it before the "
+                                    "next die, so it is left out here (answer it when the game asks it):")]
+                          + ["#   " + line for line in dump_yaml([item]).splitlines()], {}))
     if found.stopped_at_die:
         items.append(([_comment(f"then the game rolls dice ({found.stopped_at_die})")], {}))
     body = ["inputs:" if any(item for _, item in items) else "inputs: []"]

@@ -36,6 +36,7 @@ class Prepared:
     policy: str
     rule: Callable[[int, Any], Any]
     note: str
+    answer: Callable[[Any], Any] | None = None  # the answer a written rule stands for (to walk on after it)
 
 
 def _combats_plan(turn: int, answer: Any) -> Any:
@@ -56,7 +57,8 @@ PREPARED: dict[str, dict[str, Prepared]] = {
         "/prepared/combats": Prepared(
             "combats", _combats_plan,
             "asked after the fire missions' dice: your plan, signed now, declares these combats when the game "
-            "comes to them (policy combats, this game turn only; a combat the fire made illegal is dropped)"),
+            "comes to them (policy combats, this game turn only; a combat the fire made illegal is dropped)",
+            lambda rule: {"combats": rule.get("combats", []) if isinstance(rule, dict) else []}),
         "/prepared/attack-choices": Prepared(
             "attack-choices", _attack_choices_auto,
             "asked after the fire missions' dice: lead units and armor protection chosen by rsr's documented "
@@ -136,18 +138,22 @@ def walk(ruleset: Ruleset, position: Position, waiting: Request | None, side: st
     by_request = {item["request"]: item for item in written if isinstance(item.get("request"), str)}
     found = _walk(ruleset, position, waiting, side, seq, policies, by_request, prepare, unsealing, limit)
     if found.stopped_at_die and found.questions and found.questions[-1].item is not None:
-        found.prepared = _after_the_die(ruleset, position, side, seq, policies, found, prepare, unsealing, limit)
+        found.prepared = _after_the_die(ruleset, position, side, seq, policies, by_request, found, prepare,
+                                        unsealing, limit)
     return found
 
 
 def _walk(ruleset: Ruleset, position: Position, waiting: Request | None, side: str, seq: int, chosen: Inputs,
           by_request: dict[str, dict[str, Any]], prepare: Callable[[Inputs], Inputs],
-          unsealing: Callable[[Request], dict[str, Any] | None], limit: int) -> Walk:
+          unsealing: Callable[[Request], dict[str, Any] | None], limit: int,
+          plans: Inputs | None = None) -> Walk:
     chosen = list(chosen)
     result = Walk([])
     current, at = waiting, position
     while current is not None and current.side == side and len(result.questions) < limit:
         item, source = _answer_for(current, by_request, unsealing)
+        if source == "nothing" and plans:
+            item = _planned_answer(ruleset.id, current, plans) or item
         if item is None:
             result.questions.append(Question(current, None, source))
             result.blocked = f"{current.id} waits for the choice you sealed, which is not on this machine"
@@ -180,23 +186,35 @@ def _answer_for(request: Request, by_request: dict[str, dict[str, Any]],
     return {"request": request.id, "answer": emptied(request.template)}, "nothing"
 
 
-def _after_the_die(ruleset: Ruleset, position: Position, side: str, seq: int, policies: Inputs, found: Walk,
-                   prepare: Callable[[Inputs], Inputs], unsealing: Callable[[Request], dict[str, Any] | None],
-                   limit: int) -> list[Question]:
+def _planned_answer(ruleset_id: str, request: Request, plans: Inputs) -> dict[str, Any] | None:
+    """The answer a written plan (a policy of :data:`PREPARED`) gives ``request``, to walk on after it."""
+    prepared = prepared_for(ruleset_id, request.id)
+    if prepared is None or prepared.answer is None:
+        return None
+    rule = next((item.get("rule") for item in plans if item.get("policy") == prepared.policy), None)
+    return None if rule is None else {"request": request.id, "answer": prepared.answer(rule)}
+
+
+def _after_the_die(ruleset: Ruleset, position: Position, side: str, seq: int, policies: Inputs,
+                   by_request: dict[str, dict[str, Any]], found: Walk, prepare: Callable[[Inputs], Inputs],
+                   unsealing: Callable[[Request], dict[str, Any] | None], limit: int) -> list[Question]:
     """The questions after the die that :data:`PREPARED` lets the player answer now: walk on as if the
-    answer that rolls did nothing (its lists emptied), and keep the questions the table names."""
+    answer that rolls did nothing (its lists emptied), the questions after it answered as written (or by the
+    written plan), and keep the questions the table names."""
     last = found.questions[-1]
     if last.item is None or "answer" not in last.item:
         return []
-    quiet = {q.request.id: q.item for q in found.questions if q.item is not None and "request" in q.item}
+    quiet = dict(by_request)
+    quiet.update({q.request.id: q.item for q in found.questions if q.item is not None and "request" in q.item})
     quiet[last.request.id] = {"request": last.request.id, "answer": emptied(last.item["answer"])}
     if quiet[last.request.id] == last.item:
         return []  # the die is not the player's choice: nothing known beyond it
     planned = {p.policy for p in PREPARED.get(ruleset.id, {}).values()}
+    plans = [item for item in policies if item.get("policy") in planned]
     policies = [item for item in policies if item.get("policy") not in planned]  # (they would answer them)
     try:
         beyond = _walk(ruleset, position, found.questions[0].request, side, seq, policies,
-                       {k: v for k, v in quiet.items() if v is not None}, prepare, unsealing, limit)
+                       {k: v for k, v in quiet.items() if v is not None}, prepare, unsealing, limit, plans)
     except BadInput:
         return []
     seen = {q.request.id for q in found.questions}

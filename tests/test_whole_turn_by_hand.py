@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from rsr import actions
 from rsr.cli import main
+from rsr.demo import run_demo
 from rsr.rulesets import get_ruleset
 from tests.support import person
 
@@ -29,11 +30,14 @@ def _runner(home: Path) -> person.Run:
     return run
 
 
-def _packets_per_turn(game_dir: Path) -> dict[int, int]:
-    """Packets after the acceptance, counted for the game turn of the position each was written against."""
+def packets_per_turn(game_dir: Path) -> dict[int, int]:
+    """Packets after the acceptance, counted for the game turn of the position each was written against; the
+    packet that only reveals the last dice once the game is over is not counted."""
     result = actions.load_game(game_dir, cache=False)
     counts: dict[int, int] = {}
     for record in result.passes:  # the pass resolving packet n is recorded by packet n + 1
+        if record.waiting is None:
+            continue
         turn = int(getattr(record.after.state, "turn", 0)) if record.resolved >= 1 else 0
         counts[turn] = counts.get(turn, 0) + 1
     return counts
@@ -85,10 +89,12 @@ def play_by_hand(tmp: Path, ruleset_id: str, scenario: str, turns: int, most: in
 def test_a_hand_written_turn_takes_at_most_six_packets(tmp_path: Path, ruleset: str, scenario: str, turns: int,
                                                       first: int) -> None:
     game, written = play_by_hand(tmp_path, ruleset, scenario, turns)
-    counts = _packets_per_turn(game)
+    counts = packets_per_turn(game)
     whole = {turn: count for turn, count in counts.items() if first <= turn < turns or turns == first == turn}
     assert whole, counts
     assert max(whole.values()) <= 6, counts
+    bots = packets_per_turn(run_demo(tmp_path / "bots", echo=lambda _: None, scenario=scenario, ruleset_id=ruleset))
+    assert max(whole.values()) <= max(bots.get(turn, 0) for turn in whole), (counts, bots)
     # the hand-written orders answered questions of several segments at once
     result = actions.load_game(game, cache=False)
     answered = [len([i for i in p.payload.get("inputs") or [] if "request" in i or "policy" in i])

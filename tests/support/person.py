@@ -69,8 +69,8 @@ def fill(item: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
             shooting = sorted(g for g, gun in guns.items() if targets[0] in (gun.get("bombard") or []))
             missions = [{"bombard": targets[0], "artillery": shooting}]
         return {**item, "answer": {**answer, "missions": missions}}
-    if "combats" in answer and isinstance(answer["combats"], list):  # RS/RS 6.1
-        found = _first_target(options.get("attackers") or {})
+    if "combats" in answer and isinstance(answer["combats"], list):  # RS/RS 6.1: a combat costs support points
+        found = _first_target(options.get("attackers") or {}) if options.get("support_points", 1) else None
         combats = [{"hex": found[0], "attackers": found[1]}] if found else []
         return {**item, "answer": {**answer, "combats": combats}}
     if "attacks" in answer:  # RSR 11.2
