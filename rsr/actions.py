@@ -545,8 +545,10 @@ def _turn_lines(result: Replay, side: str, found: lookahead.Walk, written: list[
     count = len(found.questions) + len(found.prepared)
     lines = []
     if count > 1:
-        lines.append(_comment(f"this packet can answer {count} questions of this turn at once; answer each "
-                              "below (a question left as it is answers with the template's example)"))
+        lines.append(_comment(f"this packet can answer {count} questions of this turn at once: write your answer "
+                              "under each, in order (the answers given are examples); you may stop after any "
+                              "question by deleting the ones after it, and the game asks those in a later "
+                              "packet"))
     if any(q.source == "nothing" for q in found.questions[1:]):
         lines.append(_comment("options of a later question are those that follow if you answer the questions "
                               "before it with nothing; once you have written your answers, run `rsr orders "

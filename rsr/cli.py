@@ -583,9 +583,36 @@ def play(game_dir: Path, key_name: str | None) -> None:
             raise BadInput(refusal)
         inputs = [passing]
     actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
+    inputs = _play_rest_of_turn(game_dir, key_name, result, inputs)
     if click.confirm("orders check out; sign and write the packet?", default=True):
         packet = actions.submit(game_dir, inputs, key_name)
         click.echo(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
+
+
+def _play_rest_of_turn(game_dir: Path, key_name: str | None, result: Any,
+                       inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rsr play``: the questions of this turn the orders leave unanswered (rsr/lookahead.py), named; at a
+    terminal, laid out after the answers written (``orders template --from``) for another edit."""
+    from rsr.yamlio import load_yaml_text
+
+    key = actions.choose_key(result, key_name)
+    for _ in range(8):
+        left = [q.request for q in actions.whole_turn(result, key, inputs).questions if q.source == "nothing"]
+        if not left:
+            break
+        _echo_wrapped(f"your orders leave {len(left)} question(s) of this packet unanswered, asked again in a "
+                      f"later packet: {', '.join(r.id for r in left)}")
+        if not sys.stdin.isatty() or not click.confirm("lay them out after your answers and edit again?",
+                                                       default=True):
+            break
+        edited = click.edit(actions.template(game_dir, key_name, inputs), extension=".yaml")
+        data = load_yaml_text(edited or "", "orders")
+        more = data.get("inputs") if isinstance(data, dict) else None
+        if not isinstance(more, list) or not more:
+            break
+        actions.check_all_orders(result, key, more)
+        inputs = more
+    return inputs
 
 
 @main.command("verify")

@@ -2,7 +2,8 @@
 
 Pure (no files, no clock, no dice): from the position an author writes against, the walk answers each
 request of the author's side with what the player wrote for it (``written``) or, where nothing is written
-yet, with the answer that does nothing (the template with its lists emptied), and dry-runs the rules
+yet, with the answer that does nothing (the template with its lists emptied; the template's own example where
+the rules refuse that), and dry-runs the rules
 (``rsr.engine.dry_run``, no dice) to see what the game asks next. It stops at the first die, at a question
 for the opponent, or at the end of the game. ``rsr orders template`` lays out every question reached at
 once, ``rsr orders check`` says which of them the orders answer, so a player writes the whole turn in one
@@ -73,7 +74,8 @@ class Question:
 
     request: Request
     item: dict[str, Any] | None       # the input used to walk on (None: the walk could not go on)
-    source: str                       # "written", "nothing" (not written yet: answered with nothing), "sealed"
+    source: str                       # "written", "nothing" (not written: nothing, else the template's example),
+                                      # "sealed" (a choice sealed earlier, revealed), "planned" (by a plan)
     prepared: Prepared | None = None  # set for a question after a die, answered by a policy signed now
     at: Position | None = None        # the position where the game asks it (in the walk)
 
@@ -153,7 +155,8 @@ def _walk(ruleset: Ruleset, position: Position, waiting: Request | None, side: s
     while current is not None and current.side == side and len(result.questions) < limit:
         item, source = _answer_for(current, by_request, unsealing)
         if source == "nothing" and plans:
-            item = _planned_answer(ruleset.id, current, plans) or item
+            planned = _planned_answer(ruleset.id, current, plans)
+            item, source = (planned, "planned") if planned is not None else (item, source)
         if item is None:
             result.questions.append(Question(current, None, source))
             result.blocked = f"{current.id} waits for the choice you sealed, which is not on this machine"
@@ -161,7 +164,11 @@ def _walk(ruleset: Ruleset, position: Position, waiting: Request | None, side: s
         question = Question(current, item, source, at=at)
         result.questions.append(question)
         try:
-            run = dry_run(ruleset, position, side, seq, prepare([*chosen, item]))
+            if source == "nothing":  # the template's own example where the rules take it, else nothing
+                item, run = _example_or_nothing(ruleset, position, side, seq, chosen, current, item, prepare)
+                question.item = item
+            else:
+                run = dry_run(ruleset, position, side, seq, prepare([*chosen, item]))
         except BadInput as exc:
             if source == "written":
                 raise
@@ -175,6 +182,20 @@ def _walk(ruleset: Ruleset, position: Position, waiting: Request | None, side: s
         current, at = run.next_request, run.position
     result.next_request = current
     return result
+
+
+def _example_or_nothing(ruleset: Ruleset, position: Position, side: str, seq: int, chosen: Inputs,
+                        request: Request, nothing: dict[str, Any],
+                        prepare: Callable[[Inputs], Inputs]) -> tuple[dict[str, Any], Any]:
+    """Walk on past a question not written yet with the answer that does nothing, or, where the rules refuse
+    it, with the template's example answer (what a player who leaves it as it is signs)."""
+    try:
+        return nothing, dry_run(ruleset, position, side, seq, prepare([*chosen, nothing]))
+    except BadInput:
+        example = {"request": request.id, "answer": request.template}
+        if example == nothing:
+            raise
+        return example, dry_run(ruleset, position, side, seq, prepare([*chosen, example]))
 
 
 def _answer_for(request: Request, by_request: dict[str, dict[str, Any]],

@@ -97,6 +97,11 @@ def test_a_hand_written_turn_takes_at_most_six_packets(tmp_path: Path, ruleset: 
     assert max(whole.values()) <= max(bots.get(turn, 0) for turn in whole), (counts, bots)
     # the hand-written orders answered questions of several segments at once
     result = actions.load_game(game, cache=False)
+    if ruleset == "red-star":  # RS/RS 6.1: the combats planned with the fire missions were declared after its dice
+        texts = [e.text for record in result.passes for e in record.events]
+        assert "japan answered t1/japan/prepared/combats by policy combats" in texts
+        assert any(e.kind == "declared" and e.data.get("combat") for record in result.passes
+                   for e in record.events), "the planned combat was declared"
     answered = [len([i for i in p.payload.get("inputs") or [] if "request" in i or "policy" in i])
                 for p in result.packets[2:]]
     assert max(answered) >= 2, answered
@@ -119,3 +124,23 @@ def test_the_template_lays_out_every_question_before_the_die(tmp_path: Path) -> 
     out = run("orders", "check", str(game), str(orders))
     assert "t7/russia/reinforcement/assign: answered by your orders" in out
     assert "t7/russia/movement/orders: NOT answered" in out
+
+
+def test_play_signs_the_whole_turn_pasted_at_once(tmp_path: Path) -> None:
+    """``rsr play`` (no terminal: the orders are pasted) shows every question of the turn and signs them in one
+    packet; orders that stop early are signed too, with the questions left named."""
+    game, _ = play_by_hand(tmp_path, "red-sun-rising", "liaoyang-turn-1904", 0)
+    home = tmp_path / "alice"
+    text = _runner(home)("orders", "template", str(game))
+    items = yaml.safe_load(text)["inputs"]
+    pasted = yaml.safe_dump({"inputs": items[:1]}) + "\ny\n"
+    out = CliRunner().invoke(main, ["play", str(game)], env={"RSR_HOME": str(home)}, input=pasted,
+                             catch_exceptions=False)
+    assert out.exit_code == 0, out.output
+    assert "[t7/russia/combat/r1/attacks]" in out.output  # the template shown lays out the third question
+    said = " ".join(out.output.split())
+    assert "question(s) of this packet unanswered" in said
+    assert "t7/russia/movement/orders" in said.split("unanswered", 1)[1]
+    assert "wrote packet 2" in out.output
+    signed = actions.load_game(game, cache=False).packets[2].payload["inputs"]
+    assert [item["request"] for item in signed] == ["t7/russia/reinforcement/assign"]
