@@ -601,6 +601,9 @@ def _question_item(result: Replay, side: str, number: int,
     if question.source == "written" and question.item is not None:
         notes.append("# your answer, as written")
         return notes, question.item
+    if number > 1 and lookahead.prepared_for(result.ruleset.id, request.id) is not None:
+        notes.append(_comment("if an answer above rolls dice (a fire mission), this question comes after them: "
+                              "`rsr orders template GAME --from YOUR-FILE` then writes it as a plan signed now"))
     notes.append("# legal options:")
     notes += ["#   " + line for line in dump_yaml(request.options).splitlines()]
     item: dict[str, Any] = {"request": request.id, "answer": request.template}

@@ -144,3 +144,33 @@ def test_play_signs_the_whole_turn_pasted_at_once(tmp_path: Path) -> None:
     assert "wrote packet 2" in out.output
     signed = actions.load_game(game, cache=False).packets[2].payload["inputs"]
     assert [item["request"] for item in signed] == ["t7/russia/reinforcement/assign"]
+
+
+def test_fire_missions_and_the_combats_planned_after_their_dice_check_in_one_file(tmp_path: Path) -> None:
+    """RS/RS 5.2, 5.21, 6.1: once the orders fire a mission, the template lays out the prepared combats after its
+    dice as a plan signed now, placed before the missions, and ``orders check`` says the plan is used."""
+    game, _ = play_by_hand(tmp_path, "red-star", "july-1939-artillery", 0)
+    run = _runner(tmp_path / "alice")
+    first = run("orders", "template", str(game))
+    assert [item["request"] for item in yaml.safe_load(first)["inputs"]] == [
+        "t1/japan/artillery/missions", "t1/japan/prepared/combats", "t1/japan/movement/orders"]
+    fire = tmp_path / "fire.yaml"
+    fire.write_text(yaml.safe_dump({"inputs": [{"request": "t1/japan/artillery/missions", "answer": {
+        "missions": [{"bombard": "su-1-149", "artillery": ["jp-m-art"]}]}}]}))
+    again = run("orders", "template", str(game), "--from", str(fire))
+    items = yaml.safe_load(again)["inputs"]
+    assert [item.get("policy") or item.get("request") for item in items] == ["combats", "t1/japan/artillery/missions"]
+    assert items[0]["rule"] == {"turn": 1, "combats": []}
+    assert "[t1/japan/prepared/combats]" in again and "then the game rolls dice" in again
+    items[0]["rule"]["combats"] = [{"hex": "4411", "attackers": ["jp-1-71", "jp-2-71"]}]
+    whole = tmp_path / "whole.yaml"
+    whole.write_text(yaml.safe_dump({"inputs": items}))
+    # the planned combat brings the attacker's choices for it, after the same dice
+    items = yaml.safe_load(run("orders", "template", str(game), "--from", str(whole)))["inputs"]
+    assert [item.get("policy") or item.get("request") for item in items] == [
+        "combats", "attack-choices", "t1/japan/artillery/missions"]
+    whole.write_text(yaml.safe_dump({"inputs": items}))
+    said = " ".join(run("orders", "check", str(game), str(whole)).split())
+    assert "t1/japan/artillery/missions: answered by your orders" in said
+    assert "t1/japan/prepared/combats: after the dice, your plan (policy combats) is used" in said
+    assert "t1/japan/prepared/attack-choices: after the dice, your plan (policy attack-choices) is used" in said
