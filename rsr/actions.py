@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rsr import journal, progress
+from rsr import journal, lookahead, progress
 from rsr import keys as keystore
 from rsr.engine import Position, Request, dry_run, resolve_pass
 from rsr.errors import BadInput, RulesError, VerificationError
@@ -505,8 +505,14 @@ def _comment(text: str) -> str:
     return "\n".join("# " + line for line in lines)
 
 
-def template(game_dir: Path, key_name: str | None) -> str:
-    """The orders file to fill in, as YAML that loads as it is (every note is a whole comment line)."""
+def template(game_dir: Path, key_name: str | None, written: list[dict[str, Any]] | None = None) -> str:
+    """The orders file to fill in, as YAML that loads as it is (every note is a whole comment line).
+
+    It lays out every question the game will ask this player before the next die or the opponent's answer
+    (rsr/lookahead.py), each with its case and legal options, and after a die the questions a plan signed
+    now may answer. ``written`` (``--from FILE``) are the player's answers so far: they are kept, and the
+    questions after them are those the game asks after these answers.
+    """
     result = load_game(game_dir)
     progress.refuse_if_over(result)
     key = choose_key(result, key_name)
@@ -521,23 +527,110 @@ def template(game_dir: Path, key_name: str | None) -> str:
     if waiting.side != side:
         lines.append(_comment(f"the game waits for {waiting.side} ({waiting.prompt}); your packet carries no orders"))
         return "\n".join(lines) + "\ninputs: []\n"
-    lines.append(_comment(f"{waiting.prompt} ({waiting.case})"))
-    unsealing = unseal_input(result.game_id, waiting)
-    if unsealing is not None:
-        lines.append("# your sealed choice, to reveal now (stored on this machine when you sealed it)")
-        return "\n".join(lines) + "\n" + dump_yaml({"inputs": [unsealing]})
-    lines.append("# legal options:")
-    lines += ["#   " + line for line in dump_yaml(waiting.options).splitlines()]
-    item: dict[str, Any] = {"request": waiting.id, "answer": waiting.template}
-    if waiting.sealable and seal_hides_anything(result, position, side, {**item, "seal": True}):
-        lines.append("# this choice may be sealed: keep 'seal: true' to hide it until the opponent has answered")
+    found = whole_turn(result, key, written or [])
+    return "\n".join(lines + _turn_lines(result, side, found, written or [])) + "\n"
+
+
+def whole_turn(result: Replay, key: keystore.KeyPair, written: list[dict[str, Any]]) -> lookahead.Walk:
+    """Every question this player's next packet may answer (rsr/lookahead.py), after the answers ``written``."""
+    side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)
+    position, waiting, _ = position_for_author(result, key)
+    return lookahead.walk(result.ruleset, position, waiting, side, len(result.packets), written,
+                          prepare=lambda items: seal_inputs(result.game_id, items, keep=False),
+                          unsealing=lambda request: unseal_input(result.game_id, request))
+
+
+def _turn_lines(result: Replay, side: str, found: lookahead.Walk, written: list[dict[str, Any]]) -> list[str]:
+    """The body of :func:`template`: the questions of the walk, each with its notes, then where it stops."""
+    count = len(found.questions) + len(found.prepared)
+    lines = []
+    if count > 1:
+        lines.append(_comment(f"this packet can answer {count} questions of this turn at once: write your answer "
+                              "under each, in order (the answers given are examples); you may stop after any "
+                              "question by deleting the ones after it, and the game asks those in a later "
+                              "packet"))
+    if any(q.source == "nothing" for q in found.questions[1:]):
+        lines.append(_comment("options of a later question are those that follow if you answer the questions "
+                              "before it with nothing; once you have written your answers, run `rsr orders "
+                              "template GAME --from YOUR-FILE` to see them after your answers"))
+    prepared_kinds = {q.prepared.policy for q in found.prepared if q.prepared is not None}
+    items: list[tuple[list[str], dict[str, Any]]] = []
+    for item in written:
+        if "policy" in item and item["policy"] not in prepared_kinds:
+            items.append((["# a standing policy you wrote"], item))
+    if found.prepared:  # (policies come before the answers: an input after the answer that rolls is refused)
+        items.append(([_comment(f"questions the game asks after the dice of this packet "
+                                f"({found.stopped_at_die}), answered now by a plan (options as the position is "
+                                "before the dice):")], {}))
+    for number, question in enumerate(found.prepared, 1):
+        items.append(_prepared_item(result.ruleset.id, number, question, written))
+    if found.prepared:
+        items.append((["# the questions of this packet, in the order the game asks them:"], {}))
+    for number, question in enumerate(found.questions, len(found.prepared) + 1):
+        items.append(_question_item(result, side, number, question))
+    reached = {q.request.id for q in found.questions}
+    for item in written:
+        if isinstance(item.get("request"), str) and item["request"] not in reached:
+            items.append(([_comment(f"you answered {item['request']}, but the game does not ask it before the "
+                                    "next die, so it is left out here (answer it when the game asks it):")]
+                          + ["#   " + line for line in dump_yaml([item]).splitlines()], {}))
+    if found.stopped_at_die:
+        items.append(([_comment(f"then the game rolls dice ({found.stopped_at_die})")], {}))
+    body = ["inputs:" if any(item for _, item in items) else "inputs: []"]
+    for notes, item in items:
+        body += notes
+        if item:
+            body += dump_yaml([item]).rstrip("\n").splitlines()
+    if found.blocked:
+        body.append(_comment(f"the template stops here: {found.blocked}; write it, then run `rsr orders template "
+                             "GAME --from YOUR-FILE` to see the questions after it"))
+    elif found.next_request is not None and not found.stopped_at_die:
+        body.append(_comment(f"then the game asks {found.next_request.side}: {found.next_request.prompt}"))
+    elif found.next_request is None and not found.stopped_at_die and found.questions:
+        body.append("# then the game ends")
+    return lines + body
+
+
+def _question_item(result: Replay, side: str, number: int,
+                   question: lookahead.Question) -> tuple[list[str], dict[str, Any]]:
+    request = question.request
+    notes = [_comment(f"{number}. {request.prompt} ({request.case}) [{request.id}]")]
+    if question.source == "sealed" and question.item is not None:
+        notes.append("# your sealed choice, to reveal now (stored on this machine when you sealed it)")
+        return notes, question.item
+    if question.source == "written" and question.item is not None:
+        notes.append("# your answer, as written")
+        return notes, question.item
+    if number > 1 and lookahead.prepared_for(result.ruleset.id, request.id) is not None:
+        notes.append(_comment("if an answer above rolls dice (a fire mission), this question comes after them: "
+                              "`rsr orders template GAME --from YOUR-FILE` then writes it as a plan signed now"))
+    notes.append("# legal options:")
+    notes += ["#   " + line for line in dump_yaml(request.options).splitlines()]
+    item: dict[str, Any] = {"request": request.id, "answer": request.template}
+    if request.sealable and question.at is not None \
+            and seal_hides_anything(result, question.at, side, {**item, "seal": True}):
+        notes.append("# this choice may be sealed: keep 'seal: true' to hide it until the opponent has answered")
         item["seal"] = True
-    elif waiting.sealable:
-        lines.append("# this choice may be sealed, but a seal would hide nothing: the opponent's part is already "
+    elif request.sealable:
+        notes.append("# this choice may be sealed, but a seal would hide nothing: the opponent's part is already "
                      "fixed")
-        lines.append("# by his standing policies; answered in the clear it saves a packet each way "
+        notes.append("# by his standing policies; answered in the clear it saves a packet each way "
                      "(add 'seal: true' to seal anyway)")
-    return "\n".join(lines) + "\n" + dump_yaml({"inputs": [item]})
+    return notes, item
+
+
+def _prepared_item(ruleset_id: str, number: int, question: lookahead.Question,
+                   written: list[dict[str, Any]]) -> tuple[list[str], dict[str, Any]]:
+    request, prepared = question.request, question.prepared
+    assert prepared is not None
+    notes = [_comment(f"{number}. {request.prompt} ({request.case}) [{request.id}]"), _comment(prepared.note)]
+    mine = next((item for item in written if item.get("policy") == prepared.policy), None)
+    if mine is not None:
+        return notes + ["# your plan, as written"], mine
+    notes.append("# legal options (before the dice):")
+    notes += ["#   " + line for line in dump_yaml(request.options).splitlines()]
+    item = lookahead.prepared_input(ruleset_id, request.id, request.template)
+    return notes, item or {}
 
 
 def pass_answer(result: Replay, key_name: str | None) -> dict[str, Any] | None:
@@ -694,3 +787,27 @@ def _holds(path: Path, data: bytes) -> bool:
         return read_limited(path, len(data), "report") == data
     except BadInput:
         return False
+
+
+def turn_check_lines(result: Replay, key: keystore.KeyPair, inputs: list[dict[str, Any]]) -> list[str]:
+    """For ``rsr orders check``: every question of this packet's turn (rsr/lookahead.py), and which of them
+    the orders answer (an answer, a plan used after the dice) or leave for a later packet."""
+    try:
+        found = whole_turn(result, key, inputs)
+    except BadInput:
+        return []
+    lines = []
+    mine = {item.get("policy") for item in inputs if "policy" in item}
+    for question in found.questions:
+        where = {"written": "answered by your orders", "sealed": "your sealed choice is revealed",
+                 "nothing": "NOT answered: the game asks it in a later packet (rsr orders template GAME "
+                            "--from YOUR-FILE lays it out)"}.get(question.source, question.source)
+        lines.append(f"  {question.request.id}: {where}")
+    for question in found.prepared:
+        policy = question.prepared.policy if question.prepared else "?"
+        where = (f"after the dice, your plan (policy {policy}) is used" if policy in mine
+                 else f"after the dice: no plan given, the game asks it in a later packet (policy {policy})")
+        lines.append(f"  {question.request.id}: {where}")
+    if lines:
+        lines.insert(0, "questions of this packet:")
+    return lines

@@ -357,9 +357,12 @@ def orders() -> None:
 @orders.command("template")
 @click.argument("game_dir", type=GameDir)
 @click.option("--key", "key_name", default=None)
-def orders_template(game_dir: Path, key_name: str | None) -> None:
-    """Print a YAML template answering the current request, with its legal options."""
-    click.echo(actions.template(game_dir, key_name), nl=False)
+@click.option("--from", "from_file", type=click.Path(path_type=Path, allow_dash=True), default=None,
+              help="Your orders so far: keep them and lay out the questions that follow them.")
+def orders_template(game_dir: Path, key_name: str | None, from_file: Path | None) -> None:
+    """Print a YAML template answering every question of your turn before the next die, with legal options."""
+    written = actions.load_orders(from_file) if from_file is not None else None
+    click.echo(actions.template(game_dir, key_name, written), nl=False)
 
 
 @orders.command("check")
@@ -370,12 +373,16 @@ def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> Non
     """Check an orders file against the rules without signing anything."""
     result = actions.load_game(game_dir)
     inputs = actions.load_orders(orders_file)
-    run = actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
+    key = actions.choose_key(result, key_name)
+    run = actions.check_all_orders(result, key, inputs)
     click.echo(f"{len(inputs)} input(s) accepted")
+    for line in actions.turn_check_lines(result, key, inputs):
+        _echo_wrapped(line)
     if run.stopped_at_die:
         _echo_wrapped(f"the rest depends on dice: {run.stopped_at_die}")
     elif run.next_request is not None:
-        _echo_wrapped(f"then the game asks {run.next_request.side}: {run.next_request.prompt}")
+        _echo_wrapped(f"then the game asks {run.next_request.side}: {run.next_request.prompt} "
+                      f"[{run.next_request.id}]")
     _orders_odds(result, key_name, inputs)
 
 
@@ -659,9 +666,36 @@ def play(game_dir: Path, key_name: str | None) -> None:
             raise BadInput(refusal)
         inputs = [passing]
     actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
+    inputs = _play_rest_of_turn(game_dir, key_name, result, inputs)
     if click.confirm("orders check out; sign and write the packet?", default=True):
         packet = actions.submit(game_dir, inputs, key_name)
         click.echo(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
+
+
+def _play_rest_of_turn(game_dir: Path, key_name: str | None, result: Any,
+                       inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rsr play``: the questions of this turn the orders leave unanswered (rsr/lookahead.py), named; at a
+    terminal, laid out after the answers written (``orders template --from``) for another edit."""
+    from rsr.yamlio import load_yaml_text
+
+    key = actions.choose_key(result, key_name)
+    for _ in range(8):
+        left = [q.request for q in actions.whole_turn(result, key, inputs).questions if q.source == "nothing"]
+        if not left:
+            break
+        _echo_wrapped(f"your orders leave {len(left)} question(s) of this packet unanswered, asked again in a "
+                      f"later packet: {', '.join(r.id for r in left)}")
+        if not sys.stdin.isatty() or not click.confirm("lay them out after your answers and edit again?",
+                                                       default=True):
+            break
+        edited = click.edit(actions.template(game_dir, key_name, inputs), extension=".yaml")
+        data = load_yaml_text(edited or "", "orders")
+        more = data.get("inputs") if isinstance(data, dict) else None
+        if not isinstance(more, list) or not more:
+            break
+        actions.check_all_orders(result, key, more)
+        inputs = more
+    return inputs
 
 
 @main.command("verify")
