@@ -125,6 +125,12 @@ def scenarios_by_ruleset() -> dict[str, list[str]]:
     return {ruleset_id: available(ruleset_id) for ruleset_id in known_rulesets()}
 
 
+def ruleset_of_scenario(name: str, default: str = "red-sun-rising") -> str:
+    """The ruleset a scenario name picks: the only one that has it, else ``default``."""
+    having = [ruleset_id for ruleset_id, names in scenarios_by_ruleset().items() if name in names]
+    return having[0] if len(having) == 1 else default
+
+
 def scenario_catalogue() -> list[tuple[str, str, str]]:
     """(ruleset, scenario, title) of every scenario, rulesets and scenarios in name order."""
     from rsr.scenario import SCENARIO_ROOT
@@ -399,9 +405,10 @@ def read_orders(path: Path | str) -> Orders:
     (docs/red-sun-rising/orders.md). Every value must be plain JSON data: text, whole numbers, true/false,
     null, lists and mappings with text keys; YAML's floats, dates and binary are refused with their place."""
     if str(path) == "-":
-        data = load_yaml_text(read_packet_text(path), "orders from standard input")
+        data = load_yaml_text(read_packet_text(path), "orders from standard input", hexes=True)
     else:
-        data = load_yaml_text(read_text_file_limited(Path(path), MAX_INPUT_BYTES, "orders file"), str(path))
+        data = load_yaml_text(read_text_file_limited(Path(path), MAX_INPUT_BYTES, "orders file"), str(path),
+                              hexes=True)
     if data is None:
         return Orders([])
     if not isinstance(data, dict) or not isinstance(data.get("inputs", []), list):

@@ -17,6 +17,7 @@ import click
 
 from rsr.completion import SHELLS, GameDirPath, attach, completion_script
 from rsr.errors import BadInput, RsrError
+from rsr.words import plain_value, plural, wrapped
 
 
 class LazyModule:
@@ -90,7 +91,7 @@ def key_new(name: str, passphrase: bool) -> None:
     secret = click.prompt("passphrase", hide_input=True, confirmation_prompt=True) if passphrase else None
     pair = keystore.new_key(name, secret)
     click.echo(f"key {name}: {pair.fingerprint}")
-    click.echo(f"stored in {keystore.key_dir()} (private key mode 0600)")
+    say(f"stored in {keystore.key_dir()} (private key mode 0600)")
 
 
 @key.command("show")
@@ -163,7 +164,8 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
 
 @main.command("new")
 @click.argument("parent", type=click.Path(file_okay=False, path_type=Path), default=".")
-@click.option("--ruleset", default="red-sun-rising", show_default=True)
+@click.option("--ruleset", default=None,
+              help="red-sun-rising or red-star (default: the one that has the scenario, else red-sun-rising).")
 @click.option("--scenario", required=True)
 @click.option("--side", required=True, help="Your side, e.g. russia or japan.")
 @click.option("--key", "key_name", required=True, help="Your stored key.")
@@ -176,13 +178,14 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
 @click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE",
               help="A rules option for this game (repeatable); VALUE is a YAML scalar: 3, 1.5, true, text.")
 @exchange_options
-def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, player: str,
+def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: str, player: str,
         opponent_key: str | None, opponent_email: str | None, remote: str | None, deadline_hours: int | None,
         rule_options: tuple[str, ...], write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
     """Start a game under PARENT: writes the invitation to send to your opponent."""
     from rsr import contacts
 
     options = actions.parse_rule_options(rule_options)
+    ruleset = ruleset or actions.ruleset_of_scenario(scenario)
     if opponent_email:
         contacts.check_address(opponent_email, "--opponent-email")
     if remote and not use_git:
@@ -201,7 +204,7 @@ def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, pla
                                         options, deadline_hours=deadline_hours)
     click.echo(f"game {packet.game} created in {game_dir}")
     for name, value in options.items():
-        click.echo(f"  rules option {name} = {value!r}")
+        click.echo(f"  rules option {name} = {plain_value(value)}")
     contacts.ignore_local_files(game_dir)
     if opponent_email:
         contacts.record_opponent_email(game_dir, opponent_email)
@@ -337,7 +340,7 @@ def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> Non
     result = actions.load_game(game_dir)
     inputs = actions.load_orders(orders_file)
     run = actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
-    click.echo(f"{len(inputs)} input(s) accepted")
+    click.echo(f"{plural(len(inputs), 'input')} accepted")
     if run.stopped_at_die:
         _echo_wrapped(f"the rest depends on dice: {run.stopped_at_die}")
     elif run.next_request is not None:
@@ -348,11 +351,12 @@ def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> Non
 def _echo_wrapped(text: str) -> None:
     """A line of prose for the terminal, wrapped at 80 columns: continuation lines keep the line's own
     indent plus two spaces."""
-    import textwrap
+    say(text)
 
-    indent = text[: len(text) - len(text.lstrip(" "))]
-    click.echo(textwrap.fill(text.strip(), width=80, initial_indent=indent, subsequent_indent=indent + "  ",
-                             break_on_hyphens=False, break_long_words=False))
+
+def say(text: str) -> None:
+    """Prose for a person, every line wrapped at 80 columns (rsr.words.wrapped)."""
+    click.echo(wrapped(text))
 
 
 def _orders_odds(result: Any, key_name: str | None, inputs: list[dict[str, Any]]) -> None:
@@ -439,6 +443,10 @@ def _empty_answer(game_dir: Path, key_name: str | None, passing: bool) -> list[d
     asked = actions.pending_request(result, key_name)
     if asked is None:
         return []
+    unsealing = actions.unseal_input(result.game_id, asked)
+    if unsealing is not None:  # the only thing asked is to reveal the choice this machine sealed
+        click.echo(f"no orders given: revealing your sealed choice for {asked.prompt}")
+        return [unsealing]
     empty = actions.pass_answer(result, key_name)
     if not passing:
         hint = " or --pass to answer it with nothing" if empty is not None else ""
@@ -560,7 +568,7 @@ def play(game_dir: Path, key_name: str | None) -> None:
     if edited is None:
         click.echo("paste your orders (YAML), end with an empty line:")
         edited = "\n".join(iter(lambda: sys.stdin.readline().rstrip("\n"), ""))
-    data = load_yaml_text(edited, "orders")
+    data = load_yaml_text(edited, "orders", hexes=True)
     if data is not None and not isinstance(data, dict):
         raise BadInput("orders: an orders file is a mapping with a list 'inputs:'")
     inputs = (data or {}).get("inputs") or []

@@ -1,0 +1,95 @@
+"""What a player types and reads, through the real command line at 80 columns (issue 23 sections 2, 3, 5):
+hexes read as written, sealed choices revealed by a bare submit, scenarios that pick their ruleset, output
+a person reads (wrapped, no Python reprs, plurals, a quiet closed pipe), and resignation."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from rsr.cli import main
+
+COLUMNS = 80
+
+
+def rsr(home: Path, *args: str, input: str | None = None) -> Result:
+    env = {"RSR_HOME": str(home), "COLUMNS": str(COLUMNS), "EDITOR": ""}
+    return CliRunner().invoke(main, list(args), env=env, input=input, catch_exceptions=False)
+
+
+def ok(home: Path, *args: str, input: str | None = None) -> str:
+    out = rsr(home, *args, input=input)
+    assert out.exit_code == 0, out.output
+    assert_fits(out.output)
+    return out.output
+
+
+def assert_fits(text: str) -> None:
+    """Every line a person reads fits 80 columns (but for one word alone on its line: a long path of the test's
+    temporary folder), and holds no Python repr of a mapping or list."""
+    for line in text.splitlines():
+        assert len(line) <= COLUMNS or len(line.split()) == 1, f"{len(line)} columns: {line!r}"
+        assert "{'" not in line and "['" not in line.replace("['0", "").replace("['1", "") or line.startswith("#"), line
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Players type short relative paths: the tests do too (the output then fits as it does for them)."""
+    monkeypatch.chdir(tmp_path)
+
+
+def two_homes(tmp_path: Path, scenario: str, side: str, *extra: str) -> tuple[Path, Path, Path, Path]:
+    """Alice starts ``scenario`` as ``side`` (the ruleset picked by the scenario's name), Bob accepts, and
+    Alice receives the acceptance: (alice's home, alice's game, bob's home, bob's game), relative paths."""
+    alice, bob = Path("alice"), Path("bob")
+    for home in (alice, bob):
+        (home / "games").mkdir(parents=True)
+    ok(alice, "key", "new", "alice")
+    ok(bob, "key", "new", "bob")
+    ok(alice, "new", str(alice / "games"), "--scenario", scenario, "--side", side, "--key", "alice", *extra)
+    a_dir = next((alice / "games").glob("game-*"))
+    ok(bob, "accept", str(a_dir), "--key", "bob", "--dir", str(bob / "games"))
+    b_dir = next((bob / "games").glob("game-*"))
+    ok(alice, "receive", str(a_dir), str(next((b_dir / "turns").glob("0001-*"))))
+    return alice, a_dir, bob, b_dir
+
+
+def attack_orders(hex_text: str) -> str:
+    return ("inputs:\n- request: t7/russia/combat/r1/attacks\n  answer:\n    attacks:\n"
+            f"    - hex: {hex_text}\n      attackers: [ru-es1]\n      command: null\n      advance: []\n"
+            "    advance_into: {}\n    last_round: false\n")
+
+
+# -- section 2: no YAML traps -------------------------------------------------------------------------------
+
+
+def test_hexes_are_read_as_the_text_written(tmp_path: Path) -> None:
+    alice, a_dir, _, _ = two_homes(tmp_path, "liaoyang-1904", "russia")
+    orders = tmp_path / "orders.yaml"
+    orders.write_text(attack_orders("1807"))  # unquoted: once an int, refused as "not a hex"
+    out = ok(alice, "orders", "check", str(a_dir), str(orders))
+    assert "1 input accepted" in out and "attack 1 on 1807" in out
+    orders.write_text(attack_orders("0414"))  # unquoted with a leading zero: YAML 1.1 reads octal 268
+    refused = rsr(alice, "orders", "check", str(a_dir), str(orders))
+    assert refused.exit_code == 2
+    assert "0414" in refused.output and "268" not in refused.output
+
+
+def test_templates_write_every_hex_quoted(tmp_path: Path) -> None:
+    alice, a_dir, _, _ = two_homes(tmp_path, "liaoyang-1904", "russia")
+    text = ok(alice, "orders", "template", str(a_dir))
+    import re
+
+    bare = [line for line in text.splitlines() if re.search(r"(?<!')\b\d{4}\b(?!')", line.split("#")[-1])
+            and not line.startswith("#")]
+    assert not bare, bare
+    assert "- '1807'" in text
+
+
+def test_a_scenario_name_picks_its_ruleset(tmp_path: Path) -> None:
+    _, a_dir, _, _ = two_homes(tmp_path, "july-1939-contact", "soviet")
+    assert "ruleset: red-star" in (a_dir / "game.yaml").read_text()
