@@ -362,13 +362,15 @@ def check_sealed_content(result: Replay, key: keystore.KeyPair, inputs: list[dic
 def check_input_shapes(inputs: list[dict[str, Any]], where: str = "orders") -> None:
     """Each input has one of the shapes a packet may carry (the packet schema's ``input``), before the rules
     see it: a policy without its rule, say, is refused here with its place, not met by the rules code."""
+    if len(inputs) > 1 and any(isinstance(item, dict) and "resign" in item for item in inputs):
+        raise BadInput(f"{where}: a resignation goes alone in its packet (rsr resign GAME signs it)")
     for number, item in enumerate(inputs, start=1):
         if isinstance(item, dict) and item.get("seal") is True and set(item) == {"request", "answer", "seal"}:
             item = {"request": item["request"], "answer": item["answer"]}  # sealed when signed
         if not _input_validator().is_valid(item):
             shown = repr(item) if len(repr(item)) <= 120 else repr(item)[:120] + "..."
             raise BadInput(f"{where}: input {number} {shown} is none of: {{request, answer}}, {{request, answer, "
-                           "seal: true}, {unseal, salt, choice}, {policy, rule}")
+                           "seal: true}, {unseal, salt, choice}, {policy, rule}, {resign: true}")
 
 
 @functools.cache
@@ -601,6 +603,15 @@ def submit(game_dir: Path, inputs: list[dict[str, Any]], key_name: str | None,
     if out is not None:
         atomic_write(out, packet.armored().encode())
     return packet
+
+
+RESIGNATION: dict[str, Any] = {"resign": True}  # docs/protocol.md, "Resigning"
+
+
+def resign(game_dir: Path, key_name: str | None, out: Path | None = None, message: str | None = None) -> Packet:
+    """Sign the resignation ``{resign: true}`` as this side's next packet: the game ends at once with the
+    other side's decisive victory, for both copies and for ``rsr verify``."""
+    return submit(game_dir, [dict(RESIGNATION)], key_name, out, message)
 
 
 def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[list[Packet], list[Path]]:

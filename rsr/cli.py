@@ -17,7 +17,7 @@ import click
 
 from rsr.completion import SHELLS, GameDirPath, attach, completion_script
 from rsr.errors import BadInput, RsrError
-from rsr.words import plain_value, plural, wrapped
+from rsr.words import plain_value, plural, plural_word, wrapped
 
 
 class LazyModule:
@@ -301,21 +301,21 @@ def status(game_dir: Path, key_name: str | None) -> None:
     """What is asked of whom, and the position."""
     st = actions.status(game_dir, key_name)
     result = st.result
-    click.echo(f"game {result.game_id} ({result.ruleset.id}, scenario {result.scenario.name}), "
-               f"{len(result.packets)} packets")
+    say(f"game {result.game_id} ({result.ruleset.id}, scenario {result.scenario.name}), "
+        f"{plural(len(result.packets), 'packet')}")
     for side, name in sorted(result.names.items()):
-        click.echo(f"  {side}: {name} {keystore.fingerprint(result.keys[side]) if side in result.keys else ''}")
+        say(f"  {side}: {name} {keystore.fingerprint(result.keys[side]) if side in result.keys else ''}")
     position = st.pending.after if st.pending else result.position
     for line in result.ruleset.describe(position.state):
-        click.echo(line)
+        say(line)
     if st.side:
-        click.echo(f"you play {st.side}")
+        say(f"you play {st.side}")
     for line in st.lines:
-        click.echo(line)
+        say(line)
     from rsr.claims import deadline_hours, owed
 
     if deadline_hours(result) is not None:
-        click.echo(owed(result).describe(datetime.datetime.now(datetime.UTC), st.side))
+        say(owed(result).describe(datetime.datetime.now(datetime.UTC), st.side))
 
 
 @main.group(cls=RsrGroup)
@@ -424,8 +424,8 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
         if push:
             waiting = gitsync.unreceived(game_dir)
             if waiting:
-                raise BadInput(f"the remote has {len(waiting)} packet(s) of {game_dir.name} you have not received; "
-                               f"run 'rsr receive {game_dir} --git' first")
+                raise BadInput(f"the remote has {plural(len(waiting), 'packet')} of {game_dir.name} you have not "
+                               f"received; run 'rsr receive {game_dir} --git' first")
     packet = actions.submit(game_dir, given.inputs, key_name, out, given.message)
     click.echo(f"wrote packet {packet.seq} ({packet.side}): {game_dir / 'turns' / packet.file_name()}")
     if to:
@@ -434,6 +434,41 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
         contacts.record_opponent_email(game_dir, to)
     if write_mail or send or use_git:
         deliver(game_dir, packet, write_mail, send, use_git, push, to)
+
+
+@main.command("resign")
+@click.argument("game_dir", type=GameDir)
+@click.option("--key", "key_name", default=None)
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the packet to this file (to attach or paste into an email).")
+@click.option("--to", default=None, help="With --mail/--send: the opponent's address (remembered for the game).")
+@exchange_options
+def resign_command(game_dir: Path, key_name: str | None, yes: bool, out: Path | None, to: str | None,
+                   write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
+    """Concede the game: sign a resignation as your next packet. The game ends at once with your opponent's
+    decisive victory, in both copies and for rsr verify (docs/protocol.md, "Resigning")."""
+    from rsr.log import my_side, other_side
+
+    result = actions.load_game(game_dir)
+    progress.refuse_if_over(result)
+    side = my_side(result, actions.choose_key(result, key_name))
+    if result.next_author() != side:
+        raise BadInput(f"the next packet is {result.next_author()}'s: resign once it has come in (rsr receive)")
+    if push and not use_git:
+        raise BadInput("--push goes with --git")
+    winner = other_side(result.ruleset, side)
+    if not yes and not click.confirm(f"resign game {result.game_id[:8]} as {side}, giving {winner} a decisive "
+                                     "victory?", default=False):
+        raise BadInput("not resigned; nothing signed")
+    packet = actions.resign(game_dir, key_name, out)
+    say(f"wrote packet {packet.seq} ({packet.side}, resignation): {game_dir / 'turns' / packet.file_name()}")
+    say(progress.result_line(progress.game_result(actions.load_game(game_dir), None)))
+    if to:
+        from rsr import contacts
+
+        contacts.record_opponent_email(game_dir, to)
+    deliver(game_dir, packet, write_mail, send, use_git, push, to)
 
 
 def _empty_answer(game_dir: Path, key_name: str | None, passing: bool) -> list[dict[str, Any]]:
@@ -487,7 +522,8 @@ def receive(game_dir: Path, packet_file: Path | None, key_name: str | None, use_
             notes.append(f"waiting for an earlier packet: {', '.join(map(str, got.found.after_gap))} "
                          "cannot be received yet")
         if got.found.unverified:
-            notes.append(f"{got.found.unverified} block(s) naming this game did not verify and were ignored")
+            notes.append(f"{plural(got.found.unverified, 'block')} naming this game did not verify and "
+                         f"{plural_word('was', got.found.unverified)} ignored")
     if not new:
         click.echo("nothing new: the log already holds every packet found")
     for packet in new:
@@ -545,7 +581,7 @@ def inbox(folder: Path, use_git: bool, maildir: Path | None, mbox: Path | None, 
 
         messages = mail.read_mailbox(maildir, mbox, imap)
     for line in inboxmod.inbox_lines(folder, messages, use_git):
-        click.echo(line)
+        say(line)
 
 
 @main.command("play")
@@ -601,7 +637,10 @@ def verify(game_dir: Path, dice: bool) -> None:
     if dice:
         for line in dice_audit(result):
             click.echo(line)
-    click.echo(f"verified: {len(result.packets)} packets, {len(result.passes)} resolutions, {rolls} dice")
+    click.echo(f"verified: {plural(len(result.packets), 'packet')}, {plural(len(result.passes), 'resolution')}, "
+               f"{rolls} {'die' if rolls == 1 else 'dice'}")
+    if progress.is_over(result):
+        say(progress.result_line(progress.game_result(result, result.position.state)))
 
 
 @main.command("report")

@@ -345,14 +345,18 @@ class Position:
     queues: dict[str, list[QueuedInput]]
     policies: dict[str, dict[str, Any]]
     seals: dict[str, dict[str, str]] = field(default_factory=dict)
+    resigned: str | None = None  # the side that signed {resign: true} (docs/protocol.md, "Resigning")
 
     def to_json(self, ruleset: Ruleset) -> dict[str, Any]:
-        return {
+        out = {
             "state": ruleset.state_json(self.state),
             "policies": to_jsonable(self.policies),
             "seals": to_jsonable(self.seals),
             "queues": {side: [[q.seq, q.index] for q in items] for side, items in sorted(self.queues.items())},
         }
+        if self.resigned is not None:  # (only then: every digest of a game without a resignation is unchanged)
+            out["resigned"] = self.resigned
+        return out
 
     def digest(self, ruleset: Ruleset) -> str:
         """SHA-256 of the position's canonical JSON (:func:`rsr.canonical.state_bytes`)."""
@@ -368,7 +372,7 @@ class Position:
         goes through the same encoder as before. A test compares the bytes with ``state_bytes``.
         """
         fields = getattr(ruleset, "state_fields", None)
-        if fields is None:
+        if fields is None or self.resigned is not None:
             return state_bytes(self.to_json(ruleset))
         try:
             records: dict[str, str] = {}
@@ -413,7 +417,17 @@ class PassResult:
 
 
 def enqueue(position: Position, seq: int, side: str, inputs: list[dict[str, Any]]) -> None:
+    """Queue a packet's inputs; a resignation (``{resign: true}``, alone in its packet) is not queued: it ends
+    the game at once, with nothing left to resolve (docs/protocol.md, "Resigning")."""
+    if any(is_resignation(item) for item in inputs):
+        position.resigned = side
+        return
     position.queues[side].extend(QueuedInput(seq, i, item) for i, item in enumerate(inputs))
+
+
+def is_resignation(item: Any) -> bool:
+    """The input ``{resign: true}``."""
+    return isinstance(item, dict) and item.get("resign") is True
 
 
 def _install_policies(ruleset: Ruleset, position: Position, side: str, events: list[Event]) -> None:
@@ -494,7 +508,7 @@ def resolve_pass(ruleset: Ruleset, position: Position, dice: Dice) -> tuple[Posi
     events: list[Event] = []
     applied: list[str] = []
     while True:
-        request = ruleset.next_request(position.state)
+        request = None if position.resigned is not None else ruleset.next_request(position.state)
         if request is None:
             return position, PassResult(events, applied, None)
         _install_policies(ruleset, position, request.side, events)

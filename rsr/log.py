@@ -23,6 +23,7 @@ from rsr.engine import (
     dry_run,
     enqueue,
     initial_position,
+    is_resignation,
     resolve_pass,
 )
 from rsr.errors import BadInput, NeedDice, RulesError, VerificationError
@@ -164,8 +165,13 @@ def extend(result: Replay, new: list[Packet]) -> Replay:
 def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = True) -> None:
     """Check one more packet and apply it: resolve its predecessor, then queue its inputs."""
     index = len(result.packets)
+    if result.position.resigned is not None:
+        raise VerificationError(f"the game ended when {result.position.resigned} resigned; no packet may follow",
+                                packet.seq)
     result.packets.append(packet)
     _check_chain(result, index, packet, result.packets[0].game)
+    if any(is_resignation(item) for item in packet.inputs) and (index < 2 or len(packet.inputs) != 1):
+        raise VerificationError("a resignation is the only input of a packet after the acceptance", packet.seq)
     if index == 1:
         _check_accept(result, packet)
     if not signature_ok(result.keys[packet.side], packet.signature, packet.payload_bytes):

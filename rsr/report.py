@@ -13,6 +13,7 @@ from typing import Any
 
 from rsr.engine import Event, Request
 from rsr.game import PassRecord, Replay
+from rsr.words import plural
 
 
 def request_line(request: Request | None) -> str:
@@ -209,7 +210,7 @@ def build_report(result: Replay, record: PassRecord) -> PassReport:
              f"{record.key.hex()[:16]}...)."]
     if packet is not None:
         inputs = packet.payload.get("inputs") or []
-        facts.append(f"It carried {len(inputs)} input(s)" + (": " + ", ".join(
+        facts.append(f"It carried {plural(len(inputs), 'input')}" + (": " + ", ".join(
             str(i.get("request") or i.get("unseal") or i.get("policy")) for i in inputs) if inputs else "") + ".")
         for key in ("time", "timestamp", "signed_at"):
             if packet.payload.get(key):

@@ -4,8 +4,6 @@ a person reads (wrapped, no Python reprs, plurals, a quiet closed pipe), and res
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -93,3 +91,42 @@ def test_templates_write_every_hex_quoted(tmp_path: Path) -> None:
 def test_a_scenario_name_picks_its_ruleset(tmp_path: Path) -> None:
     _, a_dir, _, _ = two_homes(tmp_path, "july-1939-contact", "soviet")
     assert "ruleset: red-star" in (a_dir / "game.yaml").read_text()
+
+
+# -- section 5: resigning -----------------------------------------------------------------------------------
+
+
+def test_resign_ends_the_game_for_both_copies_and_a_third(tmp_path: Path) -> None:
+    alice, a_dir, bob, b_dir = two_homes(tmp_path, "liaoyang-1904", "russia")
+    refused = rsr(bob, "resign", str(b_dir), "--yes")
+    assert refused.exit_code == 2 and "russia's" in refused.output  # not bob's packet to write
+    kept = rsr(alice, "resign", str(a_dir), input="n\n")
+    assert kept.exit_code == 2 and "not resigned" in kept.output
+    assert not list((a_dir / "turns").glob("0002-*"))
+    out = ok(alice, "resign", str(a_dir), input="y\n")
+    assert "japan wins (decisive, russia resigned)" in out
+    packet = next((a_dir / "turns").glob("0002-*"))
+    got = ok(bob, "receive", str(b_dir), str(packet))
+    assert "russia's packet 2 is a resignation" in got and "japan wins (decisive, russia resigned)" in got
+    for home, game in ((alice, a_dir), (bob, b_dir)):
+        assert "the game is over: japan wins (decisive, russia resigned)" in ok(home, "status", str(game))
+        after = rsr(home, "submit", str(game), "--pass")
+        assert after.exit_code == 2 and "the game is over" in after.output
+    third = Path("referee") / "game"
+    (third / "turns").mkdir(parents=True)
+    for item in sorted((a_dir / "turns").glob("*.rsr")):
+        (third / "turns" / item.name).write_bytes(item.read_bytes())
+    verified = ok(Path("referee-home"), "verify", str(third))
+    assert "verified: 3 packets, 1 resolution, 0 dice" in verified
+    assert "japan wins (decisive, russia resigned)" in verified
+    inbox = ok(alice, "inbox", str(alice / "games"))
+    assert "3 packets the game is over" in " ".join(inbox.split())
+
+
+def test_a_resignation_goes_alone(tmp_path: Path) -> None:
+    alice, a_dir, _, _ = two_homes(tmp_path, "liaoyang-1904", "russia")
+    orders = Path("orders.yaml")
+    orders.write_text(attack_orders("'1807'") + "- resign: true\n")
+    refused = rsr(alice, "submit", str(a_dir), str(orders))
+    assert refused.exit_code == 2 and "a resignation goes alone" in refused.output
+    assert not list((a_dir / "turns").glob("0002-*"))
