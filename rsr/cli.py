@@ -159,7 +159,7 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
             raise BadInput(f"{exc} (packet {packet.seq} is written in {game_dir}; once that is fixed, commit and "
                            "push it with git)") from exc
     if not (write_mail or send or use_git):
-        click.echo(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
+        say(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
 
 
 @main.command("new")
@@ -202,7 +202,7 @@ def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: s
         gitsync.init_repo(parent, remote)
     game_dir, packet = actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name, opponent_key,
                                         options, deadline_hours=deadline_hours)
-    click.echo(f"game {packet.game} created in {game_dir}")
+    say(f"game {packet.game} created in {game_dir}")
     for name, value in options.items():
         click.echo(f"  rules option {name} = {plain_value(value)}")
     contacts.ignore_local_files(game_dir)
@@ -283,7 +283,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
             gitsync.repo_of(parent or Path("."))
         game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
                                                given.inputs or None, given.message)
-    click.echo(f"accepted game {packet.game} in {game_dir}")
+    say(f"accepted game {packet.game} in {game_dir}")
     contacts.ignore_local_files(game_dir)
     if opponent_email or sender:
         contacts.record_opponent_email(game_dir, opponent_email or str(sender))
@@ -427,7 +427,7 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
                 raise BadInput(f"the remote has {plural(len(waiting), 'packet')} of {game_dir.name} you have not "
                                f"received; run 'rsr receive {game_dir} --git' first")
     packet = actions.submit(game_dir, given.inputs, key_name, out, given.message)
-    click.echo(f"wrote packet {packet.seq} ({packet.side}): {game_dir / 'turns' / packet.file_name()}")
+    say(f"wrote packet {packet.seq} ({packet.side}): {game_dir / 'turns' / packet.file_name()}")
     if to:
         from rsr import contacts
 
@@ -598,7 +598,7 @@ def play(game_dir: Path, key_name: str | None) -> None:
     if asked is None:
         if click.confirm("your packet carries no orders; sign it now?", default=True):
             packet = actions.submit(game_dir, [], key_name)
-            click.echo(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
+            say(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
         return
     edited = click.edit(text, extension=".yaml") if sys.stdin.isatty() else None
     if edited is None:
@@ -622,7 +622,7 @@ def play(game_dir: Path, key_name: str | None) -> None:
     actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
     if click.confirm("orders check out; sign and write the packet?", default=True):
         packet = actions.submit(game_dir, inputs, key_name)
-        click.echo(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
+        say(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
 
 
 @main.command("verify")

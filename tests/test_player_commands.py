@@ -88,6 +88,25 @@ def test_templates_write_every_hex_quoted(tmp_path: Path) -> None:
     assert "- '1807'" in text
 
 
+@pytest.mark.usefixtures("duel_registered")
+def test_submit_without_orders_reveals_the_sealed_choice(tmp_path: Path, rsr_home: Path) -> None:
+    from tests.support.games import duel_game
+
+    game_dir, _ = duel_game(tmp_path, {}, 2)  # hot-seat: both keys in this home
+    orders = Path("attack.yaml")
+    orders.write_text("inputs:\n- {request: r1/attack, answer: 2, seal: true}\n")
+    ok(rsr_home, "submit", str(game_dir), str(orders), "--key", "att")
+    orders.write_text("inputs:\n- {request: r1/defend, answer: 2}\n")
+    ok(rsr_home, "submit", str(game_dir), str(orders), "--key", "def")
+    assert "reveal" in ok(rsr_home, "orders", "template", str(game_dir), "--key", "att")
+    out = ok(rsr_home, "submit", str(game_dir), "--key", "att")  # no orders: the template's own answer
+    assert "revealing your sealed choice" in out and "wrote packet 4" in out
+    from rsr.game import load_log
+
+    inputs = load_log(game_dir)[4].payload["inputs"]
+    assert inputs[0]["unseal"] == "r1/attack" and inputs[0]["choice"] == 2
+
+
 def test_a_scenario_name_picks_its_ruleset(tmp_path: Path) -> None:
     _, a_dir, _, _ = two_homes(tmp_path, "july-1939-contact", "soviet")
     assert "ruleset: red-star" in (a_dir / "game.yaml").read_text()
