@@ -55,12 +55,25 @@ def fail(exc: RsrError) -> None:
     sys.exit(exc.exit_code)
 
 
+def quiet_on_closed_pipe() -> None:
+    """The reader of our output went away (``rsr odds ... | head``): stop at once and say nothing; the
+    interpreter's last flush goes to /dev/null so it cannot complain either."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # (no real file descriptor: a test runner's stream)
+        pass
+    sys.exit(0)
+
+
 class RsrGroup(click.Group):
     """Turns every rsr error into one line and its exit status."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            quiet_on_closed_pipe()
         except RsrError as exc:
             fail(exc)
         except RecursionError:
@@ -584,6 +597,20 @@ def inbox(folder: Path, use_git: bool, maildir: Path | None, mbox: Path | None, 
         say(line)
 
 
+def edit_in_editor(text: str) -> str | None:
+    """``text`` edited in the player's $VISUAL or $EDITOR; None (then the orders are pasted at the terminal)
+    when neither is set (no guessing at the system's editor chooser) or the editor fails, saying so."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    if not editor:
+        say("no EDITOR set (export EDITOR=nano, say): the orders are pasted here instead")
+        return None
+    try:
+        return click.edit(text, editor=editor, extension=".yaml")
+    except click.ClickException as exc:
+        say(f"the editor {editor!r} failed ({exc.format_message()}): the orders are pasted here instead")
+        return None
+
+
 @main.command("play")
 @click.argument("game_dir", type=GameDir)
 @click.option("--key", "key_name", default=None)
@@ -600,7 +627,7 @@ def play(game_dir: Path, key_name: str | None) -> None:
             packet = actions.submit(game_dir, [], key_name)
             say(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
         return
-    edited = click.edit(text, extension=".yaml") if sys.stdin.isatty() else None
+    edited = edit_in_editor(text) if sys.stdin.isatty() else None
     if edited is None:
         click.echo("paste your orders (YAML), end with an empty line:")
         edited = "\n".join(iter(lambda: sys.stdin.readline().rstrip("\n"), ""))
@@ -707,13 +734,15 @@ def replay_command(game_dir: Path, seq: int | None, key_name: str | None) -> Non
     seqs = [r.resolved for r in records]
     if seq is not None and seq not in seqs:
         raise BadInput(f"packet {seq} has no resolution (resolved packets: {seqs[0]}-{seqs[-1]})")
-    index = seqs.index(seq) if seq is not None else (len(records) - 1 if not sys.stdin.isatty() else 0)
+    first = next((i for i, r in enumerate(records) if r.events), 0)  # the first packet where something happened
+    index = seqs.index(seq) if seq is not None else (len(records) - 1 if not sys.stdin.isatty() else first)
     out = console(None if sys.stdout.isatty() else 80)
     while True:
         out.print(replay_frame(result, records[index], index, len(records), out.width))
         if seq is not None or not sys.stdin.isatty():
             return
-        answer = click.prompt("[n]ext, [p]revious, packet number, [q]uit", default="n", show_default=False)
+        answer = click.prompt(f"[n]ext, [p]revious, packet number ({seqs[0]}-{seqs[-1]}), [q]uit", default="n",
+                              show_default=False)
         answer = answer.strip().lower()
         if answer in ("q", "quit"):
             return
@@ -895,9 +924,10 @@ def dice_show(game_dir: Path, seq: int) -> None:
                    f"--sides {sides} --start {start} --count {count}")
 
 
-@main.group(cls=RsrGroup)
+@main.group(cls=RsrGroup, hidden=True)
 def case() -> None:
-    """Adjudication test cases (tests/cases/)."""
+    """Adjudication test cases (tests/cases/ of a checkout of rsr): a contributor's command, hidden from
+    the player's help."""
 
 
 @case.command("run")

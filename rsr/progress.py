@@ -204,7 +204,8 @@ def receive_summary(result: Replay, me: str | None, new_seqs: list[int],
         else:
             lines.append(f"{latest.side}'s packet {latest.seq} carries {orders}")
         if pending is not None and pending.resolved == latest.seq and (pending.events or pending.rolls):
-            lines.append("  what they did, with the dice your next packet reveals:")
+            lines.append("  what they did, with the dice your next packet reveals:" if pending.rolls
+                         else "  what they did (no die rolled):")
             lines += _event_lines(pending.events)
             lines.append(f"  report: {_report_path(result, pending)}")
     lines += ["now: " + line if i == 0 else line for i, line in enumerate(next_lines(result, me, author_view))]
