@@ -643,7 +643,7 @@ def play(game_dir: Path, key_name: str | None) -> None:
         if passing is None:
             raise BadInput(refusal + " (the rules allow no empty answer here)")
         if not click.confirm(f"no orders given, but the game asks you: {asked.prompt}. Pass, answering it with "
-                             f"{passing['answer']!r} (the rules allow it)?", default=False):
+                             f"{plain_value(passing['answer'])} (the rules allow it)?", default=False):
             raise BadInput(refusal)
         inputs = [passing]
     actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
@@ -985,8 +985,12 @@ def scenarios_command() -> None:
     """List every scenario of every ruleset: name, ruleset, title."""
     rows = actions.scenario_catalogue()
     width = max(len(name) for _, name, _ in rows)
+    import textwrap
+
     for ruleset, name, title in rows:
-        click.echo(f"{name:<{width}}  {ruleset:<14}  {title}")
+        head = f"{name:<{width}}  {ruleset:<14}  "
+        click.echo(textwrap.fill(title, width=80, initial_indent=head, subsequent_indent=" " * len(head),
+                                 break_on_hyphens=False, break_long_words=False))
 
 
 @main.command("completion")

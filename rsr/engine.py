@@ -18,6 +18,7 @@ from typing import Any, Generic, Protocol, TypeVar, cast, overload
 from rsr.canonical import STATE_ENCODER, state_bytes
 from rsr.errors import BadInput, NeedDice, RulesError, VerificationError
 from rsr.fairdice import Dice, NoDice, seal
+from rsr.words import plain_value
 
 T = TypeVar("T")
 
@@ -440,7 +441,7 @@ def _install_policies(ruleset: Ruleset, position: Position, side: str, events: l
         except RulesError as exc:
             raise RulesError(f"{item.where}: {exc}") from exc
         position.policies[side][kind] = rule
-        events.append(Event("policy", f"{side} sets policy {kind}: {rule}", None,
+        events.append(Event("policy", f"{side} sets policy {kind}: {plain_value(rule)}", None,
                             {"side": side, "policy": kind, "rule": rule}))
 
 

@@ -149,3 +149,70 @@ def test_a_resignation_goes_alone(tmp_path: Path) -> None:
     refused = rsr(alice, "submit", str(a_dir), str(orders))
     assert refused.exit_code == 2 and "a resignation goes alone" in refused.output
     assert not list((a_dir / "turns").glob("0002-*"))
+
+
+# -- section 3: output a person reads ------------------------------------------------------------------------
+
+
+def test_every_command_a_player_runs_fits_80_columns(tmp_path: Path) -> None:
+    alice, a_dir, bob, b_dir = two_homes(tmp_path, "liaoyang-1904", "russia")
+    orders = Path("orders.yaml")
+    orders.write_text(attack_orders("1807"))
+    for args in (["--help"], ["scenarios"], ["status", str(a_dir)], ["orders", "template", str(a_dir)],
+                 ["orders", "check", str(a_dir), str(orders)], ["odds", str(a_dir), "1807:ru-es1,ru-es5"],
+                 ["submit", str(a_dir), str(orders)], ["inbox", str(alice / "games")], ["verify", str(a_dir)],
+                 ["status", str(a_dir)]):
+        ok(alice, *args)
+    for command in ("new", "accept", "submit", "receive", "status", "report", "map", "odds", "play", "resign"):
+        ok(alice, command, "--help")
+    got = ok(bob, "receive", str(b_dir), str(next((a_dir / "turns").glob("0002-*"))))
+    assert "russia's packet 2 carries 1 order" in got and "order(s)" not in got
+    ok(bob, "status", str(b_dir))
+    text = ok(bob, "report", str(b_dir))
+    assert "**" not in text and "`" not in text
+    ok(bob, "orders", "template", str(b_dir))
+
+
+def test_rsr_case_is_kept_out_of_the_players_help(tmp_path: Path) -> None:
+    shown = ok(tmp_path, "--help")
+    assert "resign" in shown and "\n  case" not in shown
+    assert "Run adjudication cases" in ok(tmp_path, "case", "run", "--help")  # still there for contributors
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first line: every write fails with EPIPE
+    try:
+        done = subprocess.run([sys.executable, "-c", "from rsr.cli import main; main()", "scenarios"],
+                              stdout=write_end, stderr=subprocess.PIPE, timeout=120, env={**os.environ,
+                              "RSR_HOME": str(tmp_path / "home")})
+    finally:
+        os.close(write_end)
+    assert done.stderr == b"" and done.returncode == 0
+
+
+def test_play_without_an_editor_pastes_at_the_terminal(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from rsr.cli import edit_in_editor
+
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    assert edit_in_editor("inputs: []\n") is None
+    assert "no EDITOR set" in capsys.readouterr().out
+    monkeypatch.setenv("EDITOR", "false")
+    assert edit_in_editor("inputs: []\n") is None
+    out = capsys.readouterr().out
+    assert "the editor 'false' failed" in out and "pasted here instead" in out
+
+
+def test_words_for_people() -> None:
+    from rsr.words import plain_value, plural
+
+    assert [plural(1, "packet"), plural(2, "packet"), plural(1, "city"), plural(3, "city")] == [
+        "1 packet", "2 packets", "1 city", "3 cities"]
+    assert plain_value({"refuse_in_port": False, "combats": [], "cities": ["0220", "0803"]}) == (
+        "refuse_in_port: false; combats: none; cities: [0220, 0803]")
