@@ -205,7 +205,7 @@ def test_play_without_an_editor_pastes_at_the_terminal(monkeypatch: pytest.Monke
     assert "no EDITOR set" in capsys.readouterr().out
     monkeypatch.setenv("EDITOR", "false")
     assert edit_in_editor("inputs: []\n") is None
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())
     assert "the editor 'false' failed" in out and "pasted here instead" in out
 
 
