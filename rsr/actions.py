@@ -131,6 +131,16 @@ def ruleset_of_scenario(name: str, default: str = "red-sun-rising") -> str:
     return having[0] if len(having) == 1 else default
 
 
+def scenario_first_needs(ruleset_id: str, scenario_name: str, options: dict[str, Any]) -> list[str]:
+    """What must happen before the scenario gives what its title promises (a naval battle needs a sortie),
+    worked out from its set-up and the rules; empty when nothing is left to chance (issue 23 §5)."""
+    if ruleset_id != "red-sun-rising":
+        return []
+    from rsr.rulesets.red_sun_rising.naval.outlook import first_needs
+
+    return first_needs(get_ruleset(ruleset_id).initial_state(load_scenario(ruleset_id, scenario_name), options))
+
+
 def scenario_catalogue() -> list[tuple[str, str, str]]:
     """(ruleset, scenario, title) of every scenario, rulesets and scenarios in name order."""
     from rsr.scenario import SCENARIO_ROOT

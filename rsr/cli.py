@@ -218,6 +218,8 @@ def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: s
     say(f"game {packet.game} created in {game_dir}")
     for name, value in options.items():
         click.echo(f"  rules option {name} = {plain_value(value)}")
+    for line in actions.scenario_first_needs(ruleset, scenario, options):
+        say("note: " + line)
     contacts.ignore_local_files(game_dir)
     if opponent_email:
         contacts.record_opponent_email(game_dir, opponent_email)

@@ -216,3 +216,21 @@ def test_words_for_people() -> None:
         "1 packet", "2 packets", "1 city", "3 cities"]
     assert plain_value({"refuse_in_port": False, "combats": [], "cities": ["0220", "0803"]}) == (
         "refuse_in_port: false; combats: none; cities: [0220, 0803]")
+
+
+def test_the_battle_scenario_says_what_must_happen_first(tmp_path: Path) -> None:
+    from fractions import Fraction
+
+    from rsr.rulesets.red_sun_rising.naval.outlook import sortie_chance
+
+    assert sortie_chance(2, 0) == sortie_chance(3, 1) == Fraction(1, 3) and sortie_chance(1, 2) == 0  # RSR 5.0
+    home = Path("vitgeft")
+    ok(home, "key", "new", "vitgeft")
+    Path("games").mkdir()
+    out = " ".join(ok(home, "new", "games", "--scenario", "naval-battle-1904", "--side", "russia",
+                      "--key", "vitgeft").split())
+    assert ("note: ru-fleet-1 (russia) puts to sea only with command initiative: a die + 0 (summer) at most "
+            "Vitgeft's rating 2: 2 of the 6 faces of the die, 1 chance in 3") in out
+    assert "search that finds the enemy fleet" in out
+    quiet = ok(home, "new", "games", "--scenario", "liaoyang-1904", "--side", "russia", "--key", "vitgeft")
+    assert "note:" not in quiet
