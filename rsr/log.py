@@ -170,8 +170,6 @@ def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = Tr
                                 packet.seq)
     result.packets.append(packet)
     _check_chain(result, index, packet, result.packets[0].game)
-    if any(is_resignation(item) for item in packet.inputs) and (index < 2 or len(packet.inputs) != 1):
-        raise VerificationError("a resignation is the only input of a packet after the acceptance", packet.seq)
     if index == 1:
         _check_accept(result, packet)
     if not signature_ok(result.keys[packet.side], packet.signature, packet.payload_bytes):
@@ -184,7 +182,10 @@ def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = Tr
         assert record.position is not None  # (a fresh pass always has its position)
         result.position = record.position
     if index >= resume:
-        enqueue(result.position, packet.seq, packet.side, packet.inputs)
+        inputs = packet.inputs
+        if any(is_resignation(item) for item in inputs) and (index < 2 or len(inputs) != 1):
+            raise VerificationError("a resignation is the only input of a packet after the acceptance", packet.seq)
+        enqueue(result.position, packet.seq, packet.side, inputs)
 
 
 def _check_chain(result: Replay, index: int, packet: Packet, game: str) -> None:
