@@ -163,7 +163,7 @@ def test_every_command_a_player_runs_fits_80_columns(tmp_path: Path) -> None:
                  ["submit", str(a_dir), str(orders)], ["inbox", str(alice / "games")], ["verify", str(a_dir)],
                  ["status", str(a_dir)]):
         ok(alice, *args)
-    hopeless = ok(alice, "odds", str(a_dir), "1808:ru-es9")  # worse than 1-3: no die (RSR 11.57)
+    hopeless = ok(alice, "odds", str(a_dir), "1808:ru-es9")  # worse than 1-3: an automatic result, no die
     assert "no die" in hopeless and "die none" not in hopeless
     for command in ("new", "accept", "submit", "receive", "status", "report", "map", "odds", "play", "resign"):
         ok(alice, command, "--help")
