@@ -125,6 +125,22 @@ def scenarios_by_ruleset() -> dict[str, list[str]]:
     return {ruleset_id: available(ruleset_id) for ruleset_id in known_rulesets()}
 
 
+def ruleset_of_scenario(name: str, default: str = "red-sun-rising") -> str:
+    """The ruleset a scenario name picks: the only one that has it, else ``default``."""
+    having = [ruleset_id for ruleset_id, names in scenarios_by_ruleset().items() if name in names]
+    return having[0] if len(having) == 1 else default
+
+
+def scenario_first_needs(ruleset_id: str, scenario_name: str, options: dict[str, Any]) -> list[str]:
+    """What must happen before the scenario gives what its title promises (a naval battle needs a sortie),
+    worked out from its set-up and the rules; empty when nothing is left to chance (issue 23 §5)."""
+    if ruleset_id != "red-sun-rising":
+        return []
+    from rsr.rulesets.red_sun_rising.naval.outlook import first_needs
+
+    return first_needs(get_ruleset(ruleset_id).initial_state(load_scenario(ruleset_id, scenario_name), options))
+
+
 def scenario_catalogue() -> list[tuple[str, str, str]]:
     """(ruleset, scenario, title) of every scenario, rulesets and scenarios in name order."""
     from rsr.scenario import SCENARIO_ROOT
@@ -356,13 +372,15 @@ def check_sealed_content(result: Replay, key: keystore.KeyPair, inputs: list[dic
 def check_input_shapes(inputs: list[dict[str, Any]], where: str = "orders") -> None:
     """Each input has one of the shapes a packet may carry (the packet schema's ``input``), before the rules
     see it: a policy without its rule, say, is refused here with its place, not met by the rules code."""
+    if len(inputs) > 1 and any(isinstance(item, dict) and "resign" in item for item in inputs):
+        raise BadInput(f"{where}: a resignation goes alone in its packet (rsr resign GAME signs it)")
     for number, item in enumerate(inputs, start=1):
         if isinstance(item, dict) and item.get("seal") is True and set(item) == {"request", "answer", "seal"}:
             item = {"request": item["request"], "answer": item["answer"]}  # sealed when signed
         if not _input_validator().is_valid(item):
             shown = repr(item) if len(repr(item)) <= 120 else repr(item)[:120] + "..."
             raise BadInput(f"{where}: input {number} {shown} is none of: {{request, answer}}, {{request, answer, "
-                           "seal: true}, {unseal, salt, choice}, {policy, rule}")
+                           "seal: true}, {unseal, salt, choice}, {policy, rule}, {resign: true}")
 
 
 @functools.cache
@@ -399,9 +417,10 @@ def read_orders(path: Path | str) -> Orders:
     (docs/red-sun-rising/orders.md). Every value must be plain JSON data: text, whole numbers, true/false,
     null, lists and mappings with text keys; YAML's floats, dates and binary are refused with their place."""
     if str(path) == "-":
-        data = load_yaml_text(read_packet_text(path), "orders from standard input")
+        data = load_yaml_text(read_packet_text(path), "orders from standard input", hexes=True)
     else:
-        data = load_yaml_text(read_text_file_limited(Path(path), MAX_INPUT_BYTES, "orders file"), str(path))
+        data = load_yaml_text(read_text_file_limited(Path(path), MAX_INPUT_BYTES, "orders file"), str(path),
+                              hexes=True)
     if data is None:
         return Orders([])
     if not isinstance(data, dict) or not isinstance(data.get("inputs", []), list):
@@ -687,6 +706,15 @@ def submit(game_dir: Path, inputs: list[dict[str, Any]], key_name: str | None,
     if out is not None:
         atomic_write(out, packet.armored().encode())
     return packet
+
+
+RESIGNATION: dict[str, Any] = {"resign": True}  # docs/protocol.md, "Resigning"
+
+
+def resign(game_dir: Path, key_name: str | None, out: Path | None = None, message: str | None = None) -> Packet:
+    """Sign the resignation ``{resign: true}`` as this side's next packet: the game ends at once with the
+    other side's decisive victory, for both copies and for ``rsr verify``."""
+    return submit(game_dir, [dict(RESIGNATION)], key_name, out, message)
 
 
 def receive(game_dir: Path, source: Path | str, key_name: str | None) -> tuple[list[Packet], list[Path]]:

@@ -18,6 +18,7 @@ import click
 from rsr.completion import SHELLS, GameDirPath, attach, completion_script
 from rsr.errors import BadInput, RsrError
 from rsr.safetext import visible
+from rsr.words import plain_value, plural, plural_word, wrapped
 
 
 class LazyModule:
@@ -55,12 +56,25 @@ def fail(exc: RsrError) -> None:
     sys.exit(exc.exit_code)
 
 
+def quiet_on_closed_pipe() -> None:
+    """The reader of our output went away (``rsr odds ... | head``): stop at once and say nothing; the
+    interpreter's last flush goes to /dev/null so it cannot complain either."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # (no real file descriptor: a test runner's stream)
+        pass
+    sys.exit(0)
+
+
 class RsrGroup(click.Group):
     """Turns every rsr error into one line and its exit status."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            quiet_on_closed_pipe()
         except RsrError as exc:
             fail(exc)
         except RecursionError:
@@ -91,7 +105,7 @@ def key_new(name: str, passphrase: bool) -> None:
     secret = click.prompt("passphrase", hide_input=True, confirmation_prompt=True) if passphrase else None
     pair = keystore.new_key(name, secret)
     click.echo(f"key {name}: {pair.fingerprint}")
-    click.echo(f"stored in {keystore.key_dir()} (private key mode 0600)")
+    say(f"stored in {keystore.key_dir()} (private key mode 0600)")
 
 
 @key.command("show")
@@ -173,12 +187,13 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
             raise BadInput(f"{exc} (packet {packet.seq} is written in {game_dir}; once that is fixed, commit and "
                            "push it with git)") from exc
     if not (write_mail or send or use_git):
-        click.echo(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
+        say(f"send {game_dir / 'turns' / packet.file_name()} to your opponent")
 
 
 @main.command("new")
 @click.argument("parent", type=click.Path(file_okay=False, path_type=Path), default=".")
-@click.option("--ruleset", default="red-sun-rising", show_default=True)
+@click.option("--ruleset", default=None,
+              help="red-sun-rising or red-star (default: the one that has the scenario, else red-sun-rising).")
 @click.option("--scenario", required=True)
 @click.option("--side", required=True, help="Your side, e.g. russia or japan.")
 @click.option("--key", "key_name", required=True, help="Your stored key.")
@@ -191,7 +206,7 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
 @click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE",
               help="A rules option for this game (repeatable); VALUE is a YAML scalar: 3, 1.5, true, text.")
 @exchange_options
-def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, player: str,
+def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: str, player: str,
         opponent_key: str | None, opponent_email: str | None, remote: str | None, deadline_hours: int | None,
         rule_options: tuple[str, ...], write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
     """Start a game under PARENT: writes the invitation to send to your opponent."""
@@ -199,6 +214,7 @@ def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, pla
 
     _check_player_name(player)
     options = actions.parse_rule_options(rule_options)
+    ruleset = ruleset or actions.ruleset_of_scenario(scenario)
     if opponent_email:
         contacts.check_address(opponent_email, "--opponent-email")
     if remote and not use_git:
@@ -215,9 +231,11 @@ def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, pla
         gitsync.init_repo(parent, remote)
     game_dir, packet = actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name, opponent_key,
                                         options, deadline_hours=deadline_hours)
-    click.echo(f"game {packet.game} created in {game_dir}")
+    say(f"game {packet.game} created in {game_dir}")
     for name, value in options.items():
-        click.echo(f"  rules option {name} = {value!r}")
+        click.echo(f"  rules option {name} = {plain_value(value)}")
+    for line in actions.scenario_first_needs(ruleset, scenario, options):
+        say("note: " + line)
     contacts.ignore_local_files(game_dir)
     if opponent_email:
         contacts.record_opponent_email(game_dir, opponent_email)
@@ -303,7 +321,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
             mail.check_outbox(invite.parent.parent)
         game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
                                                given.inputs or None, given.message)
-    click.echo(f"accepted game {packet.game} in {game_dir}")
+    say(f"accepted game {packet.game} in {game_dir}")
     from rsr.game import load_log
     from rsr.terms import terms_lines
 
@@ -327,26 +345,26 @@ def status(game_dir: Path, key_name: str | None) -> None:
     """What is asked of whom, and the position."""
     st = actions.status(game_dir, key_name)
     result = st.result
-    click.echo(f"game {result.game_id} ({result.ruleset.id}, scenario {result.scenario.name}), "
-               f"{len(result.packets)} packets")
+    say(f"game {result.game_id} ({result.ruleset.id}, scenario {result.scenario.name}), "
+        f"{plural(len(result.packets), 'packet')}")
     for side, name in sorted(result.names.items()):
         fingerprint = keystore.fingerprint(result.keys[side]) if side in result.keys else ""
-        click.echo(f"  {side}: {visible(name)} {fingerprint}")
+        say(f"  {side}: {visible(name)} {fingerprint}")
     position = st.pending.after if st.pending else result.position
     for line in result.ruleset.describe(position.state):
-        click.echo(line)
+        say(line)
     if st.side:
-        click.echo(f"you play {st.side}")
+        say(f"you play {st.side}")
     for line in st.lines:
-        click.echo(line)
+        say(line)
     from rsr.disputes import equivocations
 
     for line in equivocations(game_dir, result):
-        click.echo(line)
+        say(line)
     from rsr.claims import deadline_hours, owed
 
     if deadline_hours(result) is not None:
-        click.echo(owed(result).describe(datetime.datetime.now(datetime.UTC), st.side))
+        say(owed(result).describe(datetime.datetime.now(datetime.UTC), st.side))
 
 
 @main.group(cls=RsrGroup)
@@ -375,25 +393,20 @@ def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> Non
     inputs = actions.load_orders(orders_file)
     key = actions.choose_key(result, key_name)
     run = actions.check_all_orders(result, key, inputs)
-    click.echo(f"{len(inputs)} input(s) accepted")
+    click.echo(f"{plural(len(inputs), 'input')} accepted")
     for line in actions.turn_check_lines(result, key, inputs):
-        _echo_wrapped(line)
+        say(line)
     if run.stopped_at_die:
-        _echo_wrapped(f"the rest depends on dice: {run.stopped_at_die}")
+        say(f"the rest depends on dice: {run.stopped_at_die}")
     elif run.next_request is not None:
-        _echo_wrapped(f"then the game asks {run.next_request.side}: {run.next_request.prompt} "
+        say(f"then the game asks {run.next_request.side}: {run.next_request.prompt} "
                       f"[{run.next_request.id}]")
     _orders_odds(result, key_name, inputs)
 
 
-def _echo_wrapped(text: str) -> None:
-    """A line of prose for the terminal, wrapped at 80 columns: continuation lines keep the line's own
-    indent plus two spaces."""
-    import textwrap
-
-    indent = text[: len(text) - len(text.lstrip(" "))]
-    click.echo(textwrap.fill(text.strip(), width=80, initial_indent=indent, subsequent_indent=indent + "  ",
-                             break_on_hyphens=False, break_long_words=False))
+def say(text: str) -> None:
+    """Prose for a person, every line wrapped at 80 columns (rsr.words.wrapped)."""
+    click.echo(wrapped(text))
 
 
 def _orders_odds(result: Any, key_name: str | None, inputs: list[dict[str, Any]]) -> None:
@@ -465,10 +478,10 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
         if push:
             waiting = gitsync.unreceived(game_dir)
             if waiting:
-                raise BadInput(f"the remote has {len(waiting)} packet(s) of {game_dir.name} you have not received; "
-                               f"run 'rsr receive {game_dir} --git' first")
+                raise BadInput(f"the remote has {plural(len(waiting), 'packet')} of {game_dir.name} you have not "
+                               f"received; run 'rsr receive {game_dir} --git' first")
     packet = actions.submit(game_dir, given.inputs, key_name, out, given.message)
-    click.echo(f"wrote packet {packet.seq} ({packet.side}): {game_dir / 'turns' / packet.file_name()}")
+    say(f"wrote packet {packet.seq} ({packet.side}): {game_dir / 'turns' / packet.file_name()}")
     _mark_shown(game_dir, packet.seq)
     if to:
         from rsr import contacts
@@ -478,6 +491,41 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
         deliver(game_dir, packet, write_mail, send, use_git, push, to, key_name)
 
 
+@main.command("resign")
+@click.argument("game_dir", type=GameDir)
+@click.option("--key", "key_name", default=None)
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the packet to this file (to attach or paste into an email).")
+@click.option("--to", default=None, help="With --mail/--send: the opponent's address (remembered for the game).")
+@exchange_options
+def resign_command(game_dir: Path, key_name: str | None, yes: bool, out: Path | None, to: str | None,
+                   write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
+    """Concede the game: sign a resignation as your next packet. The game ends at once with your opponent's
+    decisive victory, in both copies and for rsr verify (docs/protocol.md, "Resigning")."""
+    from rsr.log import my_side, other_side
+
+    result = actions.load_game(game_dir)
+    progress.refuse_if_over(result)
+    side = my_side(result, actions.choose_key(result, key_name))
+    if result.next_author() != side:
+        raise BadInput(f"the next packet is {result.next_author()}'s: resign once it has come in (rsr receive)")
+    if push and not use_git:
+        raise BadInput("--push goes with --git")
+    winner = other_side(result.ruleset, side)
+    if not yes and not click.confirm(f"resign game {result.game_id[:8]} as {side}, giving {winner} a decisive "
+                                     "victory?", default=False):
+        raise BadInput("not resigned; nothing signed")
+    packet = actions.resign(game_dir, key_name, out)
+    say(f"wrote packet {packet.seq} ({packet.side}, resignation): {game_dir / 'turns' / packet.file_name()}")
+    say(progress.result_line(progress.game_result(actions.load_game(game_dir), None)))
+    if to:
+        from rsr import contacts
+
+        contacts.record_opponent_email(game_dir, to)
+    deliver(game_dir, packet, write_mail, send, use_git, push, to)
+
+
 def _empty_answer(game_dir: Path, key_name: str | None, passing: bool) -> list[dict[str, Any]]:
     """No orders while the game asks this player: refused (a packet that answers nothing makes the opponent
     send one back for nothing), unless ``--pass`` answers the request with nothing and the rules allow it."""
@@ -485,6 +533,10 @@ def _empty_answer(game_dir: Path, key_name: str | None, passing: bool) -> list[d
     asked = actions.pending_request(result, key_name)
     if asked is None:
         return []
+    unsealing = actions.unseal_input(result.game_id, asked)
+    if unsealing is not None:  # the only thing asked is to reveal the choice this machine sealed
+        click.echo(f"no orders given: revealing your sealed choice for {asked.prompt}")
+        return [unsealing]
     empty = actions.pass_answer(result, key_name)
     if not passing:
         hint = " or --pass to answer it with nothing" if empty is not None else ""
@@ -525,7 +577,8 @@ def receive(game_dir: Path, packet_file: Path | None, key_name: str | None, use_
             notes.append(f"waiting for an earlier packet: {', '.join(map(str, got.found.after_gap))} "
                          "cannot be received yet")
         if got.found.unverified:
-            notes.append(f"{got.found.unverified} block(s) naming this game did not verify and were ignored")
+            notes.append(f"{plural(got.found.unverified, 'block')} naming this game did not verify and "
+                         f"{plural_word('was', got.found.unverified)} ignored")
         notes += [visible(line, 300) for line in got.skipped]
     if not new:
         click.echo("nothing new: the log already holds every packet found")
@@ -574,7 +627,7 @@ def _show_unseen(game_dir: Path, key_name: str | None, new_seqs: list[int]) -> l
     if seqs and not new_seqs:
         click.echo(f"not shown before: packet(s) {', '.join(map(str, seqs))}, merged earlier")
     for line in summary:
-        _echo_wrapped(line)
+        say(line)
     if count and shown != count - 1:
         try:
             contacts.remember_local(game_dir, "shown_through", count - 1)
@@ -627,7 +680,21 @@ def inbox(folder: Path, use_git: bool, maildir: Path | None, mbox: Path | None, 
 
         messages = mail.read_mailbox(maildir, mbox, imap)
     for line in inboxmod.inbox_lines(folder, messages, use_git):
-        click.echo(visible(line, 2000))  # nothing from a mail or a packet reaches the terminal raw
+        say(visible(line, 2000))  # nothing from a mail or a packet reaches the terminal raw
+
+
+def edit_in_editor(text: str) -> str | None:
+    """``text`` edited in the player's $VISUAL or $EDITOR; None (then the orders are pasted at the terminal)
+    when neither is set (no guessing at the system's editor chooser) or the editor fails, saying so."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    if not editor:
+        say("no EDITOR set (export EDITOR=nano, say): the orders are pasted here instead")
+        return None
+    try:
+        return click.edit(text, editor=editor, extension=".yaml")
+    except click.ClickException as exc:
+        say(f"the editor {editor!r} failed ({exc.format_message()}): the orders are pasted here instead")
+        return None
 
 
 @main.command("play")
@@ -644,13 +711,13 @@ def play(game_dir: Path, key_name: str | None) -> None:
     if asked is None:
         if click.confirm("your packet carries no orders; sign it now?", default=True):
             packet = actions.submit(game_dir, [], key_name)
-            click.echo(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
+            say(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
         return
-    edited = click.edit(text, extension=".yaml") if sys.stdin.isatty() else None
+    edited = edit_in_editor(text) if sys.stdin.isatty() else None
     if edited is None:
         click.echo("paste your orders (YAML), end with an empty line:")
         edited = "\n".join(iter(lambda: sys.stdin.readline().rstrip("\n"), ""))
-    data = load_yaml_text(edited, "orders")
+    data = load_yaml_text(edited, "orders", hexes=True)
     if data is not None and not isinstance(data, dict):
         raise BadInput("orders: an orders file is a mapping with a list 'inputs:'")
     inputs = (data or {}).get("inputs") or []
@@ -662,14 +729,14 @@ def play(game_dir: Path, key_name: str | None) -> None:
         if passing is None:
             raise BadInput(refusal + " (the rules allow no empty answer here)")
         if not click.confirm(f"no orders given, but the game asks you: {asked.prompt}. Pass, answering it with "
-                             f"{passing['answer']!r} (the rules allow it)?", default=False):
+                             f"{plain_value(passing['answer'])} (the rules allow it)?", default=False):
             raise BadInput(refusal)
         inputs = [passing]
     actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
     inputs = _play_rest_of_turn(game_dir, key_name, result, inputs)
     if click.confirm("orders check out; sign and write the packet?", default=True):
         packet = actions.submit(game_dir, inputs, key_name)
-        click.echo(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
+        say(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
 
 
 def _play_rest_of_turn(game_dir: Path, key_name: str | None, result: Any,
@@ -683,7 +750,7 @@ def _play_rest_of_turn(game_dir: Path, key_name: str | None, result: Any,
         left = [q.request for q in actions.whole_turn(result, key, inputs).questions if q.source == "nothing"]
         if not left:
             break
-        _echo_wrapped(f"your orders leave {len(left)} question(s) of this packet unanswered, asked again in a "
+        say(f"your orders leave {len(left)} question(s) of this packet unanswered, asked again in a "
                       f"later packet: {', '.join(r.id for r in left)}")
         if not sys.stdin.isatty() or not click.confirm("lay them out after your answers and edit again?",
                                                        default=True):
@@ -710,11 +777,14 @@ def verify(game_dir: Path, dice: bool) -> None:
     if dice:
         for line in dice_audit(result):
             click.echo(line)
-    click.echo(f"verified: {len(result.packets)} packets, {len(result.passes)} resolutions, {rolls} dice")
+    click.echo(f"verified: {plural(len(result.packets), 'packet')}, {plural(len(result.passes), 'resolution')}, "
+               f"{rolls} {'die' if rolls == 1 else 'dice'}")
+    if progress.is_over(result):
+        say(progress.result_line(progress.game_result(result, result.position.state)))
     from rsr.disputes import equivocations
 
     for line in equivocations(game_dir, result):  # contract 2: the first packet stays; the proof is named
-        click.echo(line)
+        say(line)
 
 
 @main.command("report")
@@ -781,13 +851,15 @@ def replay_command(game_dir: Path, seq: int | None, key_name: str | None) -> Non
     seqs = [r.resolved for r in records]
     if seq is not None and seq not in seqs:
         raise BadInput(f"packet {seq} has no resolution (resolved packets: {seqs[0]}-{seqs[-1]})")
-    index = seqs.index(seq) if seq is not None else (len(records) - 1 if not sys.stdin.isatty() else 0)
+    first = next((i for i, r in enumerate(records) if r.events), 0)  # the first packet where something happened
+    index = seqs.index(seq) if seq is not None else (len(records) - 1 if not sys.stdin.isatty() else first)
     out = console(None if sys.stdout.isatty() else 80)
     while True:
         out.print(replay_frame(result, records[index], index, len(records), out.width))
         if seq is not None or not sys.stdin.isatty():
             return
-        answer = click.prompt("[n]ext, [p]revious, packet number, [q]uit", default="n", show_default=False)
+        answer = click.prompt(f"[n]ext, [p]revious, packet number ({seqs[0]}-{seqs[-1]}), [q]uit", default="n",
+                              show_default=False)
         answer = answer.strip().lower()
         if answer in ("q", "quit"):
             return
@@ -972,9 +1044,10 @@ def dice_show(game_dir: Path, seq: int) -> None:
                    f"--sides {sides} --start {start} --count {count}")
 
 
-@main.group(cls=RsrGroup)
+@main.group(cls=RsrGroup, hidden=True)
 def case() -> None:
-    """Adjudication test cases (tests/cases/)."""
+    """Adjudication test cases (tests/cases/ of a checkout of rsr): a contributor's command, hidden from
+    the player's help."""
 
 
 @case.command("run")
@@ -1032,8 +1105,12 @@ def scenarios_command() -> None:
     """List every scenario of every ruleset: name, ruleset, title."""
     rows = actions.scenario_catalogue()
     width = max(len(name) for _, name, _ in rows)
+    import textwrap
+
     for ruleset, name, title in rows:
-        click.echo(f"{name:<{width}}  {ruleset:<14}  {title}")
+        head = f"{name:<{width}}  {ruleset:<14}  "
+        click.echo(textwrap.fill(title, width=80, initial_indent=head, subsequent_indent=" " * len(head),
+                                 break_on_hyphens=False, break_long_words=False))
 
 
 @main.command("completion")

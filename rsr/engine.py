@@ -18,6 +18,7 @@ from typing import Any, Generic, Protocol, TypeVar, cast, overload
 from rsr.canonical import STATE_ENCODER, state_bytes
 from rsr.errors import BadInput, NeedDice, RulesError, VerificationError
 from rsr.fairdice import Dice, NoDice, seal
+from rsr.words import plain_value
 
 T = TypeVar("T")
 
@@ -350,6 +351,7 @@ class Position:
     # (``contract`` 1) refuse such a packet as they always did.
     void: dict[str, str] = field(default_factory=dict)
     contract: int = 1
+    resigned: str | None = None  # the side that signed {resign: true} (docs/protocol.md, "Resigning")
 
     def to_json(self, ruleset: Ruleset) -> dict[str, Any]:
         out = {
@@ -360,6 +362,8 @@ class Position:
         }
         if self.void:  # (absent when empty: the digests of every position without a void answer are unchanged)
             out["void"] = dict(self.void)
+        if self.resigned is not None:  # (only then: every digest of a game without a resignation is unchanged)
+            out["resigned"] = self.resigned
         return out
 
     def digest(self, ruleset: Ruleset) -> str:
@@ -376,7 +380,7 @@ class Position:
         goes through the same encoder as before. A test compares the bytes with ``state_bytes``.
         """
         fields = getattr(ruleset, "state_fields", None)
-        if fields is None:
+        if fields is None or self.resigned is not None:
             return state_bytes(self.to_json(ruleset))
         try:
             records: dict[str, str] = {}
@@ -425,7 +429,17 @@ class PassResult:
 
 
 def enqueue(position: Position, seq: int, side: str, inputs: list[dict[str, Any]]) -> None:
+    """Queue a packet's inputs; a resignation (``{resign: true}``, alone in its packet) is not queued: it ends
+    the game at once, with nothing left to resolve (docs/protocol.md, "Resigning")."""
+    if any(is_resignation(item) for item in inputs):
+        position.resigned = side
+        return
     position.queues[side].extend(QueuedInput(seq, i, item) for i, item in enumerate(inputs))
+
+
+def is_resignation(item: Any) -> bool:
+    """The input ``{resign: true}``."""
+    return isinstance(item, dict) and item.get("resign") is True
 
 
 def _install_policies(ruleset: Ruleset, position: Position, side: str, events: list[Event]) -> None:
@@ -438,7 +452,7 @@ def _install_policies(ruleset: Ruleset, position: Position, side: str, events: l
         except RulesError as exc:
             raise RulesError(f"{item.where}: {exc}") from exc
         position.policies[side][kind] = rule
-        events.append(Event("policy", f"{side} sets policy {kind}: {rule}", None,
+        events.append(Event("policy", f"{side} sets policy {kind}: {plain_value(rule)}", None,
                             {"side": side, "policy": kind, "rule": rule}))
 
 
@@ -582,7 +596,7 @@ def _pass(ruleset: Ruleset, position: Position, dice: Dice,
     first_die: str | None = None  # the purpose of the pass's first die, once an answer has rolled it
     step = 0
     while True:
-        request = ruleset.next_request(position.state)
+        request = None if position.resigned is not None else ruleset.next_request(position.state)
         if request is None:
             return position, PassResult(events, applied, None)
         _install_policies(ruleset, position, request.side, events)

@@ -14,7 +14,9 @@ from rsr import keys as keystore
 from rsr.errors import RsrError
 from rsr.game import game_dir_name, load_log, replay
 from rsr.packet import Armored
+from rsr.progress import is_over
 from rsr.safetext import visible
+from rsr.words import plural
 
 
 def game_dirs(folder: Path) -> list[Path]:
@@ -33,14 +35,13 @@ def turn_line(game_dir: Path) -> tuple[str, str | None]:
         return f"{game_dir}  cannot be read: {exc}", None
     mine = keystore.find_keys_for(result.keys)
     next_side = result.next_author()
-    waiting = result.passes[-1].waiting if result.passes else result.start_waiting
-    if result.passes and waiting is None:
+    if is_over(result):
         turn = "the game is over"
     elif next_side in mine:
         turn = f"your packet next ({next_side})"
     else:
         turn = f"waiting for {next_side}"
-    line = f"{game_dir}  {result.ruleset.id} {result.scenario.name}  {len(result.packets)} packets  {turn}"
+    line = f"{game_dir}  {result.ruleset.id} {result.scenario.name}  {plural(len(result.packets), 'packet')}  {turn}"
     return line, result.game_id
 
 
@@ -65,11 +66,11 @@ def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> li
             if messages is not None:
                 found = mail.sort_packets(blocks, load_log(game_dir))
                 if found.new:
-                    extra.append(f"{len(found.new)} new packet(s) in the mailbox "
+                    extra.append(f"{plural(len(found.new), 'new packet')} in the mailbox "
                                  f"({', '.join(str(p.seq) for p in found.new)}): "
                                  f"rsr receive {game_dir} with the same mailbox option")
                 if found.conflicting:
-                    extra.append(f"{len(found.conflicting)} conflicting packet(s) in the mailbox")
+                    extra.append(f"{plural(len(found.conflicting), 'conflicting packet')} in the mailbox")
                 if found.after_gap:
                     extra.append(f"packets {', '.join(map(str, found.after_gap))} wait for an earlier one")
             if use_git:
@@ -77,7 +78,7 @@ def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> li
 
                 waiting = gitsync.unreceived(game_dir)
                 if waiting:
-                    extra.append(f"{len(waiting)} new packet(s) in the remote: rsr receive {game_dir} --git")
+                    extra.append(f"{plural(len(waiting), 'new packet')} in the remote: rsr receive {game_dir} --git")
         except RsrError as exc:
             extra.append(f"cannot check: {exc}")
         lines.append(line + ("  " + "; ".join(extra) if extra else ""))

@@ -26,6 +26,7 @@ from rsr.engine import (
     dry_run,
     enqueue,
     initial_position,
+    is_resignation,
     refuse_unused,
     resolve_pass,
 )
@@ -213,6 +214,9 @@ def extend(result: Replay, new: list[Packet]) -> Replay:
 def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = True) -> None:
     """Check one more packet and apply it: resolve its predecessor, then queue its inputs."""
     index = len(result.packets)
+    if result.position.resigned is not None:
+        raise VerificationError(f"the game ended when {result.position.resigned} resigned; no packet may follow",
+                                packet.seq)
     result.packets.append(packet)
     _check_chain(result, index, packet, result.packets[0].game)
     if index == 1:
@@ -229,7 +233,10 @@ def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = Tr
         assert record.position is not None  # (a fresh pass always has its position)
         result.position = record.position
     if index >= resume:
-        enqueue(result.position, packet.seq, packet.side, packet.inputs)
+        inputs = packet.inputs
+        if any(is_resignation(item) for item in inputs) and (index < 2 or len(inputs) != 1):
+            raise VerificationError("a resignation is the only input of a packet after the acceptance", packet.seq)
+        enqueue(result.position, packet.seq, packet.side, inputs)
 
 
 def _check_chain(result: Replay, index: int, packet: Packet, game: str) -> None:

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from rsr.engine import Event, Position, Request, resolve_pass
+from rsr.engine import Event, Position, Request, is_resignation, resolve_pass
 from rsr.errors import BadInput, NeedDice, RsrError
 from rsr.fairdice import NoDice
 from rsr.game import PassRecord, Replay
+from rsr.words import plural
 
 MAX_SUMMARY_EVENTS = 12
 
@@ -27,6 +28,10 @@ MAX_SUMMARY_EVENTS = 12
 
 def game_result(result: Replay, state: Any) -> dict[str, Any] | None:
     """The ruleset's verdict on ``state`` (``result(state)``: winner, level, case), if it gives one."""
+    resigned = result.position.resigned
+    if resigned is not None:  # docs/protocol.md, "Resigning": the other side's decisive victory
+        winner = next(side for side in result.ruleset.sides if side != resigned)
+        return {"winner": winner, "level": "decisive", "case": f"{resigned} resigned", "resigned": resigned}
     judge: Callable[[Any], dict[str, Any] | None] | None = getattr(result.ruleset, "result", None)
     if judge is None:
         return None
@@ -193,10 +198,14 @@ def receive_summary(result: Replay, me: str | None, new_seqs: list[int],
     inputs = latest.payload.get("inputs") or []
     pending = author_view[2] if author_view else None
     if latest.seq >= 2 or inputs:
-        orders = f"{len(inputs)} order(s)" if inputs else "no orders"
-        lines.append(f"{latest.side}'s packet {latest.seq} carries {orders}")
+        orders = plural(len(inputs), "order") if inputs else "no orders"
+        if any(is_resignation(item) for item in inputs):
+            lines.append(f"{latest.side}'s packet {latest.seq} is a resignation")
+        else:
+            lines.append(f"{latest.side}'s packet {latest.seq} carries {orders}")
         if pending is not None and pending.resolved == latest.seq and (pending.events or pending.rolls):
-            lines.append("  what they did, with the dice your next packet reveals:")
+            lines.append("  what they did, with the dice your next packet reveals:" if pending.rolls
+                         else "  what they did (no die rolled):")
             lines += _event_lines(pending.events)
             lines.append(f"  report: {_report_path(result, pending)}")
     lines += ["now: " + line if i == 0 else line for i, line in enumerate(next_lines(result, me, author_view))]

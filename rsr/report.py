@@ -14,6 +14,7 @@ from typing import Any
 from rsr.engine import Event, Request
 from rsr.game import PassRecord, Replay
 from rsr.safetext import markdown, visible_lines
+from rsr.words import plain_value, plural
 
 
 def request_line(request: Request | None) -> str:
@@ -192,7 +193,7 @@ def victory_lines(result: Replay, state: Any) -> list[str]:
     if not isinstance(verdict, dict):
         return [str(verdict)]
     said = verdict_text(verdict)
-    details = [f"{key.replace('_', ' ')}: {value}" for key, value in verdict.items()
+    details = [f"{key.replace('_', ' ')}: {plain_value(value)}" for key, value in verdict.items()
                if key not in ("winner", "level", "case")]
     return [said[:1].upper() + said[1:] + "."] + details
 
@@ -211,7 +212,7 @@ def build_report(result: Replay, record: PassRecord) -> PassReport:
              f"{record.key.hex()[:16]}...)."]
     if packet is not None:
         inputs = packet.payload.get("inputs") or []
-        facts.append(f"It carried {len(inputs)} input(s)" + (": " + ", ".join(
+        facts.append(f"It carried {plural(len(inputs), 'input')}" + (": " + ", ".join(
             markdown(i.get("request") or i.get("unseal") or i.get("policy")) for i in inputs) if inputs else "") + ".")
         for key in ("time", "timestamp", "signed_at"):
             if packet.payload.get(key):
@@ -317,8 +318,13 @@ def report_text(report: PassReport) -> str:
     """Plain text for a terminal or a pipe: 80 columns, lists instead of tables, nothing cut short."""
     rule = "=" * min(WIDTH, len(report.title))
     md = report_markdown(report)
-    out = []
+    out: list[str] = []
+    table: list[list[str]] = []
     for line in md.splitlines():
+        if table and not line.startswith("|"):
+            out += _aligned(table)
+            table = []
+        line = _plain(line)
         if line.startswith("# "):
             out += [line[2:], rule]
         elif line.startswith("## "):
@@ -330,10 +336,33 @@ def report_text(report: PassReport) -> str:
         elif line.startswith("|---"):
             continue
         elif line.startswith("| "):
-            out.append("  " + "  ".join(c.strip() for c in line.strip("|").split("|")))
+            table.append([c.strip() for c in line.strip().strip("|").split("|")])
         else:
             out.append(line)
+    out += _aligned(table)
     return "\n".join(out) + "\n"
+
+
+def _plain(line: str) -> str:
+    """A Markdown line without its emphasis and code marks, for the text report."""
+    return line.replace("**", "").replace("`", "")
+
+
+def _aligned(rows: list[list[str]]) -> list[str]:
+    """Table rows as text with aligned columns (numbers to the right, words to the left), two spaces apart."""
+    if not rows:
+        return []
+    count = max(len(row) for row in rows)
+    rows = [row + [""] * (count - len(row)) for row in rows]
+    widths = [max(len(row[i]) for row in rows) for i in range(count)]
+    numeric = [all(_numeric(row[i]) for row in rows[1:] if row[i]) and any(row[i] for row in rows[1:])
+               for i in range(count)]
+    return ["  " + "  ".join(cell.rjust(w) if num else cell.ljust(w)
+                             for cell, w, num in zip(row, widths, numeric, strict=True)).rstrip() for row in rows]
+
+
+def _numeric(cell: str) -> bool:
+    return cell.lstrip("+-").replace("/", "").replace(".", "").replace(" ", "").replace("%", "").isdigit()
 
 
 def _html_list(items: list[str], css: str = "") -> str:
@@ -431,7 +460,9 @@ def replay_frame(result: Replay, record: PassRecord, index: int, count: int, wid
     picture = "\n".join(text_map(scene, crop_hexes(scene, radius=2)))
     built = build_report(result, record)
     body = report_text(built)
-    head = Text(f"packet {record.resolved} ({index + 1} of {count}): {scene.subtitle}", style="bold")
+    author = result.packets[record.resolved].side if record.resolved < len(result.packets) else "?"
+    head = Text(f"packet {record.resolved} ({author}), dice revealed by packet {record.resolver}: "
+                f"{scene.subtitle}", style="bold")  # numbered as the log numbers its packets
     left = Panel(Text(picture, no_wrap=True, overflow="crop"), title="map", expand=False)
     right = Panel(Text(body), title="report")
     if width >= 120:

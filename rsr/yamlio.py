@@ -17,7 +17,9 @@ MAX_YAML_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64
 
 
-def load_yaml_text(text: str, where: str) -> Any:
+def load_yaml_text(text: str, where: str, hexes: bool = False) -> Any:
+    """One YAML document; with ``hexes`` (orders), ``2007`` and ``0414`` are the hexes they look like,
+    text, not numbers (rsr.yamlstrict.HEX_TEXT)."""
     if len(text) > MAX_YAML_BYTES:
         raise BadInput(f"{where}: {len(text)} characters; at most {MAX_YAML_BYTES}")
     import yaml
@@ -25,7 +27,7 @@ def load_yaml_text(text: str, where: str) -> Any:
     from rsr.yamlstrict import strict_load
 
     try:
-        return strict_load(text)
+        return strict_load(text, hexes)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         # (libyaml puts an error at the end of the input one line past the last; name the last line)
@@ -55,6 +57,28 @@ def load_yaml_file(path: Path) -> Any:
 
 
 def dump_yaml(value: Any) -> str:
+    """YAML for people to read and edit; text made of digits (a hex: '0414', '2007') is always quoted, so
+    every hex is written one way and reads back as text whatever loader reads it."""
     import yaml
 
-    return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, width=100)
+    return yaml.dump(value, Dumper=_dumper(), sort_keys=False, allow_unicode=True, width=100)
+
+
+_DUMPER: Any = None
+
+
+def _dumper() -> Any:
+    global _DUMPER
+    if _DUMPER is None:
+        import yaml
+
+        class Dumper(yaml.SafeDumper):
+            pass
+
+        def text(dumper: Any, data: str) -> Any:
+            style = "'" if data.isascii() and data.isdigit() else None
+            return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+        Dumper.add_representer(str, text)
+        _DUMPER = Dumper
+    return _DUMPER

@@ -39,16 +39,42 @@ def _compose_node(self: _StrictLoader, parent: Any, index: Any) -> Any:
 
 _StrictLoader.compose_node = _compose_node  # type: ignore[method-assign,assignment]
 
+# Orders read hexes as the text the player wrote: a plain scalar of four digits (``2007``, ``0414``) or
+# any number written with a leading zero (``012``) stays text, never a number and never octal (YAML 1.1
+# reads ``0414`` as 268). Naval hex numbers (``7``, ``63``) and every other count stay whole numbers.
+HEX_TEXT = re.compile(r"^(?:[0-9]{4}|0[0-9_]+)$")
+
+
+def _hex_resolvers(resolvers: dict[Any, Any]) -> dict[Any, Any]:
+    table = {key: list(items) for key, items in resolvers.items()}
+    for digit in "0123456789":
+        table[digit] = [("tag:yaml.org,2002:str", HEX_TEXT)] + table.get(digit, [])
+    return table
+
+
+class _StrictHexLoader(_StrictLoader):
+    pass
+
+
+_StrictHexLoader.yaml_implicit_resolvers = _hex_resolvers(_StrictLoader.yaml_implicit_resolvers)
+
 # The same strict reading through libyaml's C parser where PyYAML has it (about ten times faster on the
 # scenario files). The C composer cannot be hooked, so the composed node graph is checked afterwards
 # (_check_nodes: no alias, bounded depth, no duplicate key); libyaml bounds its own nesting while parsing.
 _CLoader: type | None = None
+_CHexLoader: type | None = None
 if getattr(yaml, "__with_libyaml__", False):
     class _StrictCLoader(yaml.CSafeLoader):
         pass
 
     _StrictCLoader.yaml_implicit_resolvers = _StrictLoader.yaml_implicit_resolvers
     _CLoader = _StrictCLoader
+
+    class _StrictHexCLoader(yaml.CSafeLoader):
+        pass
+
+    _StrictHexCLoader.yaml_implicit_resolvers = _StrictHexLoader.yaml_implicit_resolvers
+    _CHexLoader = _StrictHexCLoader
 
 
 def _check_nodes(root: Any) -> None:
@@ -80,9 +106,10 @@ def _check_nodes(root: Any) -> None:
         stack.extend(reversed(children))
 
 
-def strict_load(text: str) -> Any:
-    """Load one YAML document with every strict check (see rsr.yamlio)."""
-    loader = (_CLoader or _StrictLoader)(text)
+def strict_load(text: str, hexes: bool = False) -> Any:
+    """Load one YAML document with every strict check (see rsr.yamlio); with ``hexes``, four-digit and
+    leading-zero numbers stay text (:data:`HEX_TEXT`)."""
+    loader = ((_CHexLoader or _StrictHexLoader) if hexes else (_CLoader or _StrictLoader))(text)
     try:
         node = loader.get_single_node()
         if node is None:

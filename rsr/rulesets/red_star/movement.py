@@ -125,7 +125,7 @@ def parse_moves(state: RsState, side: str, answer: Any) -> tuple[list[str], list
             raise RulesError(f"move {number}: units is a non-empty list of unit ids")
         path = raw.get("path") or []
         if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
-            raise RulesError(f"move {number}: path is a list of hex numbers")
+            raise RulesError(f"move {number}: path is a list of hex numbers, each four digits in quotes: ['0414']")
         drop_raw = raw.get("drop") or {}
         if not isinstance(drop_raw, dict):
             raise RulesError(f"move {number}: drop maps a unit to the hex where it stops")

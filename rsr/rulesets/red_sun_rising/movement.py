@@ -111,7 +111,7 @@ def parse_order(state: RsrState, side: str, answer: Any) -> list[Step]:
             raise RulesError(f"step {number}: give unit and optionally path")
         path = raw.get("path") or []
         if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
-            raise RulesError(f"step {number}: path is a list of hex numbers")
+            raise RulesError(f"step {number}: path is a list of hex numbers, each four digits in quotes: ['0414']")
         unit = state.units.get(str(raw["unit"]))
         if unit is None or unit.steps <= 0 or unit.hex is None:
             raise RulesError(f"step {number}: {raw['unit']} is not a unit on the map")

@@ -89,7 +89,7 @@ def attack_odds(state: RsrState, side: str, defender_hex: str, attackers: list[s
     crt = state.static.crt
     if odds.column is None:
         cell = crt.below_lowest
-        table.add(loss_text(cell), Fraction(1), "none rolled", cell.provisional)
+        table.add(loss_text(cell) + " (no die, RSR 11.57)", Fraction(1), "", cell.provisional)
         table.warnings.append(f"automatic result: {odds.attack} against {odds.defence} is worse than 1-3, so the "
                               f"attack is resolved as {cell.text} with no die (RSR 11.57): hopeless")
         return table

@@ -89,8 +89,20 @@ def moves_table(events: list[Event]) -> list[str]:
         if e.kind == "path-cut":
             lines.append(f"| {d['unit']} | | | | stopped in {d['at']}: {d['reason']} |")
         else:
-            lines.append(f"| {d['unit']} | {d['frm']} | {' '.join(d['path'])} | {d['cost']} | |")
+            lines.append(f"| {d['unit']} | {d['frm']} | {' '.join(d['path'])} | {_mp_text(d['cost'])} | |")
     return lines
+
+
+def _mp_text(cost: str) -> str:
+    """Movement points as the rules write them: "1 1/2", not "3/2" (the event keeps the exact fraction)."""
+    from fractions import Fraction
+
+    from rsr.rulesets.red_sun_rising.movement import fraction_text
+
+    try:
+        return fraction_text(Fraction(cost))
+    except (ValueError, ZeroDivisionError):
+        return cost
 
 
 def result_table(events: list[Event]) -> list[str]:

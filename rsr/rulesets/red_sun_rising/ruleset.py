@@ -25,6 +25,7 @@ from rsr.rulesets.red_sun_rising.naval import flow as naval_flow  # issue 12
 from rsr.rulesets.red_sun_rising.naval.data import load_naval  # issue 12
 from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
+from rsr.words import plural
 
 LOSS_RULES = ("reduce-first", "weakest-first", "ask")
 POLICIES: dict[str, tuple[str, ...]] = {
@@ -741,7 +742,7 @@ class RedSunRising:
             names = ", ".join(state.static.places[h].name if h in state.static.places else h
                               for h in outcome["cities"]) or "none"
             ctx.emit("game-over", f"the game ends after game turn {state.turn}: {outcome['winner'].capitalize()} "
-                     f"{outcome['level']} victory; Japan controls {len(outcome['cities'])} cities ({names}); "
+                     f"{outcome['level']} victory; Japan controls {plural(len(outcome['cities']), 'city')} ({names}); "
                      f"{outcome['case']}", "RSR 19.4", winner=outcome["winner"], level=outcome["level"],
                      decided_by=outcome["case"], cities=outcome["cities"], turn=outcome["turn"])
             return
