@@ -628,13 +628,13 @@ def _question_item(result: Replay, side: str, number: int,
     item: dict[str, Any] = {"request": request.id, "answer": request.template}
     if request.sealable and question.at is not None \
             and seal_hides_anything(result, question.at, side, {**item, "seal": True}):
-        notes.append("# this choice may be sealed: keep 'seal: true' to hide it until the opponent has answered")
+        notes.append(_comment("this choice may be sealed: keep 'seal: true' to hide it until the opponent has "
+                              "answered"))
         item["seal"] = True
     elif request.sealable:
-        notes.append("# this choice may be sealed, but a seal would hide nothing: the opponent's part is already "
-                     "fixed")
-        notes.append("# by his standing policies; answered in the clear it saves a packet each way "
-                     "(add 'seal: true' to seal anyway)")
+        notes.append(_comment("this choice may be sealed, but a seal would hide nothing: the opponent's part is "
+                              "already fixed by his standing policies; answered in the clear it saves a packet "
+                              "each way (add 'seal: true' to seal anyway)"))
     return notes, item
 
 

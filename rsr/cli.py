@@ -326,7 +326,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
     from rsr.terms import terms_lines
 
     for line in terms_lines(load_log(game_dir)[0]):
-        click.echo(line)
+        say(line)
     _mark_shown(game_dir, packet.seq)
     contacts.ignore_local_files(game_dir)
     if opponent_email or sender:

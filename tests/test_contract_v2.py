@@ -281,7 +281,7 @@ def test_equivocation_is_kept_as_proof_and_named_by_verify_and_status(tmp_path: 
         out = CliRunner().invoke(main, command)
         assert out.exit_code == 0, out.output
         assert "equivocation: attacker signed two different packets at seq 2 (proof: disputes/0002-attacker.txt)" \
-            in out.output
+            in " ".join(out.output.split())
     # a "proof" whose packets do not check out against the game's keys is not named
     proof.write_text(proof.read_text().replace("BEGIN RSR PACKET", "BEGIN RSR PACKET", 1)[:-200])
     assert "equivocation" not in CliRunner().invoke(main, ["verify", str(game_dir)]).output
