@@ -582,10 +582,21 @@ def play(game_dir: Path, key_name: str | None) -> None:
 
 
 @main.command("verify")
-@click.argument("game_dir", type=GameDir)
+@click.argument("games", nargs=-1, required=True, type=GameDir)
 @click.option("--dice", is_flag=True, help="Print every roll with its key and purpose.")
-def verify(game_dir: Path, dice: bool) -> None:
-    """Replay and check the whole log: signatures, chain, reveals, every die, every rule."""
+@click.option("--jobs", type=click.IntRange(1, 1024), default=None,
+              help="Games checked at once, one process each (default: one per processor).")
+def verify(games: tuple[Path, ...], dice: bool, jobs: int | None) -> None:
+    """Replay and check the whole log: signatures, chain, reveals, every die, every rule.
+
+    Several games, or a folder of games, are checked side by side on every processor: one line per game,
+    then a summary; the exit status is 1 (2 for bad input) if any game failed."""
+    from rsr import club
+
+    if len(games) > 1 or club.is_folder_of_games(games[0]):
+        verify_games(list(games), dice, jobs)
+        return
+    game_dir = games[0]
     from rsr.report import dice_audit
 
     result = actions.verify_game(game_dir)
@@ -594,6 +605,20 @@ def verify(game_dir: Path, dice: bool) -> None:
         for line in dice_audit(result):
             click.echo(line)
     click.echo(f"verified: {len(result.packets)} packets, {len(result.passes)} resolutions, {rolls} dice")
+
+
+def verify_games(paths: list[Path], dice: bool, jobs: int | None) -> None:
+    """``rsr verify`` of many games (rsr/club.py): one line each as it is known, a summary, the exit status."""
+    from rsr import club
+
+    verdicts = []
+    for verdict in club.verify_many(club.games_named(paths), jobs, dice):
+        verdicts.append(verdict)
+        for line in verdict.dice:
+            click.echo(f"{club.printable(verdict.game, 200)}: {line}")
+        click.echo(verdict.line())
+    click.echo(club.summary(verdicts))
+    sys.exit(club.exit_code(verdicts))
 
 
 @main.command("report")
