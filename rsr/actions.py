@@ -44,7 +44,7 @@ from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet
 from rsr.report import pass_markdown
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
-from rsr.yamlio import dump_yaml, load_yaml_file, load_yaml_text
+from rsr.yamlio import dump_yaml, load_yaml_text
 
 MAX_INPUT_BYTES = 8 * 1024 * 1024
 SAFE_INT = 2**53 - 1
@@ -118,23 +118,17 @@ def parse_rule_options(items: Iterable[str]) -> dict[str, Any]:
 
 
 def scenarios_by_ruleset() -> dict[str, list[str]]:
-    """Every ruleset rsr knows with the names of its scenarios."""
-    from rsr.rulesets import known_rulesets
-    from rsr.scenario import available
+    """Every ruleset rsr knows with the names of its scenarios (rsr/catalogue.py)."""
+    from rsr.catalogue import by_ruleset
 
-    return {ruleset_id: available(ruleset_id) for ruleset_id in known_rulesets()}
+    return by_ruleset()
 
 
 def scenario_catalogue() -> list[tuple[str, str, str]]:
-    """(ruleset, scenario, title) of every scenario, rulesets and scenarios in name order."""
-    from rsr.scenario import SCENARIO_ROOT
+    """(ruleset, scenario, title) of every scenario, rulesets and scenarios in name order (rsr/catalogue.py)."""
+    from rsr.catalogue import catalogue
 
-    rows = []
-    for ruleset_id, names in scenarios_by_ruleset().items():
-        for name in names:
-            data = load_yaml_file(SCENARIO_ROOT / ruleset_id / f"{name}.yaml")
-            rows.append((ruleset_id, name, str(data.get("title", "")).strip()))
-    return rows
+    return catalogue()
 
 
 def utc_now() -> str:

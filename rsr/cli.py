@@ -903,7 +903,9 @@ class ScenarioListCommand(click.Command):
     """A command whose help ends with every ruleset and its scenarios."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(f"{ruleset}:", ", ".join(names)) for ruleset, names in actions.scenarios_by_ruleset().items()]
+        from rsr.catalogue import by_ruleset  # (not through actions: help must not load the rules)
+
+        rows = [(f"{ruleset}:", ", ".join(names)) for ruleset, names in by_ruleset().items()]
         with formatter.section("Rulesets and scenarios (rsr scenarios describes them)"):
             formatter.write_dl(rows)
         super().format_epilog(ctx, formatter)
@@ -931,7 +933,9 @@ def demo(out: Path, scenario: str | None, ruleset_id: str) -> None:
 @main.command("scenarios")
 def scenarios_command() -> None:
     """List every scenario of every ruleset: name, ruleset, title."""
-    rows = actions.scenario_catalogue()
+    from rsr.catalogue import catalogue  # (not through actions: listing must not load the rules)
+
+    rows = catalogue()
     width = max(len(name) for _, name, _ in rows)
     for ruleset, name, title in rows:
         click.echo(f"{name:<{width}}  {ruleset:<14}  {title}")

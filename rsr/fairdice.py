@@ -18,10 +18,6 @@ import hmac
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
-from rsr.canonical import canonical_bytes
 from rsr.errors import NeedDice, RulesError
 
 COMMIT_TAG = b"rsr-commit-v1"
@@ -51,6 +47,9 @@ def derive_secret(seed: bytes, game_id: bytes, nonce: bytes, seq: int) -> bytes:
     """
     if len(nonce) != NONCE_BYTES:
         raise ValueError(f"a nonce is {NONCE_BYTES} bytes")
+    from cryptography.hazmat.primitives import hashes  # (on first use: ``rsr dice roll`` needs no HKDF)
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
     kdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SECRET_KDF_INFO)
     key = kdf.derive(seed)
     return hmac.new(key, SECRET_TAG + game_id + nonce + seq.to_bytes(8, "big"), hashlib.sha256).digest()
@@ -146,4 +145,6 @@ def seal(salt: bytes, choice: Any) -> str:
     """The hex seal of a secret choice (docs/protocol.md, "Sealed choices")."""
     if len(salt) < 16:
         raise ValueError("a seal's salt is at least 16 bytes")
+    from rsr.canonical import canonical_bytes
+
     return hashlib.sha256(SEAL_TAG + salt + canonical_bytes(choice)).hexdigest()
