@@ -637,11 +637,22 @@ def resolutions(result: Replay, key_name: str | None, seq: int | None = None) ->
         pass  # no key of this game here: a third party sees the log's resolutions only
     if seq is not None:
         records = [r for r in records if r.resolved == seq]
-        if not records and not result.complete:  # started from a checkpoint: replay it all for an old packet
-            return resolutions(replay(result.packets), key_name, seq)
+        if not records and not result.complete:  # started from a checkpoint: an old packet's pass
+            found = old_resolution(result, seq)
+            records = [found] if found is not None else []
         if not records:
             raise BadInput(f"packet {seq} has not been resolved yet")
     return records
+
+
+def old_resolution(result: Replay, seq: int) -> PassRecord | None:
+    """The pass that resolved packet ``seq`` when ``result`` started from a checkpoint after it: replayed from
+    the milestone checkpoint before it (rsr/cache.py), not from the start of the game."""
+    if result.complete or not 2 <= seq < len(result.packets) - 1:
+        return next((r for r in result.passes if r.resolved == seq), None)
+    from rsr.cache import HomeCheckpoints
+
+    return next((r for r in HomeCheckpoints().replay_to(result.packets, seq).passes if r.resolved == seq), None)
 
 
 def report_text(result: Replay, record: PassRecord) -> str:

@@ -843,7 +843,7 @@ def dice_show(game_dir: Path, seq: int) -> None:
     docs/protocol.md) fed with the three hex values reproduces every value.
     """
     result = actions.load_game(game_dir)
-    record = next((r for r in result.passes if r.resolved == seq), None)
+    record = next((r for r in result.passes if r.resolved == seq), None) or actions.old_resolution(result, seq)
     if record is None:
         if seq >= len(result.packets):
             raise BadInput(f"the log has no packet {seq} (it holds 0..{len(result.packets) - 1})")
