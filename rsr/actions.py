@@ -648,7 +648,7 @@ def resolutions(result: Replay, key_name: str | None, seq: int | None = None) ->
 def old_resolution(result: Replay, seq: int) -> PassRecord | None:
     """The pass that resolved packet ``seq`` when ``result`` started from a checkpoint after it: replayed from
     the milestone checkpoint before it (rsr/cache.py), not from the start of the game."""
-    if result.complete or not 2 <= seq < len(result.packets) - 1:
+    if result.complete or not 1 <= seq < len(result.packets) - 1:
         return next((r for r in result.passes if r.resolved == seq), None)
     from rsr.cache import HomeCheckpoints
 

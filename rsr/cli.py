@@ -678,7 +678,10 @@ def replay_command(game_dir: Path, seq: int | None, key_name: str | None) -> Non
     p previous, a packet number to jump, q to quit. Without a terminal (or with --seq) one frame is printed."""
     from rsr.report import replay_frame
 
-    result = actions.load_game(game_dir, cache=False)  # stepping through needs every pass
+    result = actions.load_game(game_dir, cache=seq is not None)  # stepping through needs every pass
+    if seq is not None and not result.complete:  # one frame, from the checkpoints (rsr/cache.py)
+        replay_one_frame(result, seq, key_name)
+        return
     records = actions.resolutions(result, key_name)
     if not records:
         raise BadInput("no resolution to replay yet")
@@ -705,6 +708,19 @@ def replay_command(game_dir: Path, seq: int | None, key_name: str | None) -> Non
             index = min(len(records) - 1, index + 1)
         else:
             out.print(f"no such packet or key: {answer!r}")
+
+
+def replay_one_frame(result: Any, seq: int, key_name: str | None) -> None:
+    """``rsr replay --seq SEQ`` of a game replayed from a checkpoint: packet N's pass is the N-th (packet 2
+    resolves packet 1, and so on), an old one comes from the milestone before it."""
+    from rsr.report import replay_frame
+
+    later = actions.resolutions(result, key_name)
+    record = next((r for r in later if r.resolved == seq), None) or actions.old_resolution(result, seq)
+    if record is None:
+        raise BadInput(f"packet {seq} has no resolution (resolved packets: 1-{later[-1].resolved})")
+    out = console(None if sys.stdout.isatty() else 80)
+    out.print(replay_frame(result, record, seq - 1, later[-1].resolved, out.width))
 
 
 @main.command("map")

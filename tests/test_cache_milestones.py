@@ -65,3 +65,22 @@ def test_dice_show_of_an_old_packet_after_a_checkpoint(july_game: Path, monkeypa
     assert again.output == first.output and "rolls" in again.output
     late = runner.invoke(main, ["report", str(july_game), "7", "--format", "md"])
     assert late.exit_code == 0 and "packet 7" in late.output
+
+
+def test_replay_seq_from_a_checkpoint_shows_the_frame_a_full_replay_shows(july_game: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "MILESTONE", 16)
+    monkeypatch.setenv("RSR_HOME", str(tmp_path / "fresh-home"))
+    runner = CliRunner()
+    for seq in ("7", "20", "58"):
+        monkeypatch.setattr(cache, "_REPLAYS", {})
+        full = runner.invoke(main, ["replay", str(july_game), "--seq", seq])  # the first: no checkpoint yet
+        assert full.exit_code == 0, full.output
+        monkeypatch.setattr(cache, "_REPLAYS", {})
+        kept = runner.invoke(main, ["replay", str(july_game), "--seq", seq])
+        assert kept.exit_code == 0, kept.output
+        assert kept.output == full.output and f"packet {seq} (" in kept.output
+        monkeypatch.setenv("RSR_HOME", str(tmp_path / f"fresh-home-{seq}"))
+    monkeypatch.setattr(cache, "_REPLAYS", {})
+    bad = runner.invoke(main, ["replay", str(july_game), "--seq", "500"])
+    assert bad.exit_code == 2 and "packet 500 has no resolution (resolved packets: 1-" in bad.output
