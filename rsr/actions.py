@@ -44,7 +44,7 @@ from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet
 from rsr.report import pass_markdown
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
-from rsr.yamlio import dump_yaml, load_yaml_file, load_yaml_text
+from rsr.yamlio import dump_yaml, load_yaml_text
 
 MAX_INPUT_BYTES = 8 * 1024 * 1024
 SAFE_INT = 2**53 - 1
@@ -118,11 +118,10 @@ def parse_rule_options(items: Iterable[str]) -> dict[str, Any]:
 
 
 def scenarios_by_ruleset() -> dict[str, list[str]]:
-    """Every ruleset rsr knows with the names of its scenarios."""
-    from rsr.rulesets import known_rulesets
-    from rsr.scenario import available
+    """Every ruleset rsr knows with the names of its scenarios (rsr/catalogue.py)."""
+    from rsr.catalogue import by_ruleset
 
-    return {ruleset_id: available(ruleset_id) for ruleset_id in known_rulesets()}
+    return by_ruleset()
 
 
 def ruleset_of_scenario(name: str, default: str = "red-sun-rising") -> str:
@@ -142,15 +141,10 @@ def scenario_first_needs(ruleset_id: str, scenario_name: str, options: dict[str,
 
 
 def scenario_catalogue() -> list[tuple[str, str, str]]:
-    """(ruleset, scenario, title) of every scenario, rulesets and scenarios in name order."""
-    from rsr.scenario import SCENARIO_ROOT
+    """(ruleset, scenario, title) of every scenario, rulesets and scenarios in name order (rsr/catalogue.py)."""
+    from rsr.catalogue import catalogue
 
-    rows = []
-    for ruleset_id, names in scenarios_by_ruleset().items():
-        for name in names:
-            data = load_yaml_file(SCENARIO_ROOT / ruleset_id / f"{name}.yaml")
-            rows.append((ruleset_id, name, str(data.get("title", "")).strip()))
-    return rows
+    return catalogue()
 
 
 def utc_now() -> str:
@@ -769,11 +763,22 @@ def resolutions(result: Replay, key_name: str | None, seq: int | None = None) ->
         pass  # no key of this game here: a third party sees the log's resolutions only
     if seq is not None:
         records = [r for r in records if r.resolved == seq]
-        if not records and not result.complete:  # started from a checkpoint: replay it all for an old packet
-            return resolutions(replay(result.packets), key_name, seq)
+        if not records and not result.complete:  # started from a checkpoint: an old packet's pass
+            found = old_resolution(result, seq)
+            records = [found] if found is not None else []
         if not records:
             raise BadInput(f"packet {seq} has not been resolved yet")
     return records
+
+
+def old_resolution(result: Replay, seq: int) -> PassRecord | None:
+    """The pass that resolved packet ``seq`` when ``result`` started from a checkpoint after it: replayed from
+    the milestone checkpoint before it (rsr/cache.py), not from the start of the game."""
+    if result.complete or not 1 <= seq < len(result.packets) - 1:
+        return next((r for r in result.passes if r.resolved == seq), None)
+    from rsr.cache import HomeCheckpoints
+
+    return next((r for r in HomeCheckpoints().replay_to(result.packets, seq).passes if r.resolved == seq), None)
 
 
 def report_text(result: Replay, record: PassRecord) -> str:

@@ -40,6 +40,10 @@ from rsr.provenance import SharedStatic
 FORMAT = 2  # 2: positions carry contract version 2's void answers (rsr/engine.py Position)
 MAX_CHECKPOINT = 256 * 1024 * 1024
 KEEP = 3
+# a checkpoint each MILESTONE packets is never pruned: ``report``, ``dice show`` and ``map`` of an old packet
+# replay from the milestone before it (issue 24: flat in the game's length), at a disk cost of about one
+# checkpoint (some hundred KB) each MILESTONE packets
+MILESTONE = 32
 FILES_FORMAT = 2  # 2: each file's seq, side, game and prev instead of its parsed payload
 FILES_CHUNK = 256  # packets a chunk of the record of checked files holds
 FILES_MAGIC = b"rsr-checked-files-v2\n"
@@ -192,10 +196,21 @@ class HomeCheckpoints:
         return record
 
     def save(self, result: Replay) -> None:
-        """Keep the newest pass of ``result`` (best effort: a cache that cannot be written is no error)."""
+        """Keep the newest pass of ``result``, and every milestone pass it replayed (best effort: a cache that
+        cannot be written is no error)."""
         if not result.passes:
             return
-        last = result.passes[-1]
+        for record in result.passes[:-1]:
+            if record.resolver % MILESTONE == 0 and record.position is not None:
+                self._save_pass(result, record)
+        self._save_pass(result, result.passes[-1])
+
+    def replay_to(self, packets: list[Packet], seq: int) -> Replay:
+        """The log up to the packet that resolves packet ``seq``, replayed from the newest checkpoint before it
+        (a milestone): a command about an old packet replays a few dozen packets, not the whole game."""
+        return replay(packets[:seq + 2], self)
+
+    def _save_pass(self, result: Replay, last: PassRecord) -> None:
         packet = result.packets[last.resolver]
         path = self.path(packet, result.ruleset)
         if path.exists():
@@ -213,7 +228,8 @@ class HomeCheckpoints:
         self._prune(path.parent)
 
     def _prune(self, folder: Path) -> None:
-        for old in sorted(folder.glob("*.pickle"))[:-KEEP]:
+        """The newest ``KEEP`` checkpoints stay, and every milestone (one each ``MILESTONE`` packets)."""
+        for old in sorted(p for p in folder.glob("*.pickle") if not _is_milestone(p))[:-KEEP]:
             try:
                 old.unlink()
             except OSError:
@@ -243,6 +259,11 @@ def _drop_memos(position: Position) -> None:
             lean = copy.copy(value)  # (the live fixed data is shared with the replay: never changed here)
             object.__setattr__(lean, "memo", {})
             object.__setattr__(state, name, lean)
+
+
+def _is_milestone(path: Path) -> bool:
+    head = path.name.split("-")[0]
+    return head.isdigit() and int(head) % MILESTONE == 0
 
 
 def _chunk_of(name: str) -> int:

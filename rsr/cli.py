@@ -766,10 +766,21 @@ def _play_rest_of_turn(game_dir: Path, key_name: str | None, result: Any,
 
 
 @main.command("verify")
-@click.argument("game_dir", type=GameDir)
+@click.argument("games", nargs=-1, required=True, type=GameDir)
 @click.option("--dice", is_flag=True, help="Print every roll with its key and purpose.")
-def verify(game_dir: Path, dice: bool) -> None:
-    """Replay and check the whole log: signatures, chain, reveals, every die, every rule."""
+@click.option("--jobs", type=click.IntRange(1, 1024), default=None,
+              help="Games checked at once, one process each (default: one per processor).")
+def verify(games: tuple[Path, ...], dice: bool, jobs: int | None) -> None:
+    """Replay and check the whole log: signatures, chain, reveals, every die, every rule.
+
+    Several games, or a folder of games, are checked side by side on every processor: one line per game,
+    then a summary; the exit status is 1 (2 for bad input) if any game failed."""
+    from rsr import club
+
+    if len(games) > 1 or club.is_folder_of_games(games[0]):
+        verify_games(list(games), dice, jobs)
+        return
+    game_dir = games[0]
     from rsr.report import dice_audit
 
     result = actions.verify_game(game_dir)
@@ -785,6 +796,20 @@ def verify(game_dir: Path, dice: bool) -> None:
 
     for line in equivocations(game_dir, result):  # contract 2: the first packet stays; the proof is named
         say(line)
+
+
+def verify_games(paths: list[Path], dice: bool, jobs: int | None) -> None:
+    """``rsr verify`` of many games (rsr/club.py): one line each as it is known, a summary, the exit status."""
+    from rsr import club
+
+    verdicts = []
+    for verdict in club.verify_many(club.games_named(paths), jobs, dice):
+        verdicts.append(verdict)
+        for line in verdict.dice:
+            click.echo(f"{club.printable(verdict.game, 200)}: {line}")
+        click.echo(verdict.line())
+    click.echo(club.summary(verdicts))
+    sys.exit(club.exit_code(verdicts))
 
 
 @main.command("report")
@@ -844,7 +869,10 @@ def replay_command(game_dir: Path, seq: int | None, key_name: str | None) -> Non
     p previous, a packet number to jump, q to quit. Without a terminal (or with --seq) one frame is printed."""
     from rsr.report import replay_frame
 
-    result = actions.load_game(game_dir, cache=False)  # stepping through needs every pass
+    result = actions.load_game(game_dir, cache=seq is not None)  # stepping through needs every pass
+    if seq is not None and not result.complete:  # one frame, from the checkpoints (rsr/cache.py)
+        replay_one_frame(result, seq, key_name)
+        return
     records = actions.resolutions(result, key_name)
     if not records:
         raise BadInput("no resolution to replay yet")
@@ -873,6 +901,19 @@ def replay_command(game_dir: Path, seq: int | None, key_name: str | None) -> Non
             index = min(len(records) - 1, index + 1)
         else:
             out.print(f"no such packet or key: {answer!r}")
+
+
+def replay_one_frame(result: Any, seq: int, key_name: str | None) -> None:
+    """``rsr replay --seq SEQ`` of a game replayed from a checkpoint: packet N's pass is the N-th (packet 2
+    resolves packet 1, and so on), an old one comes from the milestone before it."""
+    from rsr.report import replay_frame
+
+    later = actions.resolutions(result, key_name)
+    record = next((r for r in later if r.resolved == seq), None) or actions.old_resolution(result, seq)
+    if record is None:
+        raise BadInput(f"packet {seq} has no resolution (resolved packets: 1-{later[-1].resolved})")
+    out = console(None if sys.stdout.isatty() else 80)
+    out.print(replay_frame(result, record, seq - 1, later[-1].resolved, out.width))
 
 
 @main.command("map")
@@ -1011,10 +1052,7 @@ def dice_show(game_dir: Path, seq: int) -> None:
     docs/protocol.md) fed with the three hex values reproduces every value.
     """
     result = actions.load_game(game_dir)
-    record = next((r for r in result.passes if r.resolved == seq), None)
-    if record is None and not result.complete:  # replayed from a checkpoint: the earlier passes are not at hand
-        result = actions.load_game(game_dir, cache=False)
-        record = next((r for r in result.passes if r.resolved == seq), None)
+    record = next((r for r in result.passes if r.resolved == seq), None) or actions.old_resolution(result, seq)
     if record is None:
         if seq >= len(result.packets):
             raise BadInput(f"the log has no packet {seq} (it holds 0..{len(result.packets) - 1})")
@@ -1075,7 +1113,9 @@ class ScenarioListCommand(click.Command):
     """A command whose help ends with every ruleset and its scenarios."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(f"{ruleset}:", ", ".join(names)) for ruleset, names in actions.scenarios_by_ruleset().items()]
+        from rsr.catalogue import by_ruleset  # (not through actions: help must not load the rules)
+
+        rows = [(f"{ruleset}:", ", ".join(names)) for ruleset, names in by_ruleset().items()]
         with formatter.section("Rulesets and scenarios (rsr scenarios describes them)"):
             formatter.write_dl(rows)
         super().format_epilog(ctx, formatter)
@@ -1103,7 +1143,9 @@ def demo(out: Path, scenario: str | None, ruleset_id: str) -> None:
 @main.command("scenarios")
 def scenarios_command() -> None:
     """List every scenario of every ruleset: name, ruleset, title."""
-    rows = actions.scenario_catalogue()
+    from rsr.catalogue import catalogue  # (not through actions: listing must not load the rules)
+
+    rows = catalogue()
     width = max(len(name) for _, name, _ in rows)
     import textwrap
 

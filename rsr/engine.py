@@ -87,6 +87,24 @@ class Request:
         return state
 
 
+def forget_unread(request: Request | None, why: str) -> None:
+    """Drop what ``request``'s options and template would still compute, if nobody read them yet.
+
+    Their functions close over the whole state of the pass that asked (issue 24: a verify of 2,000 packets
+    kept 2,000 states alive through them). Once that pass's position is no longer kept, reading them says so,
+    as ``PassRecord.after`` does; the request's id, side, prompt and case stay.
+    """
+    if request is None:
+        return
+
+    def gone() -> Any:
+        raise BadInput(why)
+
+    for slot in ("_lazy_options", "_lazy_template"):
+        if callable(request.__dict__.get(slot)):
+            request.__dict__[slot] = gone
+
+
 @dataclass(frozen=True)
 class Sealed:
     """The answer the ruleset sees for a sealed input: answered, content hidden."""

@@ -18,10 +18,6 @@ import hmac
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
-from rsr.canonical import canonical_bytes
 from rsr.errors import NeedDice, RulesError
 
 COMMIT_TAG = b"rsr-commit-v1"
@@ -53,8 +49,7 @@ def derive_secret(seed: bytes, game_id: bytes, nonce: bytes, seq: int) -> bytes:
     """
     if len(nonce) != NONCE_BYTES:
         raise ValueError(f"a nonce is {NONCE_BYTES} bytes")
-    kdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SECRET_KDF_INFO)
-    key = kdf.derive(seed)
+    key = _secret_key(seed)
     return hmac.new(key, SECRET_TAG + game_id + nonce + seq.to_bytes(8, "big"), hashlib.sha256).digest()
 
 
@@ -68,14 +63,24 @@ def derive_secret_v3(seed: bytes, game_id: bytes, nonce: bytes, seq: int, conten
     """
     if len(nonce) != NONCE_BYTES:
         raise ValueError(f"a nonce is {NONCE_BYTES} bytes")
-    kdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SECRET_KDF_INFO)
-    key = kdf.derive(seed)
+    key = _secret_key(seed)
     return hmac.new(key, SECRET_TAG_V3 + game_id + nonce + seq.to_bytes(8, "big") + hashlib.sha256(content).digest(),
                     hashlib.sha256).digest()
 
 
+def _secret_key(seed: bytes) -> bytes:
+    """The secret-derivation key HKDF makes of a signing seed (imported on first use: ``rsr dice roll``
+    needs no HKDF)."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SECRET_KDF_INFO).derive(seed)
+
+
 def content_without_commit(payload: dict[str, Any]) -> bytes:
     """The bytes a contract 2 secret is derived from: the payload's canonical JSON without ``commit``."""
+    from rsr.canonical import canonical_bytes
+
     return canonical_bytes({k: v for k, v in payload.items() if k != "commit"})
 
 
@@ -178,4 +183,6 @@ def seal(salt: bytes, choice: Any, contract: int = 1) -> str:
         raise ValueError(f"a seal's salt is exactly {SEAL_SALT_BYTES} bytes (contract version 2)")
     if len(salt) < 16:
         raise ValueError("a seal's salt is at least 16 bytes")
+    from rsr.canonical import canonical_bytes
+
     return hashlib.sha256(SEAL_TAG + salt + canonical_bytes(choice)).hexdigest()

@@ -13,10 +13,12 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING
 
 from rsr.errors import BadInput
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 LOCK_TIMEOUT = 300.0
 
@@ -108,10 +110,14 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, root: Path | None =
 
 def game_lock(game_dir: Path, timeout: float = LOCK_TIMEOUT) -> FileLock:
     """The lock every writer of a game directory holds."""
+    from filelock import FileLock  # (imported on first use: reading commands start faster, docs/performance.md)
+
     return FileLock(str(game_dir / ".rsr.lock"), timeout=timeout)
 
 
 def acquire(lock: FileLock) -> None:
+    from filelock import Timeout
+
     try:
         lock.acquire()
     except Timeout as exc:
@@ -124,6 +130,8 @@ def locked(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     if path.is_symlink():
         raise BadInput(f"{path} is a symbolic link; rsr does not lock through links")
     path.parent.mkdir(parents=True, exist_ok=True)
+    from filelock import FileLock
+
     lock = FileLock(str(path), timeout=timeout)
     acquire(lock)
     try:

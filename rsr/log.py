@@ -25,6 +25,7 @@ from rsr.engine import (
     check_policies,
     dry_run,
     enqueue,
+    forget_unread,
     initial_position,
     is_resignation,
     refuse_unused,
@@ -229,6 +230,8 @@ def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = Tr
         record = _resolve(result, result.packets[index - 1], packet, result.packets[index - 2])
         if result.passes and not keep_positions:
             result.passes[-1].position = None
+            forget_unread(result.passes[-1].waiting, f"the request after packet {result.passes[-1].resolved}'s "
+                          "resolution was not kept")
         result.passes.append(record)
         assert record.position is not None  # (a fresh pass always has its position)
         result.position = record.position

@@ -35,16 +35,9 @@ class Scenario:
 
 
 def available(ruleset: str) -> list[str]:
-    folder = SCENARIO_ROOT / ruleset
-    return sorted(p.stem for p in folder.glob("*.yaml") if _is_scenario(p))
+    from rsr.catalogue import available as listed  # (the big data files skipped unparsed)
 
-
-def _is_scenario(path: Path) -> bool:
-    try:
-        data = load_yaml_file(path)
-    except BadInput:
-        return False
-    return isinstance(data, dict) and "include" in data and "ruleset" in data
+    return listed(ruleset, SCENARIO_ROOT)
 
 
 def _validate_part(ruleset: str, part: str, value: Any, where: str) -> None:

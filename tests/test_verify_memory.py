@@ -1,0 +1,68 @@
+"""Verify's memory stays flat in the log's length (issue 24 target 2): once a pass's position is dropped,
+nothing else keeps its state alive, in particular not the lazy options of the request the pass ended on."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rsr.actions import verify_game
+from rsr.demo import run_demo
+from rsr.engine import Request, forget_unread
+from rsr.errors import BadInput
+from rsr.game import load_log, replay
+
+
+@pytest.fixture(scope="module")
+def land_turn(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("memory") / "demo"
+    run_demo(out, echo=lambda _: None, scenario="liaoyang-turn-1904")  # a whole land turn of Red Sun Rising
+    return next(out.glob("audit/game-*"))
+
+
+def live(kind: type) -> int:
+    gc.collect()
+    return sum(1 for obj in gc.get_objects() if type(obj) is kind)
+
+
+def test_a_forgotten_request_frees_what_its_options_closed_over() -> None:
+    class Big:
+        pass
+
+    def asking(big: Big) -> Request:
+        return Request("r1", "a", "kind", "prompt", "X 1.0", options=lambda: {"n": id(big)},
+                       template=lambda: [id(big)])
+
+    held = Big()
+    alive = weakref.ref(held)
+    request = asking(held)
+    del held
+    forget_unread(request, "the request after packet 4's resolution was not kept")
+    gc.collect()
+    assert alive() is None
+    with pytest.raises(BadInput, match="packet 4"):
+        _ = request.options
+    assert (request.id, request.side, request.prompt) == ("r1", "a", "prompt")
+    read = Request("r2", "a", "kind", "prompt", "X 1.0", options=lambda: {"n": 1})
+    assert read.options == {"n": 1}
+    forget_unread(read, "unused")
+    assert read.options == {"n": 1}  # a value already read stays
+
+
+def test_verify_keeps_only_the_last_state_alive(land_turn: Path) -> None:
+    packets = load_log(land_turn)
+    kept = replay(packets)  # every position kept: one state a pass
+    kind: Any = type(kept.position.state)
+    assert len(kept.passes) >= 5
+    assert live(kind) >= len(kept.passes)
+    del kept
+    before = live(kind)  # (states the demo's own process still holds, in caches)
+    result = verify_game(land_turn)
+    assert live(kind) - before <= 2, "states of dropped passes are still alive"
+    last = result.passes[-1].waiting
+    if last is not None:
+        assert isinstance(last.options, dict)  # the request the game waits on still answers
