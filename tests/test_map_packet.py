@@ -7,6 +7,7 @@ Cases drawn: RS/RS 5.21 (bombardment), 5.22 (interdiction markers), 5.42 (counte
 
 from __future__ import annotations
 
+import copy
 import functools
 import os
 import re
@@ -19,8 +20,8 @@ from rsr import actions
 from rsr.cli import main
 from rsr.demo import run_demo
 from rsr.draw import draw_position
-from rsr.draw.hexmap import PANEL, crop_hexes
-from rsr.draw.scenes import arrows_from_events, focus_hexes
+from rsr.draw.hexmap import PANEL, crop_hexes, render
+from rsr.draw.scenes import arrows_from_events, focus_hexes, rs_scene
 from rsr.engine import Event
 
 
@@ -112,3 +113,34 @@ def test_packet_with_no_action_and_no_contact_shows_the_nearest_enemies() -> Non
     shown = crop_hexes(scene)
     assert "2020" in shown and "2026" in shown and "4448" not in shown and "1301" not in shown
     assert len(shown) < len(scene.terrain) / 4
+
+
+def test_html_report_map_is_full_width_and_enlarges_on_click(tmp_path: Path) -> None:
+    game = _game("july-1939-artillery")
+    out = tmp_path / "report.html"
+    run = CliRunner().invoke(main, ["report", str(game), "2", "--html", "--out", str(out)])
+    assert run.exit_code == 0, run.output
+    page = out.read_text()
+    width = re.search(r'<svg [^>]*?width="(\d+)"', page)
+    assert width
+    # the figure spans the window, not the report's 1200 px column, and knows the map's own width...
+    assert f'<figure id="map" style="--w:{width.group(1)}px">' in page
+    assert "#map{width:calc(100vw - 2em)" in page and "max-width:calc(var(--w) * 1.5)" in page
+    # ...and a click on it (a label for a checkbox: the page stays script-free) shows it larger
+    assert '<input type="checkbox" id="zoom" hidden><figure' in page and '<label for="zoom"' in page
+    assert "#zoom:checked+figure svg{width:calc(var(--w) * 2.5)" in page
+    assert "<script" not in page
+
+
+def test_interdiction_marker_is_tagged_on_its_hex() -> None:
+    game = _game("july-1939-artillery")
+    result = actions.load_game(game, cache=False)
+    record = result.passes[1]
+    state = copy.deepcopy(record.position.state)
+    state.interdiction = {"japan": {"4412": 7}, "soviet": {"4409": 3}}  # RS/RS 5.22: side -> hex -> factors
+    scene = rs_scene(state, state, [], "t", "s")
+    svg = render(scene)
+    assert scene.hex_markers["4412"] == ["INT7 jp"] and scene.hex_markers["4409"] == ["INT3 su"]
+    assert ">INT7 jp</text>" in svg and ">INT3 su</text>" in svg
+    assert any("INT7 jp: interdiction marker" in text for _, text in scene.legend)
+    assert not any("interdiction" in text for _, text in rs_scene(record.position.state, state, [], "t", "s").legend)

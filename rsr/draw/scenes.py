@@ -279,8 +279,9 @@ def rs_scene(state: Any, before: Any, events: list[Event], title: str, subtitle:
                     ("", "blue: Halha, rivers, streams; red dashes: border claim"),
                     ("", "ticks: slope down; black bar: bridge (red ✕: blown)"),
                     ("", "counter: id, size, symbol, combat-(range-)move"),
-                    ("", "D1/D2 disrupted, F fired, R reserve, T truck; band: reduced"),
-                    ("", "INT7 jp: interdiction marker of 7 factors (Japanese)")]
+                    ("", "D1/D2 disrupted, F fired, R reserve, T truck; band: reduced")]
+    if any(state.interdiction.values()):
+        scene.legend.append(("", "INT7 jp: interdiction marker of 7 factors (Japanese)"))
     scene.notes += [f"map: {static.map_provenance}"]
     return scene
 
