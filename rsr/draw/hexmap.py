@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
 
-from rsr.draw.counters import CounterPic, counter_svg
+from rsr.draw.counters import SIZE, CounterPic, counter_svg
+from rsr.draw.labels import place
 from rsr.hexgrid import Grid
 
 RADIUS = 36.0
@@ -124,6 +125,7 @@ class Scene:
     stack_dy: float = 0.0             # counters sit this far below the hex centre (under a large number)
     marker_room: float = 0.0          # counters move this far right in a hex with markers (the naval map)
     list_arrows: bool = True          # the panel lists every arrow (the naval map lists routes in its notes)
+    chips: bool = False               # a stack of several counters drawn as one chip each (the naval map's fleets)
     focus: list[str] = field(default_factory=list)  # hexes the packet's events name (units hit, guns firing...)
 
     def action_hexes(self) -> list[str]:
@@ -342,7 +344,11 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
         if h not in keep or not pics:
             continue
         x, y = layout.centre(h)
-        out += _stack_svg(x + (scene.marker_room if scene.hex_markers.get(h) else 0.0), y + scene.stack_dy, pics)
+        x += scene.marker_room if scene.hex_markers.get(h) else 0.0
+        if scene.chips and len(pics) > 1:
+            out += _chips_svg(x, y + scene.stack_dy, pics, layout.radius)
+        else:
+            out += _stack_svg(x, y + scene.stack_dy, pics)
     # hex numbers over the counters, with a halo: a stack never hides the number of its hex
     for h in shown:
         x, y = layout.centre(h)
@@ -368,16 +374,20 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
             out.append(f'<text x="{_f(mx + 3)}" y="{_f(my + 7.6)}" font-size="7.5" fill="#3a3000">'
                        f'{escape(text)}</text>')
     # places and hex markers
-    for label in scene.labels:
-        if label.hex not in keep:
-            continue
-        x, y = layout.centre(label.hex)
+    labels = [label for label in scene.labels if label.hex in keep]
+    for label in labels:
         if label.ring:
+            x, y = layout.centre(label.hex)
             out.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(layout.radius * 0.8)}" fill="none" '
                        f'stroke="{label.ring}" stroke-width="2.2"/>')
+    counters = [_stack_box(layout.centre(h), scene, h, len(pics)) for h, pics in sorted(scene.stacks.items())
+                if h in keep and pics]
+    spots = place([(*layout.centre(label.hex), label.text, 8.0, label.bold) for label in labels], layout.radius,
+                  counters)
+    for label, spot in zip(labels, spots, strict=True):
         weight = "bold" if label.bold else "normal"
-        out.append(f'<text x="{_f(x)}" y="{_f(y + layout.radius * 0.86)}" font-size="8" font-weight="{weight}" '
-                   f'text-anchor="middle" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">'
+        out.append(f'<text x="{_f(spot.x)}" y="{_f(spot.y)}" font-size="8" font-weight="{weight}" '
+                   f'text-anchor="middle" stroke="#ffffff" stroke-width="2.5" paint-order="stroke" class="place">'
                    f'{escape(label.text)}</text>')
     # arrows over the counters; the heads stop at the target counter's edge so its values stay readable
     for index, arrow in enumerate(scene.arrows):
@@ -419,6 +429,18 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
                    f'{escape(text)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _stack_box(centre: Point, scene: Scene, hex_id: str, count: int) -> tuple[float, float, float, float]:
+    """Where a hex's stack lies (its counters and the ones peeking out), for placing labels around it."""
+    x, y = centre
+    x += scene.marker_room if scene.hex_markers.get(hex_id) else 0.0
+    y += scene.stack_dy
+    if scene.chips and count > 1:
+        width, height = chip_size(scene.layout.radius, count)
+        return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+    half, peek = SIZE / 2, 4.0 * (min(count, 4) - 1)
+    return x - half - peek / 2, y - half - peek / 2, x + half + peek / 2, y + half + peek / 2
 
 
 def _wrap(kind: str, text: str, size: int = 54) -> list[tuple[str, str]]:
@@ -498,6 +520,35 @@ def _side_svg(layout: Layout, side: SideLine) -> list[str]:
                        'text-anchor="middle">✕</text>')
         return out
     return []
+
+
+CHIP_HEIGHT = 13.0
+
+
+def chip_size(radius: float, count: int) -> tuple[float, float]:
+    return radius * 1.3, count * (CHIP_HEIGHT + 1.5)
+
+
+def _chips_svg(x: float, y: float, pics: list[CounterPic], radius: float) -> list[str]:
+    """A stack as one chip per counter, top counter first, each in its side's colours with its short name,
+    values (ships afloat) and markers: a big fleet under a small one stays in sight, with its size."""
+    fill_ink = {"russia": ("#3a6db0", "#ffffff"), "japan": ("#e8d27a", "#1a1a1a"), "soviet": ("#b5473a", "#ffffff")}
+    width, height = chip_size(radius, len(pics))
+    listing = escape("; ".join(p.title or p.short() for p in pics))
+    out = [f'<g class="stack chips"><title>{listing}</title>']
+    top = y - height / 2
+    for i, pic in enumerate(pics):
+        fill, ink = fill_ink.get(pic.side, ("#777777", "#ffffff"))
+        cy = top + i * (CHIP_HEIGHT + 1.5)
+        text = " ".join(t for t in (pic.label or pic.unit, pic.values, *pic.markers) if t)
+        size = min(8.0, (width - 4) / max(len(text), 1) / 0.6)
+        out.append(f'<g class="counter chip" data-unit="{escape(pic.unit)}"><title>{escape(pic.title or pic.short())}'
+                   f'</title><rect x="{_f(x - width / 2)}" y="{_f(cy)}" width="{_f(width)}" height="{_f(CHIP_HEIGHT)}" '
+                   f'rx="3" fill="{fill}" stroke="#1a1a1a" stroke-width="0.8"/>'
+                   f'<text x="{_f(x)}" y="{_f(cy + CHIP_HEIGHT / 2 + size * 0.36)}" font-size="{_f(size)}" '
+                   f'font-weight="bold" text-anchor="middle" fill="{ink}">{escape(text)}</text></g>')
+    out.append("</g>")
+    return out
 
 
 def _stack_svg(x: float, y: float, pics: list[CounterPic]) -> list[str]:
