@@ -144,3 +144,27 @@ def test_interdiction_marker_is_tagged_on_its_hex() -> None:
     assert ">INT7 jp</text>" in svg and ">INT3 su</text>" in svg
     assert any("INT7 jp: interdiction marker" in text for _, text in scene.legend)
     assert not any("interdiction" in text for _, text in rs_scene(record.position.state, state, [], "t", "s").legend)
+
+
+def _place_boxes(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
+    from rsr.draw.labels import text_box
+
+    found = re.findall(r'<text x="([-\d.]+)" y="([-\d.]+)" font-size="8" font-weight="(\w+)"[^>]*class="place">'
+                       r"([^<]*)</text>", svg)
+    return [(text, text_box(float(x), float(y), text, 8.0, weight == "bold")) for x, y, weight, text in found]
+
+
+def test_place_names_never_cover_each_other_on_either_land_map() -> None:
+    """Issue 23.6: "Newchwang (Yingkou)" and "Tashihchiao" (neighbouring hexes) both readable; the previews
+    are what rsr/draw draws of each whole map (python -m tools.rs_map, tools.rsr_map, tools.rsr_naval_map)."""
+    from rsr.draw.labels import overlap
+
+    root = Path(__file__).resolve().parent.parent / "docs"
+    for name in ("red-sun-rising/map-provisional.svg", "red-star/map-provisional.svg",
+                 "red-sun-rising/naval-map-provisional.svg"):
+        boxes = _place_boxes((root / name).read_text(encoding="utf-8"))
+        assert len(boxes) >= 14, name
+        clashes = [(a, b) for i, (a, box) in enumerate(boxes) for b, other in boxes[i + 1:] if overlap(box, other)]
+        assert not clashes, (name, clashes)
+    names = [text for text, _ in _place_boxes((root / "red-sun-rising/map-provisional.svg").read_text())]
+    assert any(n.startswith("Newchwang (Yingkou)") for n in names) and "Tashihchiao" in names
