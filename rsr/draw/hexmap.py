@@ -383,7 +383,7 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
     counters = [_stack_box(layout.centre(h), scene, h, len(pics)) for h, pics in sorted(scene.stacks.items())
                 if h in keep and pics]
     spots = place([(*layout.centre(label.hex), label.text, 8.0, label.bold) for label in labels], layout.radius,
-                  counters)
+                  counters, (left + 2, top + 34, left + map_width - 2, top + map_height))
     for label, spot in zip(labels, spots, strict=True):
         weight = "bold" if label.bold else "normal"
         out.append(f'<text x="{_f(spot.x)}" y="{_f(spot.y)}" font-size="8" font-weight="{weight}" '

@@ -39,10 +39,18 @@ def candidates(x: float, y: float, radius: float) -> list[tuple[float, float]]:
     return spots
 
 
+def outside(box: Box, bounds: Box | None) -> float:
+    """How much of ``box`` lies beyond the picture's ``bounds`` (its area, roughly)."""
+    if bounds is None:
+        return 0.0
+    return (box[2] - box[0]) * (box[3] - box[1]) - overlap(box, bounds)
+
+
 def place(items: list[tuple[float, float, str, float, bool]], radius: float,
-          obstacles: list[Box] | None = None) -> list[Placed]:
-    """Each (hex centre x, y, text, font size, bold) in order: the first spot overlapping no earlier label, else
-    the spot overlapping least; among spots clear of labels, the one covering the fewest counters."""
+          obstacles: list[Box] | None = None, bounds: Box | None = None) -> list[Placed]:
+    """Each (hex centre x, y, text, font size, bold) in order: the first spot overlapping no earlier label and
+    inside the picture, else the spot overlapping least; among spots clear of labels, the one covering the
+    fewest counters."""
     placed: list[Placed] = []
     soft = obstacles or []
     for x, y, text, size, bold in items:
@@ -50,7 +58,7 @@ def place(items: list[tuple[float, float, str, float, bool]], radius: float,
         choice = Placed(x, y + radius * 0.86, text_box(x, y + radius * 0.86, text, size, bold))
         for index, (cx, cy) in enumerate(candidates(x, y, radius)):
             box = text_box(cx, cy, text, size, bold)
-            hard = sum(overlap(box, other.box) for other in placed)
+            hard = sum(overlap(box, other.box) for other in placed) + outside(box, bounds)
             covered = sum(overlap(box, other) for other in soft)
             score = (hard, covered, index)
             if best is None or score < best:
