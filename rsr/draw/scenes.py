@@ -271,8 +271,8 @@ def rs_scene(state: Any, before: Any, events: list[Event], title: str, subtitle:
             + (" reduced" if unit.reduced else "") + "".join(f" [{m}]" for m in markers)))
     scene.arrows = arrows_from_events(rs_positions(before), events)
     scene.focus = focus_hexes(rs_positions(before), rs_positions(state), events)
-    for side, markers in sorted(state.interdiction.items()):  # RS/RS 5.22: the marker and its factors
-        for hex_id, factors in sorted(markers.items()):
+    for side, marked in sorted(state.interdiction.items()):  # RS/RS 5.22: the marker and its factors
+        for hex_id, factors in sorted(marked.items()):
             scene.hex_markers.setdefault(hex_id, []).append(f"INT{factors} {SIDE_TAG.get(side, side[:2])}")
     scene.notes = fire_notes(events)
     scene.legend = [("", "terrain: clear, desert, dunes (waves), marsh (tufts)"),
