@@ -2,7 +2,8 @@
 by default, every fire mission is an arrow with its line in the panel, interdiction markers are tagged, and
 the HTML report shows the map at full width with a link to it at full size.
 
-Cases drawn: RS/RS 5.21 (bombardment), 5.22 (interdiction markers), 5.42 (counterbattery).
+What is drawn, not the rules (the rules' cases are tested elsewhere): the drawing of the fire missions,
+interdiction markers and counterbattery of Red Sun/Red Star.
 """
 
 from __future__ import annotations
@@ -50,11 +51,11 @@ def _size(svg: str) -> tuple[float, float]:
 def test_fire_missions_are_arrows_from_every_firing_hex() -> None:
     start = {"g1": "4408", "g2": "4409", "g3": "4409", "t": "4411", "c": "4500"}
     events = [
-        Event("fire-mission", "mission 1: g1, g2, g3 bombard t in 4411", "RS/RS 5.21",
+        Event("fire-mission", "mission 1: g1, g2, g3 bombard t in 4411", "",
               {"mission": 1, "mission_kind": "bombard", "target": "t", "hex": "4411", "artillery": ["g1", "g2", "g3"]}),
-        Event("fire-mission", "mission 2: g1 interdict 4300", "RS/RS 5.22",
+        Event("fire-mission", "mission 2: g1 interdict 4300", "",
               {"mission": 2, "mission_kind": "interdict", "hex": "4300", "artillery": ["g1"]}),
-        Event("counterbattery", "counterbattery 1: c at g2", "RS/RS 5.42",
+        Event("counterbattery", "counterbattery 1: c at g2", "",
               {"level": 1, "target": "g2", "artillery": ["c"], "result": "s"}),
     ]
     arrows = [(a.kind, a.hexes) for a in arrows_from_events(start, events)]
@@ -79,7 +80,7 @@ def test_bombardment_drawn_and_listed_through_the_command_line(tmp_path: Path) -
     missions = [e for e in record.events if e.kind == "fire-mission" and e.data.get("artillery")]
     for mission in missions:
         titles = re.findall(r'class="arrow arrow-bombard"[^>]*><title>([^<]*)</title>', svg)
-        assert mission.text in titles  # RS/RS 5.21: drawn...
+        assert mission.text in titles  # drawn...
         assert svg.count(f">{mission.text[:40]}") >= 1  # ...and its line in the panel's "This packet"
     assert ">This packet</text>" in svg
 
@@ -155,7 +156,7 @@ def test_interdiction_marker_is_tagged_on_its_hex() -> None:
     result = actions.load_game(game, cache=False)
     record = result.passes[1]
     state = copy.deepcopy(record.position.state)
-    state.interdiction = {"japan": {"4412": 7}, "soviet": {"4409": 3}}  # RS/RS 5.22: side -> hex -> factors
+    state.interdiction = {"japan": {"4412": 7}, "soviet": {"4409": 3}}  # side -> hex -> factors
     scene = rs_scene(state, state, [], "t", "s")
     svg = render(scene)
     assert scene.hex_markers["4412"] == ["INT7 jp"] and scene.hex_markers["4409"] == ["INT3 su"]

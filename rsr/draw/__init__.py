@@ -91,7 +91,8 @@ def draw_position(result: Any, record: Any | None, around: str | None = None, ra
 
 
 def off_picture_note(scene: Scene, shown: list[str]) -> list[str]:
-    """A line for the panel naming the fronts the cropped picture leaves out (``--whole`` shows them)."""
+    """Lines for the panel naming what the cropped picture leaves out: the packet's arrows drawn nowhere in
+    it, or, for a packet that did nothing on the map, the other fronts (``--around`` or ``--whole`` show them)."""
     keep = set(shown)
     lines = []
     missed = [a for a in scene.arrows if not keep.intersection(a.hexes)]

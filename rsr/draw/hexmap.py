@@ -240,8 +240,8 @@ def nearest_enemies(scene: Scene) -> list[str]:
 def crop_hexes(scene: Scene, around: str | None = None, radius: int = 3, whole: bool = False) -> list[str]:
     """Which hexes to draw: the whole map, the hexes around one hex, or those around the packet's action:
     every hex an arrow touches and every hex its events name (a gun that fired, a unit hit or arriving);
-    for a packet that did nothing on the map, where the two sides are in contact, else the two enemy stacks
-    nearest each other; the whole map only when no two sides are on it."""
+    for a packet that did nothing on the map, the largest front (where the two sides are in contact), else the
+    two enemy stacks nearest each other, else every stack; the whole map only when no unit is on it."""
     every = sorted(scene.terrain)
     if whole:
         return every
@@ -250,7 +250,8 @@ def crop_hexes(scene: Scene, around: str | None = None, radius: int = 3, whole: 
     centres = main_action(scene, sorted(set(scene.action_hexes()) | {h for h in scene.focus if h in scene.terrain}),
                           radius)
     if not centres:
-        centres = largest_front(scene) or nearest_enemies(scene)
+        centres = largest_front(scene) or nearest_enemies(scene) or sorted(h for h, pics in scene.stacks.items()
+                                                                            if pics and h in scene.terrain)
     if not centres:
         return every
     return within(scene.layout, every, centres, radius)
