@@ -343,7 +343,8 @@ h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;margin-top:1
 table{border-collapse:collapse;font-size:.85em;margin:.5em 0}td,th{border:1px solid #bbb;padding:2px 6px;
 vertical-align:top;text-align:left}th{background:#eee}
 #map{width:calc(100vw - 2em);margin:0 0 0 calc(50% - 50vw + 1em);overflow-x:auto}
-#map svg{display:block;box-sizing:border-box;width:100%;max-width:calc(var(--w) * 1.5);height:auto;border:1px solid #ccc;cursor:zoom-in}
+#map svg{display:block;box-sizing:border-box;width:100%;max-width:calc(var(--w) * 1.5);height:auto;
+border:1px solid #ccc;cursor:zoom-in}
 #zoom:checked+figure svg{width:calc(var(--w) * 2.5);max-width:none;cursor:zoom-out}
 #map figcaption{font-size:.85em;color:#555}
 nav{margin:.5em 0;font-size:.95em}nav a{margin-right:1em}pre{background:#f6f6f6;padding:.5em;overflow-x:auto}
