@@ -7,6 +7,7 @@ through ``report_tables(events)``.
 from __future__ import annotations
 
 import html
+import re
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any
@@ -375,10 +376,25 @@ body{font-family:DejaVu Sans,Verdana,sans-serif;max-width:1200px;margin:1em auto
 h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;margin-top:1.4em}h3{font-size:1em}
 .provisional{background:#fff4d6;border-left:4px solid #e0a000;padding:.4em .8em}
 table{border-collapse:collapse;font-size:.85em;margin:.5em 0}td,th{border:1px solid #bbb;padding:2px 6px;
-vertical-align:top;text-align:left}th{background:#eee}#map svg{max-width:100%;height:auto;border:1px solid #ccc}
+vertical-align:top;text-align:left}th{background:#eee}
+#map{width:calc(100vw - 2em);margin:0 0 0 calc(50% - 50vw + 1em);overflow-x:auto}
+#map svg{display:block;box-sizing:border-box;width:100%;max-width:calc(var(--w) * 1.5);height:auto;
+border:1px solid #ccc;cursor:zoom-in}
+#zoom:checked+figure svg{width:calc(var(--w) * 2.5);max-width:none;cursor:zoom-out}
+#map figcaption{font-size:.85em;color:#555}
 nav{margin:.5em 0;font-size:.95em}nav a{margin-right:1em}pre{background:#f6f6f6;padding:.5em;overflow-x:auto}
 blockquote{border-left:3px solid #999;margin:0;padding-left:.8em;color:#444}
 """
+
+
+def map_figure(svg: str) -> str:
+    """The map across the whole window (not the report's column), at most 1.5 times its own size (the PNG's
+    zoom); a click on it (a CSS checkbox: the page has no script) shows it 2.5 times its size, scrolling."""
+    match = re.search(r'<svg [^>]*?width="(\d+)"', svg)
+    width = f"{match.group(1)}px" if match else "100%"
+    return (f'<h2>Map</h2><input type="checkbox" id="zoom" hidden><figure id="map" style="--w:{width}">'
+            f'<label for="zoom" title="click to enlarge or shrink the map">{svg}</label>'
+            "<figcaption>Click the map to enlarge it; click again to fit the window.</figcaption></figure>")
 
 
 def report_html(report: PassReport, svg: str, nav: str = "") -> str:
@@ -395,7 +411,7 @@ def report_html(report: PassReport, svg: str, nav: str = "") -> str:
                      + _html_list(report.provisional) + "</div>")
     if report.victory:
         parts.append("<h2>Result</h2>" + _html_list(report.victory))
-    parts.append(f'<h2>Map</h2><figure id="map">{svg}</figure>')
+    parts.append(map_figure(svg))
     parts.append("<h2>What happened, in the sequence of play</h2>")
     if not report.groups:
         parts.append("<p>Nothing: no input of this packet could be applied yet.</p>")

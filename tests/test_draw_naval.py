@@ -112,6 +112,40 @@ def test_naval_map_command_png_land_and_html(naval_game: Path, tmp_path: Path) -
     assert "Strategic Naval Map" in html.read_text() and 'class="arrow arrow-route-' in html.read_text()
 
 
+def test_naval_stacks_show_every_fleet_and_its_size_and_port_names_stay_apart(naval_game: Path,
+                                                                             tmp_path: Path) -> None:
+    """Issue 23.6: the 4-ship fleet on top no longer hides the 21-ship Baltic fleet under it; Moji, Ujina and
+    Kobe (three home ports side by side) are named without one name covering another."""
+    result, record = _naval_pass(naval_game)
+    out = tmp_path / "naval.svg"
+    run = CliRunner().invoke(main, ["map", str(naval_game), str(record.resolved), "--out", str(out)])  # type: ignore[attr-defined]
+    assert run.exit_code == 0, run.output
+    svg = out.read_text()
+    _, scene = draw_position(result, record)
+    stacked = {h: pics for h, pics in scene.stacks.items() if len(pics) > 1}
+    assert stacked, "the naval-1905 packet has fleets sharing a hex"
+    naval = record.position.state.naval  # type: ignore[attr-defined]
+    for pics in stacked.values():
+        for pic in pics:  # every fleet of a stack is a chip of its own, its ships afloat printed on it
+            chip = re.search(rf'<g class="counter chip" data-unit="{re.escape(pic.unit)}">.*?</g>', svg)
+            assert chip, pic.unit
+            if pic.unit in naval.fleets:
+                fleet = naval.fleets[pic.unit]
+                afloat = len([s for s in fleet.ships if s not in naval.sunk])
+                assert re.search(rf">[^<]*\b{afloat}(/\d+d| sh)[^<]*</text>", chip.group(0)), (pic.unit, afloat)
+    baltic = [h for h, pics in stacked.items() if "ru-fleet-baltic" in [p.unit for p in pics]]
+    assert baltic, "the Baltic fleet shares its hex in this packet"
+    # port names: no two name boxes overlap (the labels' own boxes as rsr/draw/labels.py measures them)
+    from rsr.draw.labels import overlap, text_box
+    boxes = [text_box(float(x), float(y), text, 8.0, True) for x, y, text in
+             re.findall(r'<text x="([-\d.]+)" y="([-\d.]+)" font-size="8" font-weight="bold"[^>]*class="place">'
+                        r"([^<]*)</text>", svg)]
+    assert len(boxes) >= 14  # every port hex is named
+    assert all(overlap(a, b) == 0 for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    for name in ("Moji", "Ujina", "Kobe"):
+        assert name in svg
+
+
 def test_naval_flag_refused_without_a_naval_game(tmp_path: Path) -> None:
     from tests.support.played import played_game
 

@@ -90,7 +90,7 @@ def test_html_report_is_self_contained_with_map_and_dice_table(ruleset_id: str, 
     page = _one_page(game_dir, record.resolved, tmp_path)
     assert page.startswith("<!DOCTYPE html>")
     assert not re.search(r"<(script|link|img)[^>]+(src|href)=", page)  # nothing fetched from elsewhere
-    assert '<figure id="map"><svg' in page
+    assert re.search(r'<figure id="map"[^>]*><label for="zoom"[^>]*><svg', page)  # full width, click to enlarge
     rows = re.findall(r"<tr><td>(\d*)</td><td>d(\d+)</td><td>(\d+)</td><td>([^<]*)</td>", page)
     assert [(int(n), int(s), int(v)) for n, s, v, _ in rows] == [(r.n, r.sides, r.value) for r in record.rolls]
     if any(e.provisional for e in record.events):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rsr.draw.battle import display_svg
-from rsr.draw.hexmap import Scene, crop_hexes, render
+from rsr.draw.hexmap import Scene, crop_hexes, fronts, render
 from rsr.draw.naval import is_naval_pass, naval_scene
 from rsr.draw.scenes import declared_attacks, rs_scene, rsr_scene
 from rsr.engine import Event, initial_position
@@ -85,7 +85,30 @@ def draw_position(result: Any, record: Any | None, around: str | None = None, ra
     title = f"Game {result.game_id[:8]}, {result.scenario.name}: {label}"
     scene = make_scene(result.ruleset.id, state, before, events, title, describe[0] if describe else "",
                        result.scenario.data.get("map"), declared)
-    return render(scene, crop_hexes(scene, around, radius, whole)), scene
+    shown = crop_hexes(scene, around, radius, whole)
+    scene.notes = off_picture_note(scene, shown) + scene.notes
+    return render(scene, shown), scene
+
+
+def off_picture_note(scene: Scene, shown: list[str]) -> list[str]:
+    """Lines for the panel naming what the cropped picture leaves out: the packet's arrows drawn nowhere in
+    it, or, for a packet that did nothing on the map, the other fronts (``--around`` or ``--whole`` show them)."""
+    keep = set(shown)
+    lines = []
+    missed = [a for a in scene.arrows if not keep.intersection(a.hexes)]
+    if missed:
+        lines.append("# This packet, off the picture (--around HEX draws it)")
+        seen: set[str] = set()
+        for arrow in missed:
+            if arrow.title not in seen:
+                seen.add(arrow.title)
+                lines.append(f"{arrow.hexes[-1]}: {arrow.title}")
+    if scene.arrows or scene.focus:
+        return lines
+    left_out = [front for front in fronts(scene) if not keep.intersection(front)]
+    if left_out:
+        lines.append(f"Also in contact, not drawn (--around HEX): around {', '.join(f[0] for f in left_out)}")
+    return lines
 
 
 def draw_naval(result: Any, record: Any | None, around: str | None = None, radius: int = 3,

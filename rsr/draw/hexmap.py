@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
 
-from rsr.draw.counters import CounterPic, counter_svg
+from rsr.draw.counters import SIZE, CounterPic, counter_svg
+from rsr.draw.labels import place
 from rsr.hexgrid import Grid
 
 RADIUS = 36.0
@@ -124,6 +125,8 @@ class Scene:
     stack_dy: float = 0.0             # counters sit this far below the hex centre (under a large number)
     marker_room: float = 0.0          # counters move this far right in a hex with markers (the naval map)
     list_arrows: bool = True          # the panel lists every arrow (the naval map lists routes in its notes)
+    chips: bool = False               # a stack of several counters drawn as one chip each (the naval map's fleets)
+    focus: list[str] = field(default_factory=list)  # hexes the packet's events name (units hit, guns firing...)
 
     def action_hexes(self) -> list[str]:
         found = {h for a in self.arrows for h in a.hexes}
@@ -155,7 +158,8 @@ LINK_STYLES = {
     "rail": 'stroke="#222" stroke-width="2.2"',
 }
 ARROW_COLOURS = {"move": "#1a7f37", "attack": "#d11a1a", "retreat": "#7b3fbf", "advance": "#d97706",
-                 "fire": "#e0601a", "route-russia": "#17357a", "route-japan": "#b06a00", "route-merchant": "#1a7f37"}
+                 "fire": "#e0601a", "bombard": "#b0126a", "interdict": "#00838f", "counterbattery": "#5d4037",
+                 "route-russia": "#17357a", "route-japan": "#b06a00", "route-merchant": "#1a7f37"}
 
 
 def _f(value: float) -> str:
@@ -179,26 +183,82 @@ def contact_hexes(scene: Scene) -> list[str]:
     """Occupied hexes with an enemy stack at most two hexes away: where the next action will be."""
     grid = scene.layout.grid
     sides = {h: {p.side for p in pics} for h, pics in scene.stacks.items() if pics}
-    found = [h for h in sorted(sides) if any(grid.distance(h, o) <= 2 and sides[o] - sides[h]
-                                             for o in sides if o != h)]
-    return found or sorted(sides)
+    return [h for h in sorted(sides) if any(grid.distance(h, o) <= 2 and sides[o] - sides[h]
+                                            for o in sides if o != h)]
+
+
+MAX_PICTURE = 1500.0  # pixels of the scene (before the PNG's zoom) a cropped picture may span either way
+
+
+def groups_of(scene: Scene, hexes: list[str], apart: int) -> list[list[str]]:
+    """``hexes`` in groups: hexes at most ``apart`` hexes from a member join its group; largest first."""
+    grid = scene.layout.grid
+    groups: list[list[str]] = []
+    for h in hexes:
+        joined = [g for g in groups if any(grid.distance(h, o) <= apart for o in g)]
+        merged = sorted({h, *(x for g in joined for x in g)})
+        groups = [g for g in groups if g not in joined] + [merged]
+    return sorted(groups, key=lambda g: (-len(g), g))
+
+
+def span(scene: Scene, hexes: list[str], radius: int) -> float:
+    points = [scene.layout.centre(h) for h in hexes]
+    margin = 2 * scene.layout.radius * math.sqrt(3) * (radius + 0.2)
+    return max(max(p[0] for p in points) - min(p[0] for p in points),
+               max(p[1] for p in points) - min(p[1] for p in points)) + margin
+
+
+def main_action(scene: Scene, centres: list[str], radius: int) -> list[str]:
+    """The packet's action hexes, or, when they lie so far apart that one picture of them all would exceed
+    :data:`MAX_PICTURE`, the largest group of them (the panel names the others)."""
+    if not centres or span(scene, centres, radius) <= MAX_PICTURE:
+        return centres
+    groups = groups_of(scene, centres, 6)
+    return max(groups, key=lambda g: (sum(1 for a in scene.arrows if set(a.hexes) & set(g)), len(g)))  # first of equals
+
+
+def fronts(scene: Scene) -> list[list[str]]:
+    """The hexes in contact (:func:`contact_hexes`) grouped into fronts: hexes at most four apart join one
+    front. Largest first (then in hex order)."""
+    return groups_of(scene, contact_hexes(scene), 4)
+
+
+def largest_front(scene: Scene) -> list[str]:
+    found = fronts(scene)
+    return found[0] if found else []
+
+
+def nearest_enemies(scene: Scene) -> list[str]:
+    """The two enemy stacks closest to each other (the front, when no two are in contact); the first pair
+    in hex order among equals."""
+    grid = scene.layout.grid
+    sides = {h: {p.side for p in pics} for h, pics in sorted(scene.stacks.items()) if pics and h in scene.terrain}
+    pairs = [(grid.distance(h, o), h, o) for h in sides for o in sides if h < o and sides[h] ^ sides[o]]
+    return sorted(min(pairs)[1:]) if pairs else []
 
 
 def crop_hexes(scene: Scene, around: str | None = None, radius: int = 3, whole: bool = False) -> list[str]:
-    """Which hexes to draw: the whole map, the hexes around one hex, or those around the packet's action
-    (every hex an arrow touches; without arrows, the hexes where the two sides are in contact)."""
+    """Which hexes to draw: the whole map, the hexes around one hex, or those around the packet's action:
+    every hex an arrow touches and every hex its events name (a gun that fired, a unit hit or arriving);
+    for a packet that did nothing on the map, the largest front (where the two sides are in contact), else the
+    two enemy stacks nearest each other, else every stack; the whole map only when no unit is on it."""
     every = sorted(scene.terrain)
     if whole:
         return every
     if around is not None:
         return within(scene.layout, every, [around], radius)
-    centres = scene.action_hexes() or contact_hexes(scene)
+    centres = main_action(scene, sorted(set(scene.action_hexes()) | {h for h in scene.focus if h in scene.terrain}),
+                          radius)
+    if not centres:
+        centres = largest_front(scene) or nearest_enemies(scene) or sorted(h for h, pics in scene.stacks.items()
+                                                                            if pics and h in scene.terrain)
     if not centres:
         return every
     return within(scene.layout, every, centres, radius)
 
 
-BEND = {"attack": 0.0, "fire": 0.2, "retreat": -0.2, "advance": -0.22, "move": 0.0}
+BEND = {"attack": 0.0, "fire": 0.2, "retreat": -0.2, "advance": -0.22, "move": 0.0, "bombard": 0.12,
+        "interdict": 0.12, "counterbattery": -0.12}
 
 
 def _arrow_d(layout: Layout, arrow: Arrow) -> tuple[str, Point]:
@@ -260,13 +320,6 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
                    f'stroke-width="0.6"><title>{h} {terrain}</title></polygon>')
         if terrain in PATTERNS:
             out.append(f'<polygon points="{pts}" fill="url(#pat-{terrain})" stroke="none"/>')
-    for h in shown:
-        x, y = layout.centre(h)
-        number = scene.numbers.get(h, h)
-        if number:
-            out.append(f'<text x="{_f(x)}" y="{_f(y - layout.radius * 0.66 + scene.number_size - 7)}" '
-                       f'font-size="{_f(scene.number_size)}" text-anchor="middle" fill="#555" class="hex-number">'
-                       f'{escape(number)}</text>')
     if scene.overlays:
         out.append(f'<clipPath id="hexes"><rect x="{_f(left + 6)}" y="{_f(top + 34)}" width="{_f(map_width - 12)}" '
                    f'height="{_f(map_height - 40)}"/></clipPath><g clip-path="url(#hexes)">')
@@ -292,28 +345,50 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
         if h not in keep or not pics:
             continue
         x, y = layout.centre(h)
-        out += _stack_svg(x + (scene.marker_room if scene.hex_markers.get(h) else 0.0), y + scene.stack_dy, pics)
+        x += scene.marker_room if scene.hex_markers.get(h) else 0.0
+        if scene.chips and len(pics) > 1:
+            out += _chips_svg(x, y + scene.stack_dy, pics, layout.radius)
+        else:
+            out += _stack_svg(x, y + scene.stack_dy, pics)
+    # hex numbers over the counters, with a halo: a stack never hides the number of its hex
+    for h in shown:
+        x, y = layout.centre(h)
+        number = scene.numbers.get(h, h)
+        if number:
+            out.append(f'<text x="{_f(x)}" y="{_f(y - layout.radius * 0.66 + scene.number_size - 7)}" '
+                       f'font-size="{_f(scene.number_size)}" text-anchor="middle" fill="#555" stroke="#ffffff" '
+                       f'stroke-width="1.6" stroke-opacity="0.7" paint-order="stroke" class="hex-number">'
+                       f'{escape(number)}</text>')
     for h, markers in sorted(scene.hex_markers.items()):
         if h not in keep:
             continue
         x, y = layout.centre(h)
+        below = not scene.marker_room and bool(scene.stacks.get(h))  # under the counter, not over its values
+        run = x - sum(6 + 5.2 * len(t) + 2 for t in markers) / 2
         for i, text in enumerate(markers):
             mx, my = x - layout.radius * 0.84, y - 5 + (i - (len(markers) - 1) / 2) * 11
+            if below:
+                mx, my = run, y + 19
+                run += 6 + 5.2 * len(text) + 2
             out.append(f'<rect x="{_f(mx)}" y="{_f(my)}" width="{_f(6 + 5.2 * len(text))}" height="10" rx="2" '
                        f'fill="#fff7c2" stroke="#6b5a00" stroke-width="0.6" class="hex-marker"/>')
             out.append(f'<text x="{_f(mx + 3)}" y="{_f(my + 7.6)}" font-size="7.5" fill="#3a3000">'
                        f'{escape(text)}</text>')
     # places and hex markers
-    for label in scene.labels:
-        if label.hex not in keep:
-            continue
-        x, y = layout.centre(label.hex)
+    labels = [label for label in scene.labels if label.hex in keep]
+    for label in labels:
         if label.ring:
+            x, y = layout.centre(label.hex)
             out.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(layout.radius * 0.8)}" fill="none" '
                        f'stroke="{label.ring}" stroke-width="2.2"/>')
+    counters = [_stack_box(layout.centre(h), scene, h, len(pics)) for h, pics in sorted(scene.stacks.items())
+                if h in keep and pics]
+    spots = place([(*layout.centre(label.hex), label.text, 8.0, label.bold) for label in labels], layout.radius,
+                  counters, (left + 2, top + 34, left + map_width - 2, top + map_height))
+    for label, spot in zip(labels, spots, strict=True):
         weight = "bold" if label.bold else "normal"
-        out.append(f'<text x="{_f(x)}" y="{_f(y + layout.radius * 0.86)}" font-size="8" font-weight="{weight}" '
-                   f'text-anchor="middle" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">'
+        out.append(f'<text x="{_f(spot.x)}" y="{_f(spot.y)}" font-size="8" font-weight="{weight}" '
+                   f'text-anchor="middle" stroke="#ffffff" stroke-width="2.5" paint-order="stroke" class="place">'
                    f'{escape(label.text)}</text>')
     # arrows over the counters; the heads stop at the target counter's edge so its values stay readable
     for index, arrow in enumerate(scene.arrows):
@@ -322,6 +397,9 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
         d, start = _arrow_d(layout, arrow)
         colour = ARROW_COLOURS.get(arrow.kind, "#000")
         dash = ' stroke-dasharray="6,3"' if arrow.kind in ("fire", "retreat") or arrow.lost else ""
+        if arrow.kind in ("bombard", "interdict", "counterbattery"):  # indirect fire: dotted, over the counters
+            dash = ' stroke-dasharray="2,3"'
+
         width_px = 3.6 if arrow.kind == "attack" else 2.8
         out.append(f'<path d="{d}" fill="none" stroke="#ffffff" stroke-width="{width_px + 2.4}" '
                    'stroke-opacity="0.8" stroke-linejoin="round"/>')
@@ -354,6 +432,18 @@ def render(scene: Scene, hexes: list[str] | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
+def _stack_box(centre: Point, scene: Scene, hex_id: str, count: int) -> tuple[float, float, float, float]:
+    """Where a hex's stack lies (its counters and the ones peeking out), for placing labels around it."""
+    x, y = centre
+    x += scene.marker_room if scene.hex_markers.get(hex_id) else 0.0
+    y += scene.stack_dy
+    if scene.chips and count > 1:
+        width, height = chip_size(scene.layout.radius, count)
+        return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+    half, peek = SIZE / 2, 4.0 * (min(count, 4) - 1)
+    return x - half - peek / 2, y - half - peek / 2, x + half + peek / 2, y + half + peek / 2
+
+
 def _wrap(kind: str, text: str, size: int = 54) -> list[tuple[str, str]]:
     return [(kind, line) for line in textwrap.wrap(text, size, subsequent_indent="   ")] or [(kind, "")]
 
@@ -369,8 +459,12 @@ def _panel_lines(scene: Scene, keep: set[str]) -> list[tuple[str, str]]:
     shown = [a for a in scene.arrows if any(h in keep for h in a.hexes)] if scene.list_arrows else []
     if shown:
         lines.append(("head", "This packet"))
+        listed: set[str] = set()
         for arrow in shown:
-            lines += _wrap(arrow.kind, ("✕ " if arrow.lost else "") + arrow.title)
+            text = ("✕ " if arrow.lost else "") + arrow.title
+            if text not in listed:  # one line for a mission fired from several hexes
+                listed.add(text)
+                lines += _wrap(arrow.kind, text)
     if scene.legend:
         lines.append(("head", "Key"))
         for _, text in scene.legend:
@@ -427,6 +521,35 @@ def _side_svg(layout: Layout, side: SideLine) -> list[str]:
                        'text-anchor="middle">✕</text>')
         return out
     return []
+
+
+CHIP_HEIGHT = 13.0
+
+
+def chip_size(radius: float, count: int) -> tuple[float, float]:
+    return radius * 1.3, count * (CHIP_HEIGHT + 1.5)
+
+
+def _chips_svg(x: float, y: float, pics: list[CounterPic], radius: float) -> list[str]:
+    """A stack as one chip per counter, top counter first, each in its side's colours with its short name,
+    values (ships afloat) and markers: a big fleet under a small one stays in sight, with its size."""
+    fill_ink = {"russia": ("#3a6db0", "#ffffff"), "japan": ("#e8d27a", "#1a1a1a"), "soviet": ("#b5473a", "#ffffff")}
+    width, height = chip_size(radius, len(pics))
+    listing = escape("; ".join(p.title or p.short() for p in pics))
+    out = [f'<g class="stack chips"><title>{listing}</title>']
+    top = y - height / 2
+    for i, pic in enumerate(pics):
+        fill, ink = fill_ink.get(pic.side, ("#777777", "#ffffff"))
+        cy = top + i * (CHIP_HEIGHT + 1.5)
+        text = " ".join(t for t in (pic.label or pic.unit, pic.values, *pic.markers) if t)
+        size = min(8.0, (width - 4) / max(len(text), 1) / 0.6)
+        out.append(f'<g class="counter chip" data-unit="{escape(pic.unit)}"><title>{escape(pic.title or pic.short())}'
+                   f'</title><rect x="{_f(x - width / 2)}" y="{_f(cy)}" width="{_f(width)}" height="{_f(CHIP_HEIGHT)}" '
+                   f'rx="3" fill="{fill}" stroke="#1a1a1a" stroke-width="0.8"/>'
+                   f'<text x="{_f(x)}" y="{_f(cy + CHIP_HEIGHT / 2 + size * 0.36)}" font-size="{_f(size)}" '
+                   f'font-weight="bold" text-anchor="middle" fill="{ink}">{escape(text)}</text></g>')
+    out.append("</g>")
+    return out
 
 
 def _stack_svg(x: float, y: float, pics: list[CounterPic]) -> list[str]:

@@ -60,7 +60,7 @@ def naval_map_scene(static: Any, control: dict[str, str], title: str, subtitle: 
     """The map alone (also the generator's preview, tools/rsr_naval_map): sea hexes by kind with their
     numbers and code letters, the land, impassable hexsides, ports ringed by the side they serve."""
     grid = static.grid
-    layout = Layout(grid, "north", 44.0)  # larger hexes: a counter leaves the number readable
+    layout = Layout(grid, "north", 56.0)  # larger hexes: a counter, or a stack's chips, leave the number readable
     terrain: dict[str, str] = {}
     numbers: dict[str, str] = {}
     for line in range(grid.lines[0], grid.lines[1] + 1):
@@ -72,7 +72,7 @@ def naval_map_scene(static: Any, control: dict[str, str], title: str, subtitle: 
         code = static.code_of(number)
         numbers[item.cell] = f"{number}" + (f" {code}" if code else "")
     scene = Scene(layout, terrain, title, subtitle, numbers=numbers, number_size=10.0, stack_dy=6.0, zoom=1.0,
-                  marker_room=10.0, list_arrows=False)
+                  marker_room=10.0, list_arrows=False, chips=True)
     for first, second in sorted(static.impassable):
         scene.sides.append(SideLine(static.hexes[first].cell, static.hexes[second].cell, "impassable"))
     by_hex: dict[int, list[Any]] = {}

@@ -20,6 +20,7 @@ RSR_SYMBOLS = {  # counter type -> (symbol, size marker)
     "cavalry-brigade": ("cavalry", "X"), "artillery-brigade": ("artillery", "X"), "garrison": ("garrison", ""),
     "naval-brigade": ("naval", "X"),
 }
+SIDE_TAG = {"japan": "jp", "soviet": "su"}
 RS_SYMBOLS = {
     "infantry": "infantry", "motorized-infantry": "mech", "cavalry": "cavalry", "light-tank": "armor",
     "tank": "armor", "artillery": "artillery", "motorized-artillery": "artillery", "antitank": "antitank",
@@ -117,9 +118,45 @@ def arrows_from_events(start: dict[str, str], events: list[Event],
         elif event.kind == "advance" and d.get("unit") and d.get("to"):
             walk.add("advance", [d["frm"], *(d.get("path") or [d["to"]])], event.text, [d["unit"]])
             walk.hexes[d["unit"]] = d["to"]
+        elif event.kind == "fire-mission" and d.get("hex"):  # RS/RS 5.21, 5.22: one arrow a firing hex
+            kind = "interdict" if d.get("mission_kind") == "interdict" else "bombard"
+            for where, units in _sources(walk, list(d.get("artillery") or [])).items():
+                if where != d["hex"]:
+                    walk.add(kind, [where, d["hex"]], event.text, units)
+        elif event.kind == "counterbattery" and d.get("target") in walk.hexes:  # RS/RS 5.42
+            target_hex = walk.hexes[d["target"]]
+            for where, units in _sources(walk, list(d.get("artillery") or [])).items():
+                if where != target_hex:
+                    walk.add("counterbattery", [where, target_hex], event.text, units)
         elif event.kind == "eliminated" and d.get("unit"):
             walk.eliminated.add(d["unit"])
     return walk.finish()
+
+
+#: events that say where a packet acted although they draw no arrow (guns announcing, units hit, arriving...)
+FOCUS_KINDS = ("announced", "fire-mission", "counterbattery", "counterbattery-declared", "interdiction",
+               "interdicted", "arrives", "eliminated", "reduced", "disrupted", "suppressed", "wasted", "cancelled",
+               "declared", "combat-start", "moved", "retreat", "advance", "firefight", "morale")
+_UNIT_KEYS = ("unit", "units", "target", "artillery", "attackers", "defenders")
+_HEX_KEYS = ("hex", "target_hex", "frm", "to")
+
+
+def focus_hexes(before: dict[str, str], after: dict[str, str], events: list[Event]) -> list[str]:
+    """Every hex a pass's events name or touch through their units (before or after the pass): where the packet
+    acted, also when it drew no arrow (a fire mission from off the picture, a unit hit, a unit arriving)."""
+    found: set[str] = set()
+    for event in events:
+        if event.kind not in FOCUS_KINDS:
+            continue
+        d = event.data
+        found.update(str(d[k]) for k in _HEX_KEYS if isinstance(d.get(k), str) and d.get(k))
+        for key in _UNIT_KEYS:
+            value = d.get(key)
+            units = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+            for unit in units:
+                unit_id = unit.get("unit") if isinstance(unit, dict) else unit
+                found.update(h for h in (before.get(str(unit_id)), after.get(str(unit_id))) if h)
+    return sorted(found)
 
 
 # -- Red Sun Rising ----------------------------------------------------------------------------------------
@@ -166,6 +203,7 @@ def rsr_scene(state: Any, before: Any, events: list[Event], title: str, subtitle
     for pics in scene.stacks.values():
         pics.sort(key=lambda p: (p.symbol == "hq", p.unit))  # command units lie under the combat units
     scene.arrows = arrows_from_events(rsr_positions(before), events, declared)
+    scene.focus = focus_hexes(rsr_positions(before), rsr_positions(state), events)
     scene.legend = [("", "terrain: clear, rough (dots), mountain (peaks), sea"),
                     ("", "blue sides: rivers; brown: roads; black with ties: rail"),
                     ("", "counter: id, size, type symbol, strength-command-move"),
@@ -232,10 +270,28 @@ def rs_scene(state: Any, before: Any, events: list[Event], title: str, subtitle:
             f"{unit.id} {counter.name} ({counter.type}, proficiency {counter.proficiency}) {values}"
             + (" reduced" if unit.reduced else "") + "".join(f" [{m}]" for m in markers)))
     scene.arrows = arrows_from_events(rs_positions(before), events)
+    scene.focus = focus_hexes(rs_positions(before), rs_positions(state), events)
+    for side, marked in sorted(state.interdiction.items()):  # RS/RS 5.22: the marker and its factors
+        for hex_id, factors in sorted(marked.items()):
+            scene.hex_markers.setdefault(hex_id, []).append(f"INT{factors} {SIDE_TAG.get(side, side[:2])}")
+    scene.notes = fire_notes(events)
     scene.legend = [("", "terrain: clear, desert, dunes (waves), marsh (tufts)"),
                     ("", "blue: Halha, rivers, streams; red dashes: border claim"),
                     ("", "ticks: slope down; black bar: bridge (red ✕: blown)"),
                     ("", "counter: id, size, symbol, combat-(range-)move"),
                     ("", "D1/D2 disrupted, F fired, R reserve, T truck; band: reduced")]
-    scene.notes = [f"map: {static.map_provenance}"]
+    if any(state.interdiction.values()):
+        scene.legend.append(("", "INT7 jp: interdiction marker of 7 factors (Japanese)"))
+    scene.notes += [f"map: {static.map_provenance}"]
     return scene
+
+
+#: artillery events with no arrow of their own: the panel gives them in the report's words
+FIRE_NOTE_KINDS = ("wasted", "cancelled", "suppressed", "interdiction", "interdicted", "interdiction-off")
+
+
+def fire_notes(events: list[Event]) -> list[str]:
+    """RS/RS 5.22, 5.41, 5.51: what became of the fire missions beyond their arrows (guns out of range or
+    silenced, interdiction rolls of units entering a marked hex, markers taken off)."""
+    lines = [f"{e.text}{' [provisional]' if e.provisional else ''}" for e in events if e.kind in FIRE_NOTE_KINDS]
+    return ["# Artillery", *lines] if lines else []
