@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -223,3 +224,25 @@ def test_accept_with_orders_of_a_bad_shape_is_bad_input(tmp_path: Path) -> None:
                                     "--orders", str(orders)])
     assert out.exit_code == 2 and isinstance(out.exception, (SystemExit, type(None))), out.output
     assert "is none of" in out.output and not (tmp_path / "b").exists()
+
+
+@pytest.mark.parametrize("broken", [
+    {"hex": ["4411"], "attackers": ["x"]}, {"hex": "4411", "attackers": [["x"]]}, {"hex": None, "attackers": None},
+    {"hex": 5, "attackers": "x"}, {}, {"hex": "4411", "attackers": [], "extra": {"": []}},
+])
+def test_a_combat_plan_of_any_shape_is_refused_before_signing_not_a_crash(tmp_path: Path, broken: Any) -> None:
+    """Exchange fuzzer, july-1939 seed 4 (tests/cases/red-star/combat-plan-of-the-wrong-shape-is-refused.yaml):
+    a standing plan of prepared combats naming an attacker as a list was a TypeError in the check before
+    signing (RS/RS 6.1); every shape is now a refusal that names the combat."""
+    import copy
+
+    from rsr.engine import InputRefused, check_before_dice, enqueue
+    from tests.test_fewer_packets import _japan_at
+
+    result, position, _ = _japan_at(tmp_path, "combats")
+    seq = len(result.packets)
+    trial = copy.deepcopy(position)
+    trial.contract = 2
+    enqueue(trial, seq, "japan", [{"policy": "combats", "rule": {"turn": position.state.turn, "combats": [broken]}}])
+    with pytest.raises(InputRefused):
+        check_before_dice(result.ruleset, trial, seq)

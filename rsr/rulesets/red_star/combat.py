@@ -94,7 +94,8 @@ def parse_declaration(state: RsState, side: str, raw: Any, number: int, used: li
         raise RulesError(f"{where}: a combat is {{hex, attackers, night, advance, lead, armor_protection, fire}}")
     hex_id = raw.get("hex")
     attackers = raw.get("attackers") or raw.get("units") or []
-    if not isinstance(hex_id, str) or not isinstance(attackers, list) or not attackers:
+    if not isinstance(hex_id, str) or not isinstance(attackers, list) or not attackers \
+            or not all(isinstance(unit_id, str) for unit_id in attackers):
         raise RulesError(f"{where}: give the enemy hex and the attacking units (RS/RS 6.1)")
     enemy = enemy_of(side)
     if not state.units_in(hex_id, enemy):
