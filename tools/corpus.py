@@ -19,6 +19,8 @@ import argparse
 import dataclasses
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +38,37 @@ def request_json(request: Any) -> Any:
             "policy": request.policy, "sealable": request.sealable, "unseals": request.unseals}
 
 
+@contextmanager
+def every_request(ruleset_id: str) -> Iterator[list[Any]]:
+    """Every request the ruleset builds meanwhile, as JSON (those a policy answers too, which no one waits for)."""
+    from rsr.rulesets import get_ruleset
+
+    kind = type(get_ruleset(ruleset_id))
+    asked: list[Any] = []
+    original = kind.next_request
+
+    def next_request(self: Any, state: Any) -> Any:
+        request = original(self, state)
+        asked.append(request_json(request))
+        return request
+
+    kind.next_request = next_request  # type: ignore[method-assign]
+    try:
+        yield asked
+    finally:
+        kind.next_request = original  # type: ignore[method-assign]
+
+
 def game_record(game_dir: Path) -> dict[str, Any]:
-    """The replay of one game directory's packets: per pass its digest, events and the request it waits for."""
+    """The replay of one game directory's packets: per pass its digest, events and the request it waits for,
+    and every request built on the way."""
     from rsr.gamedir import load_log
     from rsr.log import replay
 
-    result = replay(load_log(game_dir))
-    return {"start": request_json(result.start_waiting),
+    packets = load_log(game_dir)
+    with every_request(packets[0].payload["invite"]["ruleset"]) as asked:
+        result = replay(packets)
+    return {"start": request_json(result.start_waiting), "asked": asked,
             "passes": [{"resolved": p.resolved, "digest": p.state_hash, "events": [e.to_json() for e in p.events],
                         "waiting": request_json(p.waiting)} for p in result.passes]}
 
@@ -67,12 +93,14 @@ def case_record(path: Path) -> dict[str, Any]:
         data = {k: v for k, v in item.items() if k != "side"}
         enqueue(position, 1000, item["side"], [data])
         position.queues[item["side"]][-1] = dataclasses.replace(position.queues[item["side"]][-1], index=index)
-    try:
-        after, result = resolve_pass(ruleset, position, ScriptedDice(spec.get("dice", [])))
-    except RsrError as exc:
-        return {"start": start, "error": f"{type(exc).__name__}: {exc}"}
-    return {"start": start, "digest": after.digest(ruleset), "events": [e.to_json() for e in result.events],
-            "waiting": request_json(result.waiting), "applied": list(result.applied)}
+    with every_request(spec["ruleset"]) as asked:
+        try:
+            after, result = resolve_pass(ruleset, position, ScriptedDice(spec.get("dice", [])))
+        except RsrError as exc:
+            return {"start": start, "asked": asked, "error": f"{type(exc).__name__}: {exc}"}
+    return {"start": start, "asked": asked, "digest": after.digest(ruleset),
+            "events": [e.to_json() for e in result.events], "waiting": request_json(result.waiting),
+            "applied": list(result.applied)}
 
 
 def _write(path: Path, data: Any) -> None:
@@ -88,9 +116,9 @@ def record(out: Path, ruleset_id: str, games: int, scenarios: list[str] | None, 
     for name in names:
         for number in range(games):
             where = out / "games" / f"{name}-{number}"
-            if (where / "expected.json").exists():
-                continue
-            game_dir = run_demo(where / "play", echo=lambda _: None, scenario=name, ruleset_id=ruleset_id)
+            if not (where / "play").exists():  # played once; the expectations may be recorded again
+                run_demo(where / "play", echo=lambda _: None, scenario=name, ruleset_id=ruleset_id)
+            game_dir = next((where / "play" / "players" / "alice" / "games").glob("game-*"))
             _write(where / "expected.json", {"game": str(game_dir.relative_to(where)), **game_record(game_dir)})
             print(f"recorded {where.name}", flush=True)
     if cases:
