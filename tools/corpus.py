@@ -121,6 +121,11 @@ def record(out: Path, ruleset_id: str, games: int, scenarios: list[str] | None, 
             game_dir = next((where / "play" / "players" / "alice" / "games").glob("game-*"))
             _write(where / "expected.json", {"game": str(game_dir.relative_to(where)), **game_record(game_dir)})
             print(f"recorded {where.name}", flush=True)
+    for expected_path in sorted((out / "games").glob("*/expected.json")):  # games kept without their players
+        game = json.loads(expected_path.read_text(encoding="utf-8"))["game"]
+        if not game.startswith("play/"):
+            _write(expected_path, {"game": game, **game_record(expected_path.parent / game)})
+            print(f"recorded {expected_path.parent.name}", flush=True)
     if cases:
         (out / "cases").mkdir(exist_ok=True)
         for path in sorted((REPO / "tests" / "cases" / ruleset_id).glob("*.yaml")):
@@ -180,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     rec = sub.add_parser("record")
     rec.add_argument("out", type=Path)
-    rec.add_argument("--games", type=int, default=5)
+    rec.add_argument("--games", type=int, default=5, help="new games per scenario (0: only re-record)")
     rec.add_argument("--ruleset", default="red-star")
     rec.add_argument("--scenario", action="append")
     rec.add_argument("--no-cases", action="store_true")
