@@ -3,8 +3,10 @@
 Each entry says, in one place, what the question is (its request kind and id pattern), the case that raises
 it, who answers, the options and the template a player is shown, the standing policy that may answer it
 (with its default), the form of an answer (checked before any rule sees it) and how an answer is applied.
-A rule raises a question by leaving ``Ask(kind, side, id, data)`` in ``state.ask`` (turn.py, resolve.py,
-retreat.py, counterbattery.py); the driver in rsr/decisions.py does the rest.
+A rule raises a question by leaving ``Ask(kind, side, id, data)`` in ``state.ask``; the driver in
+rsr/decisions.py does the rest. The questions a stage of the sequence of play raises (turn.py) are declared
+here; those raised inside a rule live with that rule: morale, retreat, losses, target ties and advance in
+resolve.py, overstack in retreat.py, counterbattery in counterbattery.py. ``DECISIONS`` gathers them all.
 
 The table is in the order of the sequence of play (RS/RS 3.2, 4.0-7.6); the policies keep the order in
 which players have always seen them listed.
@@ -17,12 +19,14 @@ from typing import Any
 from rsr.decisions import Decision, Policy, RuleBroken, check_shape
 from rsr.engine import Context, Request, Sealed
 from rsr.errors import RulesError
-from rsr.rulesets.red_star import artillery, counterbattery, force, movement, reserves, resolve, support
+from rsr.rulesets.red_star import artillery, counterbattery, force, movement, reserves, support
 from rsr.rulesets.red_star import combat as cm
-from rsr.rulesets.red_star import retreat as rt
+from rsr.rulesets.red_star.counterbattery import COUNTERBATTERY
+from rsr.rulesets.red_star.resolve import ADVANCE, INTERDICTION_LOSSES, MORALE, RETREAT, RETREAT_LOSSES, TARGET_TIES
+from rsr.rulesets.red_star.retreat import OVERSTACK
 from rsr.rulesets.red_star.state import Ask, Combat, MovementRun, RsState, enemy_of
-from rsr.rulesets.red_star.terrain import allowance, current, supplied_hexes
-from rsr.rulesets.red_star.turn import attack_options, combat_by_id
+from rsr.rulesets.red_star.terrain import allowance, supplied_hexes
+from rsr.rulesets.red_star.turn import attack_options
 
 # -- RS/RS 4.1: reinforcement entry hexes, noted in secret ------------------------------------------------
 
@@ -69,7 +73,7 @@ UNSEAL = Decision(
     prompt=lambda state, ask: f"reveal your sealed choice {ask.data['sealed']}", unseals=True, apply=apply_unseal)
 
 
-# -- RS/RS 5.2: indirect fire missions; RS/RS 5.41 counterbattery -----------------------------------------
+# -- RS/RS 5.2: indirect fire missions (RS/RS 5.41 counterbattery: counterbattery.py) -----------------
 
 
 def apply_fire_missions(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
@@ -91,46 +95,6 @@ FIRE_MISSIONS = Decision(
     policy=Policy("fire-missions", ("ask", "hold"), default="ask",
                   answer=lambda state, ask, request, rule: {"missions": []} if rule == "hold" else None),
     apply=apply_fire_missions)
-
-
-def counterbattery_options(state: RsState, ask: Ask) -> dict[str, Any]:
-    targets = {t: {"hex": state.units[t].hex, "factors": current(state, state.units[t])}
-               for t in ask.data["targets"]}
-    guns = {g: {"hex": state.units[g].hex, "range": artillery.fire_range(state, state.units[g]),
-                "reaches": [t for t in ask.data["targets"] if counterbattery.reachable(state, g, t)]}
-            for g in ask.data["guns"]}
-    return {"targets": targets, "guns": guns, "support_points": state.support.get(ask.side, 0),
-            "chain": list(state.cb.get("decl", []))}
-
-
-def counterbattery_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
-    if rule == "none":
-        return {"fire": []}
-    if isinstance(rule, dict):  # RS/RS 5.41: a standing order
-        return counterbattery.standing_order(state, request.side, list(rule["guns"]),
-                                             tuple(rule.get("against", counterbattery.KINDS)))
-    return None
-
-
-def check_counterbattery_order(rule: dict[str, Any]) -> None:
-    guns = rule.get("guns")
-    against = rule.get("against", list(counterbattery.KINDS))
-    bad_guns = not isinstance(guns, list) or not all(isinstance(g, str) for g in guns)
-    if set(rule) - {"guns", "against"} or bad_guns or not isinstance(against, list) \
-            or set(against) - set(counterbattery.KINDS):
-        raise RulesError("policy counterbattery is none, ask, or {guns: [your artillery unit ids], against: "
-                         "[missions, support, counterbattery]}")
-
-
-COUNTERBATTERY = Decision(
-    "counterbattery", "{chain prefix}/counterbattery{n}", "RS/RS 5.41", "the side whose turn it is to answer fire",
-    prompt=lambda state, ask: "announced enemy fire: counterbattery against any of "
-                              f"{', '.join(ask.data['targets'])} before it resolves?",
-    options=counterbattery_options, template=lambda state, ask: {"fire": []},
-    policy=Policy("counterbattery", ("none", "ask"), default="none", answer=counterbattery_by_policy, form=dict,
-                  check=check_counterbattery_order),
-    apply=lambda state, ctx, ask, answer: counterbattery.declare(
-        state, ctx, ask.side, counterbattery.check(state, ask.side, answer)))
 
 
 # -- RS/RS 4.23: replacement points ------------------------------------------------------------------------
@@ -305,142 +269,6 @@ DEFENCE_CHOICES = Decision(
     schema=CHOICES_SCHEMA, shape="defence choices are {combats: {combat id: {lead, armor_protection, fire}}} "
                                  "(RS/RS 6.21)",
     apply=apply_defence_choices)
-
-
-# -- RS/RS 6.6-6.8, 6.25, 6.72, 8.4: questions raised while a combat resolves (resolve.py) ------------------
-
-
-def morale_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
-    if rule in ("check", "retreat"):
-        return {"choice": rule}
-    if isinstance(rule, dict):
-        return {"choice": "check" if ask.data["rating"] >= rule["check-if-rating-at-least"] else "retreat"}
-    return None
-
-
-def check_morale_rule(rule: dict[str, Any]) -> None:
-    value = rule.get("check-if-rating-at-least")
-    if set(rule) != {"check-if-rating-at-least"} or not isinstance(value, int) or not 0 <= value <= 7:
-        raise RulesError("policy morale is check, retreat, ask, or {check-if-rating-at-least: N}")
-
-
-MORALE = Decision(
-    "morale", "{combat}/f{firefight}/morale", "RS/RS 6.62", "the owner of the unit with the morale result",
-    prompt=lambda state, ask: f"morale result {ask.data['morale']} on {ask.data['unit']} in {ask.data['hex']}: "
-                              f"make a morale check (rating {ask.data['rating']}) or retreat?",
-    options=lambda state, ask: {"choice": ["check", "retreat"], **ask.data},
-    template=lambda state, ask: {"choice": "check"},
-    policy=Policy("morale", ("check", "retreat", "ask"), default="check", answer=morale_by_policy, form=dict,
-                  check=check_morale_rule),
-    apply=lambda state, ctx, ask, answer: resolve.answer_morale(state, combat_by_id(state, ask.data["combat"]),
-                                                                answer))
-
-RETREAT = Decision(
-    "retreat", "{combat}/f{firefight}/retreat", "RS/RS 6.7", "the owner of the retreating stack",
-    prompt=lambda state, ask: f"retreat {', '.join(ask.data['units'])} {ask.data['hexes']} hex(es) from "
-                              f"{ask.data['hex']}",
-    options=lambda state, ask: dict(ask.data), template=lambda state, ask: {"path": ask.data["options"][0]},
-    policy=Policy("retreat", ("auto", "ask"), default="auto",
-                  answer=lambda state, ask, request, rule: {"path": ask.data["options"][0]} if rule == "auto"
-                  else None),
-    apply=lambda state, ctx, ask, answer: resolve.answer_retreat(state, combat_by_id(state, ask.data["combat"]),
-                                                                 answer))
-
-
-def loss_order_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
-    if rule in ("fewest-factors", "most-factors"):
-        return {"order": rt.default_loss_order(state, ask.data["units"], rule)}
-    return None
-
-
-RETREAT_LOSSES = Decision(
-    "retreat-losses", "{combat}/f{firefight}/retreat-losses", "RS/RS 8.4", "the owner of the retreating stack",
-    prompt=lambda state, ask: f"the retreat of {', '.join(ask.data['units'])} costs the stack step losses: which "
-                              "unit takes them first?",
-    options=lambda state, ask: dict(ask.data),
-    template=lambda state, ask: {"order": rt.default_loss_order(state, ask.data["units"], "fewest-factors")},
-    policy=Policy("retreat-losses", ("fewest-factors", "most-factors", "ask"), default="fewest-factors",
-                  answer=loss_order_by_policy),
-    apply=lambda state, ctx, ask, answer: resolve.answer_retreat_losses(
-        state, combat_by_id(state, ask.data["combat"]), answer))
-
-INTERDICTION_LOSSES = Decision(
-    "interdiction-losses", "{combat}/f{firefight}/interdiction-losses", "RS/RS 6.72",
-    "the owner of the interdiction marker (the retreating stack's enemy)",
-    prompt=lambda state, ask: f"the enemy stack {', '.join(ask.data['units'])} retreats over a bridge next to your "
-                              "interdiction marker: which unit takes its step losses first?",
-    options=lambda state, ask: dict(ask.data),
-    template=lambda state, ask: {"order": rt.default_loss_order(state, ask.data["units"], "most-factors")},
-    policy=Policy("interdiction-losses", ("most-factors", "fewest-factors", "ask"), default="most-factors",
-                  answer=loss_order_by_policy),
-    apply=lambda state, ctx, ask, answer: resolve.answer_interdiction_losses(
-        state, combat_by_id(state, ask.data["combat"]), answer))
-
-
-def apply_target_ties(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
-    combat = combat_by_id(state, ask.data["combat"])
-    resolve.answer_ties(state, combat, ask.data["hex"], answer)
-    ctx.emit("target-ties", f"{ask.side} orders its tied units in {ask.data['hex']}: "
-             f"{', '.join(combat.tie_orders[ask.data['hex']])}", "RS/RS 6.25", combat=combat.id,
-             hex=ask.data["hex"], order=list(combat.tie_orders[ask.data["hex"]]))
-
-
-TARGET_TIES = Decision(
-    "target-ties", "{combat}/ties{n}", "RS/RS 6.25", "the owner of the tied units",
-    prompt=lambda state, ask: f"units of equal priority and factors in {ask.data['hex']}: in which order are they "
-                              "fired on (and take losses)?",
-    options=lambda state, ask: dict(ask.data),
-    template=lambda state, ask: {"order": cm.tie_order(state, ask.data["units"], "highest-proficiency")},
-    policy=Policy("target-ties", ("highest-proficiency", "lowest-proficiency", "lowest-id", "ask"),
-                  default="highest-proficiency",
-                  answer=lambda state, ask, request, rule: {"order": cm.tie_order(state, ask.data["units"], rule)}),
-    apply=apply_target_ties)
-
-
-def apply_advance(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
-    resolve.answer_advance(state, combat_by_id(state, ask.data["combat"]), answer)
-
-
-def advance_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
-    if rule == "none":
-        return {"units": []}
-    if rule == "into-hex":
-        combat = combat_by_id(state, ask.data["combat"])
-        return {"units": rt.default_advance(state, combat), "path": [combat.hex]}
-    return None
-
-
-ADVANCE = Decision(
-    "advance", "{combat}/advance", "RS/RS 6.8", "the attacker",
-    prompt=lambda state, ask: f"{ask.data['hex']} is empty: advance up to {ask.data['hexes']} hex(es)?",
-    options=lambda state, ask: dict(ask.data),
-    template=lambda state, ask: {"units": rt.default_advance(state, combat_by_id(state, ask.data["combat"])),
-                                 "path": [ask.data["hex"]]},
-    policy=Policy("advance", ("into-hex", "none", "ask"), default="into-hex", answer=advance_by_policy),
-    apply=apply_advance)
-
-
-# -- RS/RS 4.11, 9.0: which units go beneath a "2" (retreat.py) --------------------------------------------
-
-
-def apply_overstack(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
-    pending = state.marks[0]
-    units = rt.check_marks(state, pending, answer)
-    state.marks.pop(0)
-    rt.mark(state, ctx, pending["hex"], units, pending["case"])
-    rt.ask_marks(state)
-
-
-OVERSTACK = Decision(
-    "overstack", "t{turn}/overstack{n}", "RS/RS 4.11", "the owner of the overstacked hex",
-    prompt=lambda state, ask: f"{ask.data['hex']} is over the stacking limit: which of "
-                              f"{', '.join(ask.data['units'])} go beneath a \"2\" marker?",
-    options=lambda state, ask: {"hex": ask.data["hex"], "units": ask.data["units"], "case": ask.data["case"]},
-    template=lambda state, ask: {"units": ask.data["default"]},
-    policy=Policy("overstack", ("newest", "ask"), default="newest",
-                  answer=lambda state, ask, request, rule: {"units": list(ask.data["default"])} if rule == "newest"
-                  else None),
-    apply=apply_overstack)
 
 
 # -- RS/RS 7.0-7.5: the movement order ---------------------------------------------------------------------

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 from rsr.engine import Context
-from rsr.errors import RulesError
 from rsr.rulesets.red_star import (
     artillery,
     bridges,
@@ -29,7 +28,7 @@ from rsr.rulesets.red_star import (
 from rsr.rulesets.red_star import combat as cm
 from rsr.rulesets.red_star import retreat as rt
 from rsr.rulesets.red_star.sequence import TURN, segment_label, segment_side
-from rsr.rulesets.red_star.state import Ask, Combat, MovementRun, RsState, enemy_of
+from rsr.rulesets.red_star.state import Ask, Combat, MovementRun, RsState, combat_by_id, enemy_of
 from rsr.rulesets.red_star.terrain import occupied
 
 
@@ -395,13 +394,6 @@ def attack_options(state: RsState, side: str) -> dict[str, list[str]]:
         if targets:
             options[unit.id] = targets
     return options
-
-
-def combat_by_id(state: RsState, combat_id: str) -> Combat:
-    for combat in state.combats:
-        if combat.id == combat_id:
-            return combat
-    raise RulesError(f"no combat {combat_id} is in progress")
 
 
 Stage = Callable[[RsState, Context, "str | None"], bool]
