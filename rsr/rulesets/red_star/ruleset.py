@@ -126,12 +126,12 @@ class RedStar(DecisionRuleset):
         """Legal inputs for ``request`` in orders-file form (rsr.rulesets.red_star.bot)."""
         from rsr.rulesets.red_star import bot
 
-        if request.kind == "fire-missions":  # issue 14: the bot's artillery plan
+        if request.kind == "fire-missions":  # RS/RS 5.2: the bot's artillery plan
             missions = bot.fire_missions(state, request.side)
             return bot.combats_planned_with(state, request.side, missions) + [
                 {"request": request.id, "answer": missions}]
         inputs = bot.answer(state, request)
-        if request.kind == "attack-choices":  # issue 14: offensive support (RS/RS 5.31)
+        if request.kind == "attack-choices":  # offensive support (RS/RS 5.31)
             inputs = bot.support_for_attacks(state, request, inputs)
         return inputs
 

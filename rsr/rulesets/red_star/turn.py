@@ -61,7 +61,7 @@ def start_segment(state: RsState, ctx: Context) -> None:
     state.combat_index = 0
     state.choices_stage = ""
     state.movement = None
-    state.cb = {}  # RS/RS 5.41 (issue 14)
+    state.cb = {}  # RS/RS 5.41
     state.missions = []
     if segment.key == "reinforcement-planning":
         state.entry_plans = {}
@@ -172,7 +172,7 @@ def run_prepared_combat(state: RsState, ctx: Context, side: str | None) -> bool:
         return False
     if not combat_choices(state, side, "prepared"):
         return False
-    if state.combat_index == 0 and not support_counterbattery(state, ctx, side):  # RS/RS 5.41 (issue 14)
+    if state.combat_index == 0 and not support_counterbattery(state, ctx, side):  # RS/RS 5.41
         return False
     while state.combat_index < len(state.combats):
         combat = state.combats[state.combat_index]
@@ -231,13 +231,13 @@ def run_movement(state: RsState, ctx: Context, side: str | None) -> bool:
     assert side is not None
     run = state.movement
     if run is None:
-        reserves.note_enemy_segment(state, side)  # RS/RS 7.62 default policy (issue 14)
+        reserves.note_enemy_segment(state, side)  # RS/RS 7.62 default policy
         state.ask = Ask("movement", side, f"t{state.turn}/{side}/movement/orders")
         return False
     if not combat_choices(state, side, "movement"):
         return False
     while run.index < len(run.moves):
-        if not reserve_interruption(state, ctx, side, run):  # RS/RS 7.63 (issue 14)
+        if not reserve_interruption(state, ctx, side, run):  # RS/RS 7.63
             return False
         move = run.moves[run.index]
         if not run.executing:
@@ -256,7 +256,7 @@ def run_movement(state: RsState, ctx: Context, side: str | None) -> bool:
                 return False
         run.index += 1
         run.executing = False
-    if not reserve_interruption(state, ctx, side, run):  # RS/RS 7.63 (issue 14)
+    if not reserve_interruption(state, ctx, side, run):  # RS/RS 7.63
         return False
     end_movement(state, ctx, side, run)
     return True
@@ -311,7 +311,7 @@ def execute_move(state: RsState, ctx: Context, side: str, raw: dict[str, Any], r
         return
     first = state.units[alive[0]].hex
     move.units = tuple(u for u in alive if state.units[u].hex == first)
-    walked = artillery.walk_interdicted(state, ctx, side, move)  # RS/RS 5.22 (issue 14)
+    walked = artillery.walk_interdicted(state, ctx, side, move)  # RS/RS 5.22
     start = first or ""
     entered = movement.apply_walk(state, side, move, walked)
     run.moved += [u for u in move.units if u not in run.moved]
@@ -323,8 +323,8 @@ def execute_move(state: RsState, ctx: Context, side: str, raw: dict[str, Any], r
                  f"of {movement.fraction_text(walked.allowance[unit_id])} MP)", "RS/RS 7.1", unit=unit_id,
                  frm=start, to=hexes[-1], path=hexes, move=move.number)
     carry(state)
-    reserves.lose_in_zoc(state, ctx, side)  # RS/RS 7.62 (issue 14)
-    if raw.get("bridge"):  # RS/RS 11.1, 11.2 (issue 14)
+    reserves.lose_in_zoc(state, ctx, side)  # RS/RS 7.62
+    if raw.get("bridge"):  # RS/RS 11.1, 11.2
         bridges.act(state, ctx, side, list(move.units), raw["bridge"], walked.left)
     bridges.soviet_adjacency(state, ctx, side, entered, raw.get("bridge"))
     if walked.problem:
@@ -342,7 +342,7 @@ def carry(state: RsState) -> None:
 
 def end_movement(state: RsState, ctx: Context, side: str, run: MovementRun) -> None:
     """RS/RS 9.0: stacking is checked at the end of the segment; units still over go beneath a "2"."""
-    reserves.pick_up_at_segment_end(state, ctx, run)  # RS/RS 11.2, a reserve engineer (issue 14)
+    reserves.pick_up_at_segment_end(state, ctx, run)  # RS/RS 11.2, a reserve engineer
     hexes = sorted({state.units[u].hex or "" for u in run.moved if state.units[u].on_map})
     for hex_id in hexes:
         if stacking.hex_problem(state, hex_id, side):
