@@ -616,10 +616,15 @@ _RECEIVED: dict[Path, Replay] = {}  # what ``receive`` just wrote, for its summa
 def own_key(result: Replay, key_name: str | None) -> keystore.KeyPair | None:
     """The key that resolves the log's last packet: the named one, or the stored key of the side that writes
     next (with both keys on one machine, not the key of the packet's own author)."""
+    # Issue 20, section 4: a key that is named, or stored for this game, and cannot be unlocked (no
+    # RSR_PASSPHRASE in cron, a mistyped passphrase) stops receive with one line; it never downgrades to a
+    # third party's checks. Only a copy that holds no key of this game checks as a third party.
+    if key_name is None and not keystore.find_keys_for(result.keys):
+        return None  # a third party's copy: it checks the chain and what comes before the first die
     try:
         return choose_key(result, key_name)
-    except BadInput:
-        return None  # a third party's copy: it checks the chain and what comes before the first die
+    except BadInput as exc:
+        raise BadInput(f"{exc}; your own checks need your key, so nothing was received") from exc
 
 
 def receive_summary(game_dir: Path, new_seqs: list[int], key_name: str | None) -> list[str]:

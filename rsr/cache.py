@@ -37,7 +37,7 @@ from rsr.log import PassRecord, Replay, replay
 from rsr.packet import Header, Packet, header_of
 from rsr.provenance import SharedStatic
 
-FORMAT = 1
+FORMAT = 2  # 2: positions carry contract version 2's void answers (rsr/engine.py Position)
 MAX_CHECKPOINT = 256 * 1024 * 1024
 KEEP = 3
 FILES_FORMAT = 2  # 2: each file's seq, side, game and prev instead of its parsed payload

@@ -26,7 +26,27 @@ TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 
 def parse_time(text: str) -> datetime.datetime:
-    return datetime.datetime.strptime(text, TIME_FORMAT).replace(tzinfo=datetime.UTC)
+    """A signed time, read strictly (rsr/times.py): BadInput, never a traceback, for an impossible one."""
+    from rsr.times import parse_time as strict
+
+    return strict(text)
+
+
+def counted_from(result: Replay, seq: int) -> datetime.datetime | None:
+    """When the wait for packet ``seq + 1`` began: the later of packet ``seq``'s signed time and the time this
+    machine stored it (rsr/arrivals.py), so a backdated packet does not start the clock early. None when the
+    packet has no readable signed time."""
+    from rsr import arrivals
+
+    packet = result.packets[seq]
+    try:
+        signed = parse_time(packet.payload["time"]) if "time" in packet.payload else None
+    except BadInput:
+        signed = None
+    if signed is None:
+        return None
+    stored = arrivals.arrived(result.game_id, seq)
+    return max(signed, stored) if stored is not None else signed
 
 
 def deadline_hours(result: Replay) -> int | None:
@@ -58,8 +78,7 @@ class Owed:
 
 
 def owed(result: Replay) -> Owed:
-    last = result.last
-    since = parse_time(last.payload["time"]) if "time" in last.payload else None
+    since = counted_from(result, result.last.seq)
     hours = deadline_hours(result)
     due = since + datetime.timedelta(hours=hours) if since is not None and hours is not None else None
     return Owed(result.next_author(), len(result.packets), since, due)
@@ -118,10 +137,15 @@ def check_claim(result: Replay, text: str) -> list[str]:
     try:  # signed by a player of the game, but not necessarily by rsr
         due = parse_time(payload["last_time"]) + datetime.timedelta(hours=payload["deadline_hours"])
         claimed = parse_time(payload["time"])
-    except (TypeError, ValueError, OverflowError) as exc:
+    except (TypeError, ValueError, OverflowError, BadInput) as exc:
         raise BadInput(f"the claim's times cannot be read ({exc})") from exc
     lines = [f"valid claim signed by {side} at {payload['time']}: {payload['owed_by']} owed packet {seq} since "
              f"{payload['last_time']}, due {due.strftime(TIME_FORMAT)}"]
+    start = counted_from(result, seq - 1)
+    if start is not None and start > parse_time(payload["last_time"]):
+        due = start + datetime.timedelta(hours=payload["deadline_hours"])
+        lines.append(f"this copy of rsr stored packet {seq - 1} at {start.strftime(TIME_FORMAT)}, after its signed "
+                     f"time: the deadline counts from then, to {due.strftime(TIME_FORMAT)}")
     lines.append("the deadline had passed when the claim was signed" if claimed > due else
                  "the claim was signed BEFORE the deadline passed: it does not hold")
     if len(result.packets) > seq:

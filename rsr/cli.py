@@ -17,6 +17,7 @@ import click
 
 from rsr.completion import SHELLS, GameDirPath, attach, completion_script
 from rsr.errors import BadInput, RsrError
+from rsr.safetext import visible
 
 
 class LazyModule:
@@ -130,8 +131,18 @@ def exchange_options(func: Any) -> Any:
     return func
 
 
+def _check_player_name(name: str | None) -> None:
+    """A player's name goes into a signed packet the opponent's terminal shows: printable, one line, no
+    control, bidi or invisible character, at most 64 characters (issue 20, section 6)."""
+    from rsr.safetext import has_hidden
+
+    if name and (has_hidden(name) or len(name) > 64):
+        raise BadInput(f"--name {visible(name, 80)}: a name is at most 64 printable characters, with no control, "
+                       "bidi or invisible character")
+
+
 def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: bool, push: bool,
-            to: str | None = None) -> None:
+            to: str | None = None, key_name: str | None = None) -> None:
     """Send or commit a packet already written into ``game_dir``, and say where it went."""
     if push and not use_git:
         raise BadInput("--push goes with --git")
@@ -153,7 +164,11 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
             commit = gitsync.commit_game(game_dir, packet)
             click.echo(f"committed packet {packet.seq} ({commit[:10]})")
             if push:
-                click.echo(f"pushed to {gitsync.push(gitsync.repo_of(game_dir), game_dir)}")
+                where, merged, files = gitsync.push(gitsync.repo_of(game_dir), game_dir, key_name)
+                for name in files:
+                    click.echo(f"merged (checked) from the remote: {visible(name)}")
+                click.echo(f"pushed to {where}")
+                _show_unseen(game_dir, key_name, [p.seq for p in merged])
         except BadInput as exc:
             raise BadInput(f"{exc} (packet {packet.seq} is written in {game_dir}; once that is fixed, commit and "
                            "push it with git)") from exc
@@ -182,6 +197,7 @@ def new(parent: Path, ruleset: str, scenario: str, side: str, key_name: str, pla
     """Start a game under PARENT: writes the invitation to send to your opponent."""
     from rsr import contacts
 
+    _check_player_name(player)
     options = actions.parse_rule_options(rule_options)
     if opponent_email:
         contacts.check_address(opponent_email, "--opponent-email")
@@ -249,6 +265,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
 
     from rsr import contacts
 
+    _check_player_name(player)
     given = actions.read_orders(orders) if orders else actions.Orders([])
     sender = None
     with tempfile.TemporaryDirectory(prefix="rsr-accept-") as tmp:
@@ -277,10 +294,22 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
         if use_git:
             from rsr import gitsync
 
-            gitsync.repo_of(parent or Path("."))
+            repo = gitsync.repo_of(parent or Path("."))
+            if invite is not None and invite.parent.name == "turns":  # accepting in place, in a clone
+                gitsync.check_repo_safe(repo, invite.parent.parent)  # before signing
+        if (write_mail or send) and invite is not None and invite.parent.name == "turns":
+            from rsr import mail
+
+            mail.check_outbox(invite.parent.parent)
         game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
                                                given.inputs or None, given.message)
     click.echo(f"accepted game {packet.game} in {game_dir}")
+    from rsr.game import load_log
+    from rsr.terms import terms_lines
+
+    for line in terms_lines(load_log(game_dir)[0]):
+        click.echo(line)
+    _mark_shown(game_dir, packet.seq)
     contacts.ignore_local_files(game_dir)
     if opponent_email or sender:
         contacts.record_opponent_email(game_dir, opponent_email or str(sender))
@@ -301,13 +330,18 @@ def status(game_dir: Path, key_name: str | None) -> None:
     click.echo(f"game {result.game_id} ({result.ruleset.id}, scenario {result.scenario.name}), "
                f"{len(result.packets)} packets")
     for side, name in sorted(result.names.items()):
-        click.echo(f"  {side}: {name} {keystore.fingerprint(result.keys[side]) if side in result.keys else ''}")
+        fingerprint = keystore.fingerprint(result.keys[side]) if side in result.keys else ""
+        click.echo(f"  {side}: {visible(name)} {fingerprint}")
     position = st.pending.after if st.pending else result.position
     for line in result.ruleset.describe(position.state):
         click.echo(line)
     if st.side:
         click.echo(f"you play {st.side}")
     for line in st.lines:
+        click.echo(line)
+    from rsr.disputes import equivocations
+
+    for line in equivocations(game_dir, result):
         click.echo(line)
     from rsr.claims import deadline_hours, owed
 
@@ -413,10 +447,14 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
         from rsr import contacts, mail
 
         mail.check_can_send(to or contacts.opponent_email(game_dir), game_dir.name)  # before signing
+    if write_mail or send:
+        from rsr import mail
+
+        mail.check_outbox(game_dir)  # no link where the email goes (issue 20, section 5), before signing
     if use_git:
         from rsr import gitsync
 
-        gitsync.repo_of(game_dir)  # refuse before signing when there is no repository
+        gitsync.check_repo_safe(gitsync.repo_of(game_dir), game_dir)  # before signing: a repository, no links
         if push:
             waiting = gitsync.unreceived(game_dir)
             if waiting:
@@ -424,12 +462,13 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
                                f"run 'rsr receive {game_dir} --git' first")
     packet = actions.submit(game_dir, given.inputs, key_name, out, given.message)
     click.echo(f"wrote packet {packet.seq} ({packet.side}): {game_dir / 'turns' / packet.file_name()}")
+    _mark_shown(game_dir, packet.seq)
     if to:
         from rsr import contacts
 
         contacts.record_opponent_email(game_dir, to)
     if write_mail or send or use_git:
-        deliver(game_dir, packet, write_mail, send, use_git, push, to)
+        deliver(game_dir, packet, write_mail, send, use_git, push, to, key_name)
 
 
 def _empty_answer(game_dir: Path, key_name: str | None, passing: bool) -> list[dict[str, Any]]:
@@ -480,17 +519,61 @@ def receive(game_dir: Path, packet_file: Path | None, key_name: str | None, use_
                          "cannot be received yet")
         if got.found.unverified:
             notes.append(f"{got.found.unverified} block(s) naming this game did not verify and were ignored")
+        notes += [visible(line, 300) for line in got.skipped]
     if not new:
         click.echo("nothing new: the log already holds every packet found")
     for packet in new:
         click.echo(f"received packet {packet.seq} ({packet.side})")
     for note in notes:
         click.echo(note)
-    summary = actions.receive_summary(game_dir, [p.seq for p in new], key_name)
-    for line in summary:
-        _echo_wrapped(line)
+    summary = _show_unseen(game_dir, key_name, [p.seq for p in new])
     if reports and not summary:
         click.echo(f"latest report: {reports[-1]}")
+
+
+def _mark_shown(game_dir: Path, seq: int) -> None:
+    """The player has seen the log up to the packet they just wrote (issue 23, section 4)."""
+    from rsr import contacts
+
+    try:
+        contacts.remember_local(game_dir, "shown_through", seq)
+    except BadInput:
+        pass  # a local file that cannot be written only means a summary may show again
+
+
+def _show_unseen(game_dir: Path, key_name: str | None, new_seqs: list[int]) -> list[str]:
+    """What the opponent's packets did, for the packets just taken in and for any an earlier merge brought
+    without showing them (a push that merged them; issue 23, section 4). The last shown seq is local."""
+    from rsr import contacts
+
+    try:
+        local = contacts.load_local(game_dir)
+    except BadInput:
+        local = {}
+    shown = local.get("shown_through")
+    if not new_seqs and not isinstance(shown, int):
+        return []
+    result = actions.load_game(game_dir)
+    count = len(result.packets)
+    seqs = list(new_seqs)
+    if isinstance(shown, int) and not isinstance(shown, bool) and 0 <= shown < count - 1:
+        try:
+            me, _ = actions.author_view(result, key_name)
+        except BadInput:
+            me = None
+        unseen = [seq for seq in range(max(shown + 1, 2), count) if result.packets[seq].side != me]
+        seqs = sorted(set(seqs) | set(unseen))
+    summary = actions.receive_summary(game_dir, seqs, key_name) if seqs else []
+    if seqs and not new_seqs:
+        click.echo(f"not shown before: packet(s) {', '.join(map(str, seqs))}, merged earlier")
+    for line in summary:
+        _echo_wrapped(line)
+    if count and shown != count - 1:
+        try:
+            contacts.remember_local(game_dir, "shown_through", count - 1)
+        except BadInput:
+            pass  # a local file that cannot be written only means the summary may show again
+    return summary
 
 
 @main.command("mail")
@@ -537,7 +620,7 @@ def inbox(folder: Path, use_git: bool, maildir: Path | None, mbox: Path | None, 
 
         messages = mail.read_mailbox(maildir, mbox, imap)
     for line in inboxmod.inbox_lines(folder, messages, use_git):
-        click.echo(line)
+        click.echo(visible(line, 2000))  # nothing from a mail or a packet reaches the terminal raw
 
 
 @main.command("play")
@@ -594,6 +677,10 @@ def verify(game_dir: Path, dice: bool) -> None:
         for line in dice_audit(result):
             click.echo(line)
     click.echo(f"verified: {len(result.packets)} packets, {len(result.passes)} resolutions, {rolls} dice")
+    from rsr.disputes import equivocations
+
+    for line in equivocations(game_dir, result):  # contract 2: the first packet stays; the proof is named
+        click.echo(line)
 
 
 @main.command("report")
@@ -819,6 +906,9 @@ def dice_show(game_dir: Path, seq: int) -> None:
     """
     result = actions.load_game(game_dir)
     record = next((r for r in result.passes if r.resolved == seq), None)
+    if record is None and not result.complete:  # replayed from a checkpoint: the earlier passes are not at hand
+        result = actions.load_game(game_dir, cache=False)
+        record = next((r for r in result.passes if r.resolved == seq), None)
     if record is None:
         if seq >= len(result.packets):
             raise BadInput(f"the log has no packet {seq} (it holds 0..{len(result.packets) - 1})")

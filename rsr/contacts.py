@@ -11,24 +11,32 @@ from email.utils import getaddresses, parseaddr
 from pathlib import Path
 from typing import Any
 
-from rsr.errors import BadInput
-from rsr.fileio import atomic_write
+from rsr.errors import BadInput, printable
+from rsr.fileio import atomic_write, read_limited
 from rsr.yamlio import dump_yaml, load_yaml_file
 
 LOCAL_FILE = "local.yaml"
-IGNORED = (".rsr.lock", LOCAL_FILE, "outbox/")
+# local files: the lock, addresses, written emails, and what rsr derives from the packets (reports, game.yaml,
+# disputes), which every command rewrites and a shared repository never carries (issue 20, section 5)
+IGNORED = (".rsr.lock", ".cache/", LOCAL_FILE, "outbox/", "reports/", "game.yaml", "disputes/")
+MAX_IGNORE_FILE = 64 * 1024
 
 
 def check_address(address: str, where: str) -> str:
     """One plain address (``name@host`` or ``Name <name@host>``), or bad input saying why."""
+    if any(not ch.isprintable() for ch in address) or "=?" in address:
+        raise BadInput(f"{where}: {printable(address)} holds control characters or encoded words; "
+                       "not one email address")
     pairs = getaddresses([address])
     if len(pairs) != 1 or "@" not in pairs[0][1] or any(c in pairs[0][1] for c in " \r\n<>,"):
-        raise BadInput(f"{where}: {address!r} is not one email address")
+        raise BadInput(f"{where}: {printable(address)} is not one email address")
     return address.strip()
 
 
 def load_local(game_dir: Path) -> dict[str, Any]:
     path = game_dir / LOCAL_FILE
+    if path.is_symlink():
+        raise BadInput(f"{path} is a symbolic link; rsr never reads through a link (remove it)")
     if not path.exists():
         return {}
     data = load_yaml_file(path)
@@ -41,23 +49,34 @@ def load_local(game_dir: Path) -> dict[str, Any]:
 
 def opponent_email(game_dir: Path) -> str | None:
     value = load_local(game_dir).get("opponent_email")
-    return str(value) if value else None
+    return check_address(str(value), f"{game_dir / LOCAL_FILE} opponent_email") if value else None
 
 
 def record_opponent_email(game_dir: Path, address: str) -> None:
     data = load_local(game_dir)
     data["opponent_email"] = check_address(address, "opponent email")
-    atomic_write(game_dir / LOCAL_FILE, dump_yaml(data).encode())
+    atomic_write(game_dir / LOCAL_FILE, dump_yaml(data).encode(), root=game_dir)
+    ignore_local_files(game_dir)
+
+
+def remember_local(game_dir: Path, key: str, value: Any) -> None:
+    """Set one entry of local.yaml (what this machine remembers, never shared)."""
+    data = load_local(game_dir)
+    data[key] = value
+    atomic_write(game_dir / LOCAL_FILE, dump_yaml(data).encode(), root=game_dir)
     ignore_local_files(game_dir)
 
 
 def ignore_local_files(game_dir: Path) -> None:
     """Keep the lock, local.yaml and the outbox of written emails out of a shared repository."""
     path = game_dir / ".gitignore"
-    lines = path.read_text().splitlines() if path.exists() else []
+    if path.is_symlink():  # a committed link would make rsr read (and push) its target
+        raise BadInput(f"{path} is a symbolic link; rsr never reads or writes through a link (remove it)")
+    text = read_limited(path, MAX_IGNORE_FILE, ".gitignore").decode("utf-8", "replace") if path.exists() else ""
+    lines = text.splitlines()
     missing = [name for name in IGNORED if name not in lines]
     if missing:
-        atomic_write(path, ("\n".join(lines + missing) + "\n").encode())
+        atomic_write(path, ("\n".join(lines + missing) + "\n").encode(), root=game_dir)
 
 
 def sender_of(raw_text: str) -> str | None:
@@ -73,6 +92,14 @@ def sender_of(raw_text: str) -> str | None:
     if not sender:
         return None
     name, address = parseaddr(str(sender))
-    if "@" not in address:
+    if "@" not in address or any(not ch.isprintable() or ch in " <>," for ch in address):
         return None
-    return f"{name} <{address}>" if name else address
+    try:  # an encoded display name may hide CR LF: keep it only when it decodes to one printable line
+        from email.header import decode_header, make_header
+
+        name = str(make_header(decode_header(name))) if name else ""
+    except (ValueError, LookupError, UnicodeError):
+        name = ""
+    if not name or "=?" in name or any(not ch.isprintable() or ch in '"<>\\,;:@()[]' for ch in name):
+        return address
+    return f"{name} <{address}>"

@@ -67,6 +67,7 @@ class Policy:
     default: Any = None
     form: type | None = None
     check: Callable[[Any], None] | None = None
+    check_in: Callable[[Any, str, Any], None] | None = None  # a rule checked against the position it is set in
 
 
 def _nothing(state: Any, ask: Any) -> dict[str, Any]:
@@ -169,6 +170,12 @@ class DecisionDriver:
         if ask is None or decision is None or decision.policy is None:
             return None
         return decision.policy.answer(state, ask, request, rule)
+
+    def check_policy_in(self, state: Any, side: str, kind: str, rule: Any) -> None:
+        """A policy checked against the position it is set in (the engine's ``check_policy_in``)."""
+        policy = self.policies.get(kind)
+        if policy is not None and policy.check_in is not None:
+            policy.check_in(state, side, rule)
 
     def check_policy(self, kind: str, rule: Any) -> None:
         policy = self.policies.get(kind)

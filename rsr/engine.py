@@ -345,14 +345,22 @@ class Position:
     queues: dict[str, list[QueuedInput]]
     policies: dict[str, dict[str, Any]]
     seals: dict[str, dict[str, str]] = field(default_factory=dict)
+    # contract version 2 (docs/protocol.md, "What you sign counts"): requests whose answer the dice made
+    # illegal, with why; asked again and never answered by a policy until answered. Contract 1 games
+    # (``contract`` 1) refuse such a packet as they always did.
+    void: dict[str, str] = field(default_factory=dict)
+    contract: int = 1
 
     def to_json(self, ruleset: Ruleset) -> dict[str, Any]:
-        return {
+        out = {
             "state": ruleset.state_json(self.state),
             "policies": to_jsonable(self.policies),
             "seals": to_jsonable(self.seals),
             "queues": {side: [[q.seq, q.index] for q in items] for side, items in sorted(self.queues.items())},
         }
+        if self.void:  # (absent when empty: the digests of every position without a void answer are unchanged)
+            out["void"] = dict(self.void)
+        return out
 
     def digest(self, ruleset: Ruleset) -> str:
         """SHA-256 of the position's canonical JSON (:func:`rsr.canonical.state_bytes`)."""
@@ -380,12 +388,15 @@ class Position:
                 else:
                     mark = state[name] = f"\x00rsr-records-{len(records)}\x00"
                     records[_STATE_TEXT(mark)] = text
-            whole = _STATE_TEXT({
+            plain: dict[str, Any] = {
                 "policies": to_jsonable(self.policies),
                 "queues": {side: [[q.seq, q.index] for q in items] for side, items in self.queues.items()},
                 "seals": to_jsonable(self.seals),
                 "state": state,
-            })
+            }
+            if self.void:
+                plain["void"] = dict(self.void)
+            whole = _STATE_TEXT(plain)
             for mark, text in records.items():
                 if whole.count(mark) != 1:  # (a state string that holds the mark: write it the plain way)
                     return state_bytes(self.to_json(ruleset))
@@ -395,11 +406,12 @@ class Position:
             return state_bytes(self.to_json(ruleset))  # (raises the error the plain path gives)
 
 
-def initial_position(ruleset: Ruleset, scenario: Any, options: dict[str, Any]) -> Position:
+def initial_position(ruleset: Ruleset, scenario: Any, options: dict[str, Any], contract: int = 1) -> Position:
     return Position(
         state=ruleset.initial_state(scenario, options),
         queues={side: [] for side in ruleset.sides},
         policies={side: dict(ruleset.policy_defaults) for side in ruleset.sides},
+        contract=contract,
     )
 
 
@@ -437,7 +449,7 @@ def _check_unseal(position: Position, item: QueuedInput, request: Request) -> An
                                 item.seq)
     try:
         salt = bytes.fromhex(item.input["salt"])
-        actual = seal(salt, item.input["choice"])
+        actual = seal(salt, item.input["choice"], position.contract)
     except (ValueError, BadInput) as exc:
         raise VerificationError(f"input {item.index + 1}: unseal cannot be checked: {exc}", item.seq) from exc
     if actual != sealed["seal"]:
@@ -448,11 +460,34 @@ def _check_unseal(position: Position, item: QueuedInput, request: Request) -> An
     return item.input["choice"]
 
 
+class AnswerError(RulesError):
+    """An answer (a standing policy's, a default's, or an input whose own dice made it impossible) that the
+    rules cannot apply after the dice began to roll: contract version 2 records it as void."""
+
+
+class InputRefused(RulesError):
+    """A signed input refused for a reason that does not depend on the packet's dice (contract version 2)."""
+
+
+class _Void(Exception):
+    """Raised inside one try of a pass: answer number ``step`` of the pass is void, for ``reason``."""
+
+    def __init__(self, step: int, reason: str) -> None:
+        super().__init__(reason)
+        self.step = step
+        self.reason = reason
+
+
+_ANSWER_ERRORS = (RulesError, BadInput, TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError)
+
+
 def _take_answer(ruleset: Ruleset, position: Position, request: Request) -> tuple[bool, Any, str]:
     """Find the answer to ``request``: the next queued input, else a standing policy, else nothing.
 
     A queued input that answers a different request is stale (an error) unless a policy answers this
     one first: policies stand in for round trips, so a side's later answers may already be queued.
+    Under contract version 2 a request whose answer was void is never answered by a policy again, and a
+    policy that cannot form its answer raises :class:`AnswerError` (made void by the pass).
     """
     queue = position.queues[request.side]
     if queue:
@@ -469,10 +504,17 @@ def _take_answer(ruleset: Ruleset, position: Position, request: Request) -> tupl
                 position.seals[request.id] = {"side": request.side, "seal": data["sealed"]}
                 return True, Sealed(request.id), item.where
             return True, data["answer"], item.where
-    if request.policy and request.unseals is None:
+    if request.policy and request.unseals is None and request.id not in position.void:
         rule = position.policies[request.side].get(request.policy)
         if rule is not None and rule != "ask":
-            answer = ruleset.answer_by_policy(position.state, request, rule)
+            if position.contract >= 2:
+                try:
+                    answer = ruleset.answer_by_policy(position.state, request, rule)
+                except _ANSWER_ERRORS as exc:
+                    raise AnswerError(f"policy {request.policy} gives no answer ({type(exc).__name__}: "
+                                      f"{str(exc)[:200]})") from exc
+            else:
+                answer = ruleset.answer_by_policy(position.state, request, rule)
             if answer is not None:
                 return True, answer, f"policy {request.policy}"
     if queue:
@@ -483,37 +525,182 @@ def _take_answer(ruleset: Ruleset, position: Position, request: Request) -> tupl
     return False, None, ""
 
 
+def _dice_mark(dice: Dice) -> tuple[int, Any]:
+    rolls = getattr(dice, "rolls", None)
+    return (len(rolls) if isinstance(rolls, list) else 0), getattr(dice, "_next", None)
+
+
+def _dice_reset(dice: Dice, mark: tuple[int, Any]) -> None:
+    """Put a dice source back where :func:`_dice_mark` found it (the try of a pass that met a void answer)."""
+    rolls = getattr(dice, "rolls", None)
+    if isinstance(rolls, list) and len(rolls) > mark[0]:
+        del rolls[mark[0]:]
+    if mark[1] is not None:
+        dice._next = mark[1]  # type: ignore[attr-defined]
+
+
+def _rolled(dice: Dice) -> int:
+    rolls = getattr(dice, "rolls", None)
+    return len(rolls) if isinstance(rolls, list) else 0
+
+
 def resolve_pass(ruleset: Ruleset, position: Position, dice: Dice) -> tuple[Position, PassResult]:
     """Apply queued inputs with one dice source until an answer is missing or the game ends.
 
     Pure: returns a new position. Raises RulesError or VerificationError for a bad input, and
-    NeedDice if the source is the dry-run :class:`NoDice`. The position is copied once, here; the
-    ruleset then changes that copy in place (``owned``), answer after answer.
+    NeedDice if the source is the dry-run :class:`NoDice` (with the position it stopped at as
+    ``position``). The position is copied once per try, here; the ruleset then changes that copy in place
+    (``owned``), answer after answer.
+
+    Contract version 2 (docs/protocol.md, "What you sign counts"): an input taken after the apply that
+    rolled the pass's first die is refused (:class:`InputRefused`, the same whatever the dice); an answer
+    that fails once a die has rolled (a policy's at any time) is void. The pass is then tried again from
+    the start with the same dice, the void answer recorded instead of applied, and it stops there: the game
+    asks that side again.
     """
+    if position.contract < 2:
+        return _pass(ruleset, position, dice, None)
+    voids: dict[int, str] = {}
+    mark = _dice_mark(dice)
+    while True:
+        try:
+            return _pass(ruleset, position, dice, voids)
+        except _Void as void:
+            if void.step in voids:  # (cannot happen: the second try records the void before applying)
+                raise RulesError(f"answer {void.step} of the pass is void twice") from void
+            voids[void.step] = void.reason
+            _dice_reset(dice, mark)
+
+
+def _pass(ruleset: Ruleset, position: Position, dice: Dice,
+          voids: dict[int, str] | None) -> tuple[Position, PassResult]:
+    """One try of :func:`resolve_pass`; ``voids`` (contract 2) names the answers, by number, found void."""
     position = deep_copy(position)
     events: list[Event] = []
     applied: list[str] = []
+    start = _rolled(dice)
+    first_die: str | None = None  # the purpose of the pass's first die, once an answer has rolled it
+    step = 0
     while True:
         request = ruleset.next_request(position.state)
         if request is None:
             return position, PassResult(events, applied, None)
         _install_policies(ruleset, position, request.side, events)
-        found, answer, source = _take_answer(ruleset, position, request)
+        try:
+            found, answer, source = _take_answer(ruleset, position, request)
+        except AnswerError as exc:
+            if voids is None:
+                raise
+            if step not in voids:
+                raise _Void(step, str(exc)) from exc
+            found, answer, source = True, None, f"policy {request.policy}"
         if not found:
             return position, PassResult(events, applied, request)
+        if voids is not None:
+            if first_die is not None and not source.startswith("policy"):
+                raise InputRefused(f"{source} comes after a die roll ({first_die}): an input must be answerable "
+                                   "before the packet's first die; send it once the dice are known")
+            if step in voids:
+                _void(position, request, source, voids[step], events)
+                return position, PassResult(events, applied, request)
+        before = _rolled(dice)
         try:
             position.state, new_events = ruleset.apply(position.state, request, answer, dice, owned=True)
+        except NeedDice as need:
+            need.position = position  # type: ignore[attr-defined]
+            raise
         except (RulesError, BadInput) as exc:
+            if voids is not None and (source.startswith("policy") or _rolled(dice) > start):
+                _late_first(position, dice, before, first_die)
+                raise _Void(step, f"{exc}") from exc
             raise RulesError(f"{source}: {exc}") from exc
         except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError) as exc:
             # a signed answer of the wrong shape must be rejected like any illegal answer, never crash a replay
-            raise RulesError(f"{source}: the answer to {request.id} has the wrong shape "
-                             f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+            reason = f"the answer to {request.id} has the wrong shape ({type(exc).__name__}: {str(exc)[:200]})"
+            if voids is not None and (source.startswith("policy") or _rolled(dice) > start):
+                _late_first(position, dice, before, first_die)
+                raise _Void(step, reason) from exc
+            raise RulesError(f"{source}: {reason}") from exc
+        if first_die is None and _rolled(dice) > before:
+            first_die = dice.rolls[before].purpose  # type: ignore[attr-defined]
+            if voids is not None:  # what the dry run, stopped at this die, finds unused: the same whatever the dice
+                refuse_unused(position, None, first_die, None)
+        position.void.pop(request.id, None)
+        step += 1
         if source.startswith("policy"):
             events.append(Event("policy", f"{request.side} answered {request.id} by {source}", None,
                                 {"request": request.id, "answer": answer}))
         events.extend(new_events)
         applied.append(source)
+
+
+def _late_first(position: Position, dice: Dice, before: int, first_die: str | None) -> None:
+    """Before an answer that rolled the pass's first die is found void: the inputs still queued come after that
+    die and refuse the packet, exactly as if the answer had applied (the verdict may not depend on the dice)."""
+    if first_die is None and _rolled(dice) > before:
+        refuse_unused(position, None, dice.rolls[before].purpose, None)  # type: ignore[attr-defined]
+
+
+def _void(position: Position, request: Request, source: str, reason: str, events: list[Event]) -> None:
+    """Record a void answer (contract 2): an event naming it, why, and the case; the request is asked again."""
+    position.void[request.id] = reason[:300]
+    events.append(Event("void", f"{request.side}'s answer to {request.id} ({source}) is void after the dice: "
+                                f"{reason[:300]}; {request.side} is asked again", request.case,
+                        {"side": request.side, "request": request.id, "source": source, "reason": reason[:300]}))
+
+
+def check_policies(ruleset: Ruleset, position: Position, seq: int) -> None:
+    """Every standing policy packet ``seq`` sets is valid (no die decides that): else :class:`InputRefused`.
+
+    A ruleset may also check a policy against the position it is set in (``check_policy_in(state, side,
+    kind, rule)``): a plan whose parts are wrong already then (a typo, a unit not adjacent) is refused before
+    signing rather than dropped when the dice have rolled."""
+    in_position = getattr(ruleset, "check_policy_in", None)
+    for side, queue in sorted(position.queues.items()):
+        for item in queue:
+            if item.seq == seq and "policy" in item.input:
+                try:
+                    ruleset.check_policy(item.input["policy"], item.input["rule"])
+                    if in_position is not None:
+                        in_position(position.state, side, item.input["policy"], item.input["rule"])
+                except (RulesError, BadInput) as exc:
+                    raise InputRefused(f"{item.where}: {exc}") from exc
+
+
+def check_before_dice(ruleset: Ruleset, position: Position, seq: int) -> str | None:
+    """The checks of packet ``seq``'s inputs that do not depend on its dice (contract version 2), on the
+    position with them queued: every policy it sets is valid, and every other input is used, legally, before
+    the pass's first die. Raises :class:`InputRefused`; returns the purpose of the first die (None when the
+    inputs reach no die). The signer's dry run and every receiver run this same check.
+    """
+    check_policies(ruleset, position, seq)
+    stopped: str | None = None
+    try:
+        after, result = resolve_pass(ruleset, position, NoDice())
+    except NeedDice as need:
+        after, stopped, waiting = getattr(need, "position", position), need.purpose, None
+    except InputRefused:
+        raise
+    except (RulesError, VerificationError) as exc:
+        raise InputRefused(str(getattr(exc, "reason", exc))) from exc
+    else:
+        waiting = result.waiting
+    refuse_unused(after, seq, stopped, waiting)
+    return stopped
+
+
+def refuse_unused(after: Position, seq: int | None, stopped: str | None, waiting: Request | None) -> None:
+    """Refuse the first input (of packet ``seq``, or of any packet) other than a policy that a pass left unused:
+    after the die ``stopped`` when there is one, else at the request ``waiting``. Contract version 2."""
+    for _, queue in sorted(after.queues.items()):
+        for item in queue:
+            if (seq is not None and item.seq != seq) or "policy" in item.input:
+                continue
+            if stopped is not None:
+                raise InputRefused(f"{item.where} comes after a die roll ({stopped}): an input must be answerable "
+                                   "before the packet's first die; send it once the dice are known")
+            asked = f"{waiting.side} for {waiting.id}" if waiting else "nothing (the game is over)"
+            raise InputRefused(f"{item.where} is not needed yet: the game now asks {asked}")
 
 
 @dataclass

@@ -29,6 +29,8 @@ DICE_TAG = b"rsr-dice-v1"
 ROLL_TAG = b"rsr-roll-v1"
 SEAL_TAG = b"rsr-seal-v1"
 SECRET_TAG = b"rsr-secret-v2"
+SECRET_TAG_V3 = b"rsr-secret-v3"
+SEAL_SALT_BYTES = 16
 NONCE_BYTES = 32
 SECRET_KDF_INFO = b"rsr-secret-key-v1"
 
@@ -54,6 +56,27 @@ def derive_secret(seed: bytes, game_id: bytes, nonce: bytes, seq: int) -> bytes:
     kdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SECRET_KDF_INFO)
     key = kdf.derive(seed)
     return hmac.new(key, SECRET_TAG + game_id + nonce + seq.to_bytes(8, "big"), hashlib.sha256).digest()
+
+
+def derive_secret_v3(seed: bytes, game_id: bytes, nonce: bytes, seq: int, content: bytes) -> bytes:
+    """Contract version 2's secret: also derived from the packet's own content (docs/protocol.md, "Secrets").
+
+    ``content`` is the canonical JSON of the packet's payload with ``commit`` left out. As with deterministic
+    signature nonces (RFC 6979), the same content gives the same secret and any other content a fresh one: a
+    player whose rsr home was restored from a backup and who signs packet ``seq`` again with other inputs or
+    another time commits to a secret nobody has seen, never to the one his lost packet already revealed.
+    """
+    if len(nonce) != NONCE_BYTES:
+        raise ValueError(f"a nonce is {NONCE_BYTES} bytes")
+    kdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SECRET_KDF_INFO)
+    key = kdf.derive(seed)
+    return hmac.new(key, SECRET_TAG_V3 + game_id + nonce + seq.to_bytes(8, "big") + hashlib.sha256(content).digest(),
+                    hashlib.sha256).digest()
+
+
+def content_without_commit(payload: dict[str, Any]) -> bytes:
+    """The bytes a contract 2 secret is derived from: the payload's canonical JSON without ``commit``."""
+    return canonical_bytes({k: v for k, v in payload.items() if k != "commit"})
 
 
 def dice_key(reveal: bytes, game_id: bytes, packet_hash: bytes) -> bytes:
@@ -142,8 +165,17 @@ class NoDice:
         raise NeedDice(purpose)
 
 
-def seal(salt: bytes, choice: Any) -> str:
-    """The hex seal of a secret choice (docs/protocol.md, "Sealed choices")."""
+def seal(salt: bytes, choice: Any, contract: int = 1) -> str:
+    """The hex seal of a secret choice (docs/protocol.md, "Sealed choices"): SHA-256("rsr-seal-v1" || salt ||
+    canonical choice).
+
+    Contract version 1 lets the salt be 16 to 64 bytes, and the salt carries no length: one seal then opens as
+    two different (salt, choice) pairs when a choice's text can begin with what a salt may end with (seal(S, 12)
+    is seal(S + "1", 2)). Contract version 2 fixes the salt at exactly 16 bytes, so salt and choice split
+    one way only; rsr has always drawn 16-byte salts, so the seals it makes are the same in both versions.
+    """
+    if contract >= 2 and len(salt) != SEAL_SALT_BYTES:
+        raise ValueError(f"a seal's salt is exactly {SEAL_SALT_BYTES} bytes (contract version 2)")
     if len(salt) < 16:
         raise ValueError("a seal's salt is at least 16 bytes")
     return hashlib.sha256(SEAL_TAG + salt + canonical_bytes(choice)).hexdigest()

@@ -5,6 +5,7 @@ packets and hands them to ``replay``/``extend``, and writes what they accepted.
 
 from __future__ import annotations
 
+import datetime
 import gc
 import hashlib
 import json
@@ -256,6 +257,10 @@ def write_packets(game_dir: Path, packets: list[Packet], after: Replay | None = 
         name = packet.file_name()
         if name not in existing:
             atomic_write(game_dir / "turns" / name, packet.armored().encode(), root=game_dir)
+    if packets:
+        from rsr import arrivals
+
+        arrivals.record(packets[0].game, [p.seq for p in packets])  # (deadlines count from it: rsr/arrivals.py)
     result = after if after is not None else replay(load_log(game_dir))
     if len(result.packets) <= 2 or not (game_dir / "game.yaml").exists():
         write_game_yaml(game_dir, result)
@@ -318,6 +323,13 @@ def incoming(game_dir: Path, text: str, source: str = "input", resolver: Resolve
                 raise equivocation(game_dir, log[packet.seq], packet)
             raise VerificationError(f"{source}: seq {packet.seq} is already taken by {log[packet.seq].side}",
                                     packet.seq)
+        if result.contract >= 2 and "time" in packet.payload:  # (decided without dice: docs/protocol.md "Times")
+            from rsr.times import BadTime, check_not_future
+
+            try:
+                check_not_future(packet.payload["time"], datetime.datetime.now(datetime.UTC))
+            except BadTime as exc:
+                raise VerificationError(f"{source}: refused: {exc}", packet.seq) from exc
         expected = len(log) + len(new)
         if packet.seq != expected:
             raise VerificationError(f"{source}: the log has {expected} packets; packet {packet.seq} would leave "

@@ -14,6 +14,7 @@ from rsr import keys as keystore
 from rsr.errors import RsrError
 from rsr.game import game_dir_name, load_log, replay
 from rsr.packet import Armored
+from rsr.safetext import visible
 
 
 def game_dirs(folder: Path) -> list[Path]:
@@ -47,9 +48,10 @@ def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> li
     from rsr import mail
 
     dirs = game_dirs(folder)
+    skipped: list[str] = list(getattr(messages, "skipped", []))
     blocks: list[Armored] = []
     if messages is not None:
-        blocks = [block for raw in messages for block in mail.blocks_of(raw)]
+        blocks = mail.mailbox_blocks(messages, skipped)
     lines = []
     known_games = set()
     for game_dir in dirs:
@@ -85,9 +87,11 @@ def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> li
                 continue
             invite = packet.payload["invite"]
             lines.append(f"invitation to game {packet.game[:8]} ({game_dir_name(packet.game)}) from "
-                         f"{sender or invite['names'].get(packet.side, '?')}: {invite['ruleset']} "
-                         f"{invite['scenario']}, they play {packet.side}: rsr accept --game {packet.game[:8]} "
+                         f"{visible(sender or invite['names'].get(packet.side, '?'), 200)}: "
+                         f"{visible(invite['ruleset'], 80)} {visible(invite['scenario'], 80)}, they play "
+                         f"{packet.side}: rsr accept --game {packet.game[:8]} "
                          "--key YOURKEY (with the same mailbox option)")
+    lines += [visible(line, 300) for line in skipped]  # one bad message never hides the others
     if not lines:
         lines.append(f"no game directories under {folder}")
     return lines

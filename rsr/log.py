@@ -17,18 +17,31 @@ from typing import Any, Protocol
 
 from rsr.engine import (
     Event,
+    InputRefused,
     Position,
     Request,
     Ruleset,
+    check_before_dice,
+    check_policies,
     dry_run,
     enqueue,
     initial_position,
+    refuse_unused,
     resolve_pass,
 )
 from rsr.errors import BadInput, NeedDice, RulesError, VerificationError
-from rsr.fairdice import KeyedDice, NoDice, Roll, commitment, derive_secret, dice_key
+from rsr.fairdice import (
+    KeyedDice,
+    NoDice,
+    Roll,
+    commitment,
+    content_without_commit,
+    derive_secret,
+    derive_secret_v3,
+    dice_key,
+)
 from rsr.keys import KeyPair, decode_public, fingerprint
-from rsr.packet import Packet, sign_payload, signature_ok
+from rsr.packet import KNOWN_VERSIONS, PROTOCOL_VERSION, Packet, sign_payload, signature_ok
 from rsr.rulesets import get_ruleset
 from rsr.scenario import Scenario, load_scenario
 
@@ -71,6 +84,7 @@ class Replay:
     start_waiting: Request | None = None
     complete: bool = True  # False when replay started from a checkpoint: ``passes`` holds the later ones only
     pending: dict[bytes, PassRecord | None] = field(default_factory=dict)  # pending_pass by public key
+    contract: int = 1  # the contract version of the game's invite (docs/protocol.md, "Versions")
 
     @property
     def game_id(self) -> str:
@@ -97,6 +111,7 @@ def other_side(ruleset: Ruleset, side: str) -> str:
 def _check_invite(packet: Packet) -> tuple[Ruleset, Scenario, dict[str, bytes], str]:
     if packet.seq != 0 or "invite" not in packet.payload:
         raise VerificationError("the log does not start with an invite", packet.seq)
+    contract_version(packet)
     invite = packet.payload["invite"]
     ruleset = get_ruleset(invite["ruleset"])
     if packet.side not in ruleset.sides:
@@ -115,6 +130,39 @@ def _check_invite(packet: Packet) -> tuple[Ruleset, Scenario, dict[str, bytes], 
         if side not in ruleset.sides:
             raise VerificationError(f"the invite names a key for unknown side {side!r}", 0)
     return ruleset, scenario, keys, other_side(ruleset, packet.side)
+
+
+def contract_version(invite: Packet) -> int:
+    """The contract version a game is played under: its invite's ``v``, one this rsr knows."""
+    version = invite.payload["v"]
+    if version not in KNOWN_VERSIONS:
+        known = " and ".join(str(v) for v in KNOWN_VERSIONS)
+        raise VerificationError(f"the game uses contract version {version}, which this rsr does not know (it knows "
+                                f"{known}): upgrade rsr to play it", invite.seq)
+    return int(version)
+
+
+def _check_contract(result: Replay, index: int, packet: Packet) -> None:
+    """Every packet of a game carries its invite's version; under version 2 its time is read strictly and
+    never goes backwards along the chain (docs/protocol.md, "Times")."""
+    if packet.payload["v"] != result.contract:
+        raise VerificationError(f"carries contract version {packet.payload['v']}, but the game is played under "
+                                f"version {result.contract}", packet.seq)
+    if result.contract < 2:
+        return
+    from rsr.times import BadTime, check_not_backwards, parse_time
+
+    try:
+        if "time" in packet.payload:
+            parse_time(packet.payload["time"])
+        if index > 0:
+            check_not_backwards(result.packets[index - 1].payload.get("time"), packet.payload.get("time"))
+    except BadTime as exc:
+        raise VerificationError(str(exc), packet.seq) from exc
+    for number, item in enumerate(packet.inputs, start=1):
+        if "unseal" in item and len(str(item.get("salt", ""))) != 32:
+            raise VerificationError(f"input {number}: an unsealing's salt is exactly 16 bytes (32 hex) under "
+                                    "contract version 2", packet.seq)
 
 
 class CheckpointStore(Protocol):
@@ -136,15 +184,16 @@ def replay(packets: list[Packet], checkpoints: CheckpointStore | None = None, ke
     ruleset, scenario, keys, opponent = _check_invite(packets[0])
     creator = packets[0].side
     names = dict(packets[0].payload["invite"]["names"])
+    contract = contract_version(packets[0])
     start = checkpoints.newest(packets, ruleset) if checkpoints is not None else None
     if start is None:
-        position = initial_position(ruleset, scenario, packets[0].payload["invite"]["options"])
-        result = Replay(packets[:0], ruleset, scenario, keys, names, creator, opponent, position)
+        position = initial_position(ruleset, scenario, packets[0].payload["invite"]["options"], contract)
+        result = Replay(packets[:0], ruleset, scenario, keys, names, creator, opponent, position, contract=contract)
         result.start_waiting = ruleset.next_request(position.state)
         resume = -1
     else:
         result = Replay(packets[:0], ruleset, scenario, keys, names, creator, opponent,
-                        copy.deepcopy(start.after), passes=[start], complete=False)
+                        copy.deepcopy(start.after), passes=[start], complete=False, contract=contract)
         resume = start.resolver
     for packet in packets:
         _step(result, packet, resume, keep_positions)
@@ -170,6 +219,8 @@ def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = Tr
         _check_accept(result, packet)
     if not signature_ok(result.keys[packet.side], packet.signature, packet.payload_bytes):
         raise VerificationError(f"signature does not verify against {packet.side}'s key", packet.seq)
+    if index > resume:
+        _check_contract(result, index, packet)
     if index >= 2 and index > resume:
         record = _resolve(result, result.packets[index - 1], packet, result.packets[index - 2])
         if result.passes and not keep_positions:
@@ -237,6 +288,11 @@ def _resolve(result: Replay, resolved: Packet, resolver: Packet, committed: Pack
 
 def run_pass(ruleset: Ruleset, position: Position, key: bytes, resolved: int, resolver: int,
              resolver_side: str) -> PassRecord:
+    if position.contract >= 2:
+        try:  # contract 2: the policies a packet sets are checked before its first die, wherever they stand
+            check_policies(ruleset, position, resolved)
+        except InputRefused as exc:
+            raise VerificationError(f"an input breaks the rules: {exc}", resolved) from exc
     dice = KeyedDice(key)
     try:
         after, outcome = resolve_pass(ruleset, position, dice)
@@ -244,6 +300,11 @@ def run_pass(ruleset: Ruleset, position: Position, key: bytes, resolved: int, re
         raise VerificationError(f"an input breaks the rules: {exc}", resolved) from exc
     except VerificationError as exc:
         raise exc
+    if position.contract >= 2:  # the dry run's words (refuse_unused), the same whatever the dice
+        try:
+            refuse_unused(after, resolved, None, outcome.waiting)
+        except InputRefused as exc:
+            raise VerificationError(f"an input breaks the rules: {exc}", resolved) from exc
     check_leftovers(ruleset, after, resolved)
     return PassRecord(resolved, resolver, resolver_side, key, list(dice.rolls), outcome.events,
                       after.digest(ruleset), outcome.waiting, after)
@@ -281,6 +342,12 @@ def check_last_inputs(result: Replay) -> None:
     """
     if len(result.packets) < 2:
         return
+    if result.contract >= 2:  # the same check the signer's rsr made, and every receiver's (contract 2)
+        try:
+            check_before_dice(result.ruleset, result.position, result.last.seq)
+        except InputRefused as exc:
+            raise VerificationError(f"an input breaks the rules (before any die): {exc}", result.last.seq) from exc
+        return
     try:
         resolve_pass(result.ruleset, result.position, NoDice())
     except NeedDice:
@@ -311,10 +378,16 @@ def own_nonce(result: Replay, side: str) -> bytes:
     return bytes.fromhex(text)
 
 
-def secret_for(result: Replay, key: KeyPair, seq: int) -> bytes:
-    """The secret ``key``'s side commits to in its packet ``seq`` of this game."""
+def secret_for(result: Replay, key: KeyPair, seq: int, payload: dict[str, Any] | None = None) -> bytes:
+    """The secret ``key``'s side commits to in its packet ``seq`` of this game (``payload``: that packet's
+    payload, when it is not in the log yet; contract 2 derives the secret from it too)."""
     side = my_side(result, key)
-    return derive_secret(key.seed, bytes.fromhex(result.game_id), own_nonce(result, side), seq)
+    if result.contract < 2:
+        return derive_secret(key.seed, bytes.fromhex(result.game_id), own_nonce(result, side), seq)
+    if payload is None:
+        payload = result.packets[seq].payload
+    return derive_secret_v3(key.seed, bytes.fromhex(result.game_id), own_nonce(result, side), seq,
+                            content_without_commit(payload))
 
 
 def pending_pass(result: Replay, key: KeyPair) -> PassRecord | None:
@@ -352,7 +425,15 @@ def check_orders(result: Replay, key: KeyPair, inputs: list[dict[str, Any]]) -> 
     if len(result.packets) == 1 and inputs:
         pass  # the acceptance may carry inputs (docs/protocol.md)
     position, _, _ = position_for_author(result, key)
-    return dry_run(result.ruleset, position, side, len(result.packets), inputs)
+    run = dry_run(result.ruleset, position, side, len(result.packets), inputs)
+    if result.contract >= 2:  # the very check every receiver makes (docs/protocol.md, "What you sign counts")
+        trial = copy.deepcopy(position)
+        enqueue(trial, len(result.packets), side, inputs)
+        try:
+            check_before_dice(result.ruleset, trial, len(result.packets))
+        except InputRefused as exc:
+            raise BadInput(str(exc)) from exc
+    return run
 
 
 def _stamp(payload: dict[str, Any], time: str | None, message: str | None) -> None:
@@ -370,8 +451,8 @@ def build_packet(result: Replay, key: KeyPair, inputs: list[dict[str, Any]], tim
     seq = len(result.packets)
     check_orders(result, key, inputs)
     payload: dict[str, Any] = {
-        "v": 1, "game": result.game_id, "seq": seq, "side": side, "prev": result.last.hash_hex,
-        "commit": commitment(secret_for(result, key, seq)), "inputs": inputs,
+        "v": result.contract, "game": result.game_id, "seq": seq, "side": side, "prev": result.last.hash_hex,
+        "inputs": inputs,
     }
     if seq >= 2:
         record = pending_pass(result, key)
@@ -379,12 +460,14 @@ def build_packet(result: Replay, key: KeyPair, inputs: list[dict[str, Any]], tim
         payload["reveal"] = secret_for(result, key, seq - 2).hex()
         payload["resolution"] = {"state": record.state_hash, "dice": [r.to_json() for r in record.rolls]}
     _stamp(payload, time, message)
+    payload["commit"] = commitment(secret_for(result, key, seq, payload))
     return sign_payload(payload, key)
 
 
 def invite_packet(ruleset: Ruleset, scenario: Scenario, key: KeyPair, side: str, name: str, game_id: bytes,
                   opponent_key: bytes | None = None, options: dict[str, Any] | None = None, *,
-                  nonce: bytes, deadline_hours: int | None = None, time: str | None = None) -> Packet:
+                  nonce: bytes, deadline_hours: int | None = None, time: str | None = None,
+                  version: int = PROTOCOL_VERSION) -> Packet:
     other_side(ruleset, side)
     keys = {side: _b64(key.public_raw)}
     if opponent_key is not None:
@@ -394,24 +477,33 @@ def invite_packet(ruleset: Ruleset, scenario: Scenario, key: KeyPair, side: str,
         "scenario_sha256": scenario.sha256, "options": options or {}, "keys": keys, "names": {side: name}}
     if deadline_hours is not None:
         invite["deadline_hours"] = deadline_hours
-    payload = {
-        "v": 1, "game": game_id.hex(), "seq": 0, "side": side, "prev": None, "nonce": nonce.hex(),
-        "commit": commitment(derive_secret(key.seed, game_id, nonce, 0)), "inputs": [], "invite": invite,
+    payload: dict[str, Any] = {
+        "v": version, "game": game_id.hex(), "seq": 0, "side": side, "prev": None, "nonce": nonce.hex(),
+        "inputs": [], "invite": invite,
     }
     _stamp(payload, time, None)
+    payload["commit"] = _first_commit(key, game_id, nonce, 0, payload)
     return sign_payload(payload, key)
+
+
+def _first_commit(key: KeyPair, game_id: bytes, nonce: bytes, seq: int, payload: dict[str, Any]) -> str:
+    """The commitment of an invite or acceptance, under the contract version its payload carries."""
+    if payload["v"] < 2:
+        return commitment(derive_secret(key.seed, game_id, nonce, seq))
+    return commitment(derive_secret_v3(key.seed, game_id, nonce, seq, content_without_commit(payload)))
 
 
 def accept_packet(invite: Packet, key: KeyPair, name: str, inputs: list[dict[str, Any]] | None = None, *,
                   nonce: bytes, time: str | None = None, message: str | None = None) -> Packet:
     ruleset = get_ruleset(invite.payload["invite"]["ruleset"])
     side = other_side(ruleset, invite.side)
-    payload = {
-        "v": 1, "game": invite.game, "seq": 1, "side": side, "prev": invite.hash_hex, "nonce": nonce.hex(),
-        "commit": commitment(derive_secret(key.seed, bytes.fromhex(invite.game), nonce, 1)),
-        "inputs": inputs or [], "accept": {"keys": {side: _b64(key.public_raw)}, "name": name},
+    payload: dict[str, Any] = {
+        "v": invite.payload["v"], "game": invite.game, "seq": 1, "side": side, "prev": invite.hash_hex,
+        "nonce": nonce.hex(), "inputs": inputs or [],
+        "accept": {"keys": {side: _b64(key.public_raw)}, "name": name},
     }
     _stamp(payload, time, message)
+    payload["commit"] = _first_commit(key, bytes.fromhex(invite.game), nonce, 1, payload)
     return sign_payload(payload, key)
 
 

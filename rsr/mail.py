@@ -18,13 +18,14 @@ import email
 import email.policy
 import html
 import imaplib
-import mailbox
 import os
 import re
 import smtplib
 import ssl
 import stat
 import tempfile
+import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
@@ -34,16 +35,27 @@ from typing import Any
 
 from rsr import actions, contacts
 from rsr import keys as keystore
-from rsr.errors import BadInput, VerificationError
-from rsr.fileio import atomic_write
+from rsr.errors import BadInput, VerificationError, printable
+from rsr.fileio import atomic_write, read_limited
 from rsr.game import Replay, equivocation, load_log, replay
 from rsr.packet import Armored, Packet, check_self_signature, extract_blocks, open_packet, self_signed_key
 from rsr.report import pass_markdown
+from rsr.safetext import visible
 from rsr.yamlio import load_yaml_file
 
 CONFIG_FILE = "mail.yaml"
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 IMAP_LAST_MESSAGES = 1000  # --imap reads at most the newest this many messages of the folder
+IMAP_DEADLINE = 120.0  # seconds for a whole --imap read (RSR_IMAP_DEADLINE overrides)
+MAX_MAILBOX_MESSAGES = 100_000
+
+
+class Messages(list[bytes]):
+    """The raw messages of a mailbox, and one line for each message that was skipped (too large, unreadable)."""
+
+    def __init__(self, items: Iterable[bytes] = (), skipped: list[str] | None = None) -> None:
+        super().__init__(items)
+        self.skipped: list[str] = skipped if skipped is not None else []
 
 
 # -- configuration ---------------------------------------------------------------------------------------
@@ -148,7 +160,7 @@ def packet_message(game_dir: Path, packet: Packet, sender: str | None, recipient
         raise BadInput(f"packet {packet.seq} is not the one in {game_dir}")
     game_name = game_dir.name
     intro = [f"rsr packet {packet.seq} of game {packet.game} ({result.ruleset.id}, scenario "
-             f"{result.scenario.name}), written by {packet.side} ({result.names.get(packet.side, '')}).", ""]
+             f"{result.scenario.name}), written by {packet.side} ({visible(result.names.get(packet.side, ''))}).", ""]
     if packet.seq == 0:
         intro += ["This is an invitation. To accept it, save this message (or point rsr at your mailbox) and run:",
                   "    rsr accept MESSAGE.eml --key YOURKEY --mail      (or --send)", ""]
@@ -163,10 +175,13 @@ def packet_message(game_dir: Path, packet: Packet, sender: str | None, recipient
         body += f"\n\nWhat packet {report[0]} did (the report this packet's reveal resolves):\n\n" + report[1]
     message = EmailMessage(policy=email.policy.SMTP)
     message["Subject"] = subject_for(result, packet)
-    if sender:
-        message["From"] = sender
-    if recipient:
-        message["To"] = recipient
+    try:
+        if sender:
+            message["From"] = contacts.check_address(sender, "sender")
+        if recipient:
+            message["To"] = contacts.check_address(recipient, "opponent's address")
+    except (ValueError, TypeError) as exc:
+        raise BadInput(f"an address of {game_dir.name} cannot go in an email header ({printable(str(exc))})") from exc
     message["Date"] = formatdate(localtime=True)
     domain = parseaddr(sender or "")[1].partition("@")[2] or None
     message["Message-ID"] = make_msgid("rsr", domain=domain)
@@ -185,10 +200,22 @@ def packet_message(game_dir: Path, packet: Packet, sender: str | None, recipient
 
 def write_message(game_dir: Path, packet: Packet, message: EmailMessage) -> Path:
     """``<game dir>/outbox/NNNN-side-tag.eml``: the message as a mail client opens it."""
+    check_outbox(game_dir)
     path = game_dir / "outbox" / (Path(packet.file_name()).stem + ".eml")
-    atomic_write(path, message.as_bytes(policy=email.policy.SMTP))
+    try:
+        data = message.as_bytes(policy=email.policy.SMTP)
+    except (ValueError, TypeError) as exc:
+        raise BadInput(f"the email of packet {packet.seq} cannot be written ({printable(str(exc))})") from exc
+    atomic_write(path, data, root=game_dir)
     contacts.ignore_local_files(game_dir)
     return path
+
+
+def check_outbox(game_dir: Path) -> None:
+    """Before signing anything that goes by mail: the outbox and .gitignore are not links (issue 20, 5)."""
+    for path in (game_dir / "outbox", game_dir / ".gitignore", game_dir / "local.yaml"):
+        if path.is_symlink():
+            raise BadInput(f"{path} is a symbolic link; rsr never writes through a link (remove it); nothing signed")
 
 
 def send_message(message: EmailMessage, config: MailConfig) -> None:
@@ -319,13 +346,28 @@ def message_texts(message: Message, depth: int = 0) -> list[str]:
     return texts
 
 
-def blocks_of(raw: bytes) -> list[Armored]:
-    """The armored blocks in one raw message; a message with a damaged block still yields the others."""
+def blocks_of(raw: bytes, skipped: list[str] | None = None, where: str = "a message") -> list[Armored]:
+    """The armored blocks in one raw message; a message with a damaged block still yields the others.
+
+    A message that is too large or that the email parser cannot take apart (MIME nested thousands deep, a
+    broken header) is skipped with one line in ``skipped``: one bad message never blocks a mailbox."""
     if len(raw) > MAX_MESSAGE_BYTES:
+        if skipped is not None:
+            skipped.append(f"skipped {where}: {len(raw)} bytes, more than {MAX_MESSAGE_BYTES}")
         return []
-    message = email.message_from_bytes(raw, policy=email.policy.compat32)
     found = []
-    for text in message_texts(message):
+    try:
+        message = email.message_from_bytes(raw, policy=email.policy.compat32)
+        texts = message_texts(message)
+    except (RecursionError, MemoryError) as exc:
+        if skipped is not None:
+            skipped.append(f"skipped {where}: nested too deeply to read ({type(exc).__name__})")
+        return []
+    except Exception as exc:  # the email package raises many kinds on hostile input; one message never blocks
+        if skipped is not None:
+            skipped.append(f"skipped {where}: cannot be read ({printable(type(exc).__name__ + ': ' + str(exc))})")
+        return []
+    for text in texts:
         if "BEGIN RSR PACKET" not in text:
             continue
         for chunk in re.split(r"(?=-----BEGIN RSR PACKET-----)", text):
@@ -336,25 +378,118 @@ def blocks_of(raw: bytes) -> list[Armored]:
     return found
 
 
-def maildir_messages(path: Path) -> list[bytes]:
-    if not all((path / sub).is_dir() for sub in ("cur", "new", "tmp")):
-        raise BadInput(f"{path} is not a Maildir (it needs cur/, new/ and tmp/)")
-    box = mailbox.Maildir(str(path), factory=None, create=False)
-    return [box.get_bytes(key) for key in sorted(box.keys())]
+def mailbox_blocks(messages: list[bytes], skipped: list[str]) -> list[Armored]:
+    """Every block of every message, each message read on its own; bad ones are skipped with a line."""
+    blocks: list[Armored] = []
+    for number, raw in enumerate(messages, start=1):
+        blocks += blocks_of(raw, skipped, f"message {number}")
+    return blocks
 
 
-def mbox_messages(path: Path) -> list[bytes]:
-    if not path.is_file():
-        raise BadInput(f"{path} is not an mbox file")
-    box = mailbox.mbox(str(path), factory=None, create=False)
+def maildir_messages(path: Path) -> Messages:
+    """Every message of a Maildir (new/ and cur/), read one by one from regular files with a size bound;
+    a message too large, a link or anything but a regular file is skipped with a line."""
+    if path.is_symlink() or not all((path / sub).is_dir() and not (path / sub).is_symlink()
+                                    for sub in ("cur", "new", "tmp")):
+        raise BadInput(f"{path} is not a Maildir (it needs cur/, new/ and tmp/, not links)")
+    out = Messages()
+    names = sorted((sub, name) for sub in ("cur", "new") for name in os.listdir(path / sub)
+                   if not name.startswith("."))
+    if len(names) > MAX_MAILBOX_MESSAGES:
+        out.skipped.append(f"{path} holds {len(names)} messages; only the newest {MAX_MAILBOX_MESSAGES} are read")
+        names = names[-MAX_MAILBOX_MESSAGES:]
+    for sub, name in names:
+        file = path / sub / name
+        try:
+            out.append(read_limited(file, MAX_MESSAGE_BYTES, "message") if not file.is_symlink() else
+                       _refuse_link(file))
+        except BadInput as exc:
+            out.skipped.append(f"skipped {sub}/{printable(name)}: {printable(str(exc), 160)}")
+    return out
+
+
+def _refuse_link(path: Path) -> bytes:
+    raise BadInput(f"{path} is a symbolic link; rsr never reads through a link")
+
+
+def mbox_messages(path: Path) -> Messages:
+    """The messages of an mbox file, split at its ``From `` lines as they are read: each is bounded in
+    size on its own (a message too large is skipped with a line, the others are read)."""
+    if path.is_symlink() or not path.is_file():
+        raise BadInput(f"{path} is not an mbox file (a regular file, not a link)")
+    out = Messages()
+    current: list[bytes] = []
+    size = 0
+    too_large = False
+    number = 0
+
+    def finish() -> None:
+        nonlocal current, size, too_large
+        if number and too_large:
+            out.skipped.append(f"skipped message {number}: more than {MAX_MESSAGE_BYTES} bytes")
+        elif number and len(out) < MAX_MAILBOX_MESSAGES:
+            out.append(b"".join(current))
+        current, size, too_large = [], 0, False
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise BadInput(f"{path} is not an mbox file (a regular file)")
+        previous_blank = True
+        while True:
+            line = handle.readline(1 << 16)
+            if not line:
+                break
+            if line.startswith(b"From ") and previous_blank:
+                finish()
+                number += 1
+                previous_blank = False
+                continue  # the separator line is not part of the message
+            previous_blank = line in (b"\n", b"\r\n")
+            if not number:
+                continue  # text before the first From line is no message
+            size += len(line)
+            if size > MAX_MESSAGE_BYTES:
+                too_large, current = True, []
+            elif not too_large:
+                current.append(line)
+    finish()
+    return out
+
+
+def imap_deadline() -> float:
+    text = os.environ.get("RSR_IMAP_DEADLINE", "")
     try:
-        return [box.get_bytes(key) for key in box.keys()]
-    finally:
-        box.close()
+        value = float(text) if text else IMAP_DEADLINE
+    except ValueError as exc:
+        raise BadInput(f"RSR_IMAP_DEADLINE={printable(text)} is not a number of seconds") from exc
+    if not 0 < value <= 86400:
+        raise BadInput(f"RSR_IMAP_DEADLINE={printable(text)} must be between 0 and 86400 seconds")
+    return value
 
 
-def imap_messages(config: MailConfig | None = None) -> list[bytes]:
-    """The newest messages of the configured IMAP folder, read without marking them seen."""
+class _BoundedLiterals:
+    """An IMAP literal (``{size}``) larger than a message may be is refused before anything is read."""
+
+    def read(self, size: int) -> bytes:
+        if size < 0 or size > MAX_MESSAGE_BYTES + 65536:
+            raise imaplib.IMAP4.abort(f"the server announced a literal of {size} bytes; at most {MAX_MESSAGE_BYTES}")
+        return super().read(size)  # type: ignore[misc]
+
+
+class _IMAP(_BoundedLiterals, imaplib.IMAP4):
+    pass
+
+
+class _IMAPSSL(_BoundedLiterals, imaplib.IMAP4_SSL):
+    pass
+
+
+def imap_messages(config: MailConfig | None = None) -> Messages:
+    """The newest messages of the configured IMAP folder, read without marking them seen.
+
+    The whole read has a deadline (RSR_IMAP_DEADLINE, 120 s by default): a server that answers one byte at
+    a time is cut off then, with one line (issue 20, section 5)."""
     config = config or load_config()
     server = config.imap
     if server is None:
@@ -363,41 +498,82 @@ def imap_messages(config: MailConfig | None = None) -> list[bytes]:
         raise BadInput(f"no IMAP user and password: set imap: user: and password: in {config_path()} "
                        "or RSR_IMAP_USER and RSR_IMAP_PASSWORD")
     context = tls_context(server)
+    deadline = imap_deadline()
+    expired = threading.Event()
+    started = time.monotonic()
+    sockets: list[Any] = []
+
+    def cut_off() -> None:
+        expired.set()
+        for sock in sockets:
+            try:
+                sock.shutdown(2)  # SHUT_RDWR: a read blocked on a trickling server returns at once
+            except OSError:
+                pass
+
+    class Plain(_IMAP):
+        def _create_socket(self, timeout: float | None) -> Any:
+            sock = super()._create_socket(timeout)  # type: ignore[misc]
+            sockets.append(sock)
+            return sock
+
+    class Secure(_IMAPSSL):
+        def _create_socket(self, timeout: float | None) -> Any:
+            sock = super()._create_socket(timeout)  # type: ignore[misc]
+            sockets.append(sock)
+            return sock
+
+    timer = threading.Timer(deadline, cut_off)
+    timer.daemon = True
+    timer.start()
+    late = BadInput(f"{server.host}:{server.port}: the IMAP server did not finish within {deadline:g} s "
+                    "(RSR_IMAP_DEADLINE); nothing was received")
     try:
+        per_call = max(1.0, min(60.0, deadline))
         client: imaplib.IMAP4
         if server.tls == "ssl":
-            client = imaplib.IMAP4_SSL(server.host, server.port, ssl_context=context, timeout=60)
+            client = Secure(server.host, server.port, ssl_context=context, timeout=per_call)
         else:
-            client = imaplib.IMAP4(server.host, server.port, timeout=60)
+            client = Plain(server.host, server.port, timeout=per_call)
+        if expired.is_set():
+            raise late
+        if server.tls != "ssl":
             client.starttls(ssl_context=context)
         try:
             client.login(server.user, server.password)
             status, _ = client.select(server.folder)  # BODY.PEEK below leaves the Seen flag alone
             if status != "OK":
-                raise BadInput(f"{server.host}: no folder {server.folder!r}")
+                raise BadInput(f"{server.host}: no folder {printable(server.folder)}")
             status, found = client.search(None, "ALL")
             numbers = found[0].split() if status == "OK" and found and found[0] else []
-            out = []
+            out = Messages()
             for number in numbers[-IMAP_LAST_MESSAGES:]:
+                if expired.is_set() or time.monotonic() - started > deadline:
+                    raise late
                 status, data = client.fetch(number.decode(), "(BODY.PEEK[])")
                 for item in data if status == "OK" else []:
                     if isinstance(item, tuple) and isinstance(item[1], bytes):
                         out.append(item[1])
             return out
         finally:
-            try:
-                client.logout()
-            except (imaplib.IMAP4.error, OSError):
-                pass
-    except imaplib.IMAP4.error as exc:
-        raise BadInput(f"{server.host}:{server.port}: IMAP: {exc}") from exc
-    except ssl.SSLError as exc:
-        raise BadInput(f"{server.host}:{server.port}: TLS failed: {exc.reason or exc}") from exc
-    except OSError as exc:
-        raise BadInput(f"{server.host}:{server.port}: cannot connect ({exc.strerror or exc})") from exc
+            if not expired.is_set():
+                try:
+                    client.logout()
+                except (imaplib.IMAP4.error, OSError):
+                    pass
+    except (imaplib.IMAP4.error, OSError, OverflowError, ValueError, EOFError) as exc:
+        if expired.is_set():
+            raise late from exc
+        if isinstance(exc, ssl.SSLError):
+            raise BadInput(f"{server.host}:{server.port}: TLS failed: {exc.reason or exc}") from exc
+        if isinstance(exc, OSError) and not isinstance(exc, imaplib.IMAP4.error):
+            raise BadInput(f"{server.host}:{server.port}: cannot connect ({exc.strerror or exc})") from exc
+        raise BadInput(f"{server.host}:{server.port}: IMAP: {printable(str(exc), 200)}") from exc
+    finally:
+        timer.cancel()
 
 
-def read_mailbox(maildir: Path | None, mbox: Path | None, imap: bool) -> list[bytes]:
+def read_mailbox(maildir: Path | None, mbox: Path | None, imap: bool) -> Messages:
     chosen = [x for x in (maildir, mbox, imap or None) if x]
     if len(chosen) != 1:
         raise BadInput("give exactly one of --maildir DIR, --mbox FILE, --imap")
@@ -496,17 +672,19 @@ class Received:
     new: list[Packet]
     reports: list[Path]
     found: Found
+    skipped: list[str] = field(default_factory=list)
 
 
 def receive_from_mailbox(game_dir: Path, messages: list[bytes], key_name: str | None) -> Received:
     """Receive every new packet of this game that ``messages`` hold, in order, through actions.receive."""
     log = load_log(game_dir)
-    blocks = [block for raw in messages for block in blocks_of(raw)]
+    skipped = list(getattr(messages, "skipped", []))
+    blocks = mailbox_blocks(messages, skipped)
     found = sort_packets(blocks, log)
     for packet in found.conflicting:
         raise conflict(game_dir, log + found.new, packet)
     if not found.new:
-        return Received([], [], found)
+        return Received([], [], found, skipped)
     # the acceptance goes in alone: the log must pin its key before the packets signed with it are read
     batches = [found.new[:1], found.new[1:]] if found.new[0].seq == 1 else [found.new]
     new: list[Packet] = []
@@ -517,7 +695,7 @@ def receive_from_mailbox(game_dir: Path, messages: list[bytes], key_name: str | 
             path.write_text("".join(p.armored() + "\n" for p in batch))
             got, reports = actions.receive(game_dir, path, key_name)
             new += got
-    return Received(new, reports, found)
+    return Received(new, reports, found, skipped)
 
 
 def conflict(game_dir: Path, packets: list[Packet], other: Packet) -> VerificationError:
@@ -534,7 +712,7 @@ def invitations(messages: list[bytes]) -> list[tuple[Packet, str | None, bytes]]
     """Invitations (packet 0) in the messages that verify against their own key: (packet, From, raw)."""
     out: dict[bytes, tuple[Packet, str | None, bytes]] = {}
     for raw in messages:
-        for block in blocks_of(raw):
+        for block in blocks_of(raw, []):
             if not block.headers.get("Seq", "").startswith("0 "):
                 continue
             try:

@@ -26,7 +26,8 @@ END = "-----END RSR PACKET-----"
 SIGN_PREFIX = b"rsr-packet-v1\x00"
 MAX_ARMOR_BYTES = 8 * 1024 * 1024
 MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # the contract version new games are started under (docs/protocol.md, "Versions")
+KNOWN_VERSIONS = (1, 2)  # a game keeps the version of its invite for its whole life
 
 
 @dataclass(frozen=True)

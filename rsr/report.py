@@ -13,6 +13,7 @@ from typing import Any
 
 from rsr.engine import Event, Request
 from rsr.game import PassRecord, Replay
+from rsr.safetext import markdown, visible_lines
 
 
 def request_line(request: Request | None) -> str:
@@ -204,17 +205,21 @@ def build_report(result: Replay, record: PassRecord) -> PassReport:
     before = result.ruleset.describe(state_before(result, record))
     facts = [f"Ruleset {result.ruleset.id} {result.ruleset.version}, scenario {result.scenario.name}, game "
              f"{result.game_id}.",
-             f"Packet {record.resolved} was written by {author} ({result.names.get(author, '?')}); its dice come "
+             f"Packet {record.resolved} was written by {author} ({markdown(result.names.get(author, '?'))}); its "
+             "dice come "
              f"from the secret {record.resolver_side} revealed in packet {record.resolver} (key "
              f"{record.key.hex()[:16]}...)."]
     if packet is not None:
         inputs = packet.payload.get("inputs") or []
         facts.append(f"It carried {len(inputs)} input(s)" + (": " + ", ".join(
-            str(i.get("request") or i.get("unseal") or i.get("policy")) for i in inputs) if inputs else "") + ".")
+            markdown(i.get("request") or i.get("unseal") or i.get("policy")) for i in inputs) if inputs else "") + ".")
         for key in ("time", "timestamp", "signed_at"):
             if packet.payload.get(key):
-                facts.append(f"Signed at {packet.payload[key]}.")
+                facts.append(f"Signed at {markdown(packet.payload[key])}.")
+    facts += [f"Void answer ({e.case or 'no case'}; contract version 2, docs/protocol.md): {markdown(e.text)}."
+              for e in record.events if e.kind == "void"]
     message = packet.payload.get("message") if packet is not None else None
+    message = "\n".join(visible_lines(message)) if message else None  # issue 20, section 6
     provisional = sorted({p for e in record.events for p in e.provisional})
     losses = [event_words(e) for e in record.events if e.kind in ("eliminated", "reduced", "retreat-loss")]
     sealed = [event_words(e) for e in record.events if e.kind in ("sealed", "unsealed", "choices")
@@ -264,7 +269,8 @@ def report_markdown(report: PassReport) -> str:
         out += _wrap(fact, "", "")
     out.append("")
     if report.message:
-        out += ["## Message from the sender", ""] + [f"> {line}" for line in report.message.splitlines()] + [""]
+        out += ["## Message from the sender", ""] + [f"> {markdown(line)}" for line in report.message.split("\n")]
+        out.append("")
     if report.provisional:
         out += ["## Provisional data", "", "These results rest on stand-in data, not the printed charts:", ""]
         for item in report.provisional:

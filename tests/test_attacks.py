@@ -19,7 +19,6 @@ from rsr import game as gamemod
 from rsr import journal
 from rsr import keys as keystore
 from rsr.cli import main
-from rsr.fairdice import commitment
 from rsr.packet import sign_payload
 from tests.support.games import duel_game
 
@@ -89,8 +88,8 @@ def forged_next(game_dir: Path, author: keystore.KeyPair, inputs: list[dict[str,
     seq = len(result.packets)
     record = gamemod.pending_pass(result, author)
     assert record is not None
-    payload = {"v": 1, "game": result.game_id, "seq": seq, "side": gamemod.my_side(result, author),
-               "prev": result.last.hash_hex, "commit": commitment(gamemod.secret_for(result, author, seq)),
+    payload = {"v": result.contract, "game": result.game_id, "seq": seq, "side": gamemod.my_side(result, author),
+               "prev": result.last.hash_hex, "commit": "0" * 64,
                "reveal": gamemod.secret_for(result, author, seq - 2).hex(),
                "resolution": {"state": record.state_hash, "dice": [r.to_json() for r in record.rolls]},
                "inputs": inputs}
@@ -341,7 +340,7 @@ def test_an_input_the_game_never_reaches_is_rejected_not_left_to_break_a_later_p
     signing). Left queued they would break some later pass and stall the game; the resolver refuses the
     packet now, and a policy left waiting for its side must at least be a valid one."""
     game_dir, keys = game
-    for extra, reason in (({"request": "r2/attack", "answer": 2}, "input 2 was never used"),
+    for extra, reason in (({"request": "r2/attack", "answer": 2}, "input 2 is not needed yet"),
                           ({"policy": "aim", "rule": "reckless"}, "unknown policy aim: reckless")):
         bad = forged_next(game_dir, keys["attacker"], [{"request": "r2/attack", "answer": 1}, extra])
         mail = tmp_path / "mail.txt"

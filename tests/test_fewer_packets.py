@@ -153,9 +153,13 @@ def test_combats_planned_with_the_fire_are_declared_as_far_as_they_still_can_be(
     # the first target's defenders are gone: that combat is dropped, the rest stand
     for unit in state.units_in(plan[0]["hex"], "soviet"):
         unit.hex = None
-    assert cm.planned_combats(state, "japan", plan) == {"combats": plan[1:]}
+    answer = cm.planned_combats(state, "japan", plan)
+    assert answer["combats"] == plan[1:]
+    assert [n for n, _ in answer["dropped"]] == [1] and "no enemy unit" in answer["dropped"][0][1]  # (issue 20)
     state.support["japan"] = 0  # no support point left to pay for an attacking hex (6.1)
-    assert cm.planned_combats(state, "japan", plan) == {"combats": []}
+    answer = cm.planned_combats(state, "japan", plan)
+    assert answer["combats"] == [] and len(answer["dropped"]) == len(plan)
+    assert all("support point" in reason for n, reason in answer["dropped"] if n > 1)
     # through the engine: the plan answers the request, no packet needed
     _, position, waiting = _japan_at(tmp_path / "again", "combats")
     rule = {"turn": position.state.turn, "combats": plan}

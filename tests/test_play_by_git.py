@@ -80,7 +80,10 @@ def test_a_whole_game_through_two_clones(tmp_path: Path, ruleset: str, scenario:
     assert git(audit, "check-attr", "text", "--", f"{alice.game_dir.name}/turns/x.rsr").strip().endswith("unset")
     tracked = git(audit, "ls-files").split()
     assert not any(name.endswith(("local.yaml", ".rsr.lock")) for name in tracked)
-    assert any(name.startswith(f"{alice.game_dir.name}/reports/") for name in tracked)
+    # reports, game.yaml and disputes are local (issue 20, section 5): derived, ignored, never committed
+    assert not any(name.startswith(f"{alice.game_dir.name}/reports/") for name in tracked)
+    assert f"{alice.game_dir.name}/game.yaml" not in tracked
+    assert not git(alice.game_dir.parent, "status", "--porcelain").strip()  # nothing left untracked
 
 
 def test_a_packet_written_twice_with_one_key_is_an_equivocation(tmp_path: Path) -> None:

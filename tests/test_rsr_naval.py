@@ -343,3 +343,24 @@ def test_relieved_admiral_can_return_by_succession(static: NavalStatic) -> None:
     track = [t for t in static.admiral_track if t[1] == "withdraw"]  # no later arrival scheduled
     assert succession.successor(static, track, 20, "russia", ["ru-adm-skrydlov"], [], naval.reserve,
                                 naval.withdrawn)[0] == "ru-adm-essen"
+
+
+def test_a_fleet_breaking_off_may_take_any_shortest_path_home() -> None:
+    """RSR 8.76 errata (issue 22, point 4): from 77 both 76 and 82 lie on a shortest path to Vladivostok (54);
+    either is accepted, 78 (not nearer) is refused before any die; the sailing orders keep their own route when
+    it lies on such a path (82 here), else the lowest-numbered step."""
+    game, state = _naval_state({"first_turn": 6, "sequence": ["naval", "end"], "naval": {
+        "fleets": {"ru-fleet-2": {"side": "russia", "admiral": "ru-adm-essen", "hex": 77, "ships": ["ru-rossiya"]}}}})
+    fleet = state.naval.fleets["ru-fleet-2"]
+    fleet.at_sea, fleet.broke_off, fleet.returning = True, True, True
+    state.naval.round = 3
+    assert flow.homeward_steps(state, fleet) == [76, 82]
+    for target in (76, 82):
+        trial = copy.deepcopy(state)
+        flow._move_side(trial, Context(ScriptedDice([])), "russia", {"fleets": {"ru-fleet-2": target}})
+        assert trial.naval.fleets["ru-fleet-2"].hex == target
+    with pytest.raises(RulesError, match="next one of 76, 82"):
+        flow._move_side(copy.deepcopy(state), Context(ScriptedDice([])), "russia", {"fleets": {"ru-fleet-2": 78}})
+    assert flow._nearest_port_step(state, fleet) == 76
+    state.naval.orders["russia"] = {"fleets": {"ru-fleet-2": {"route": [82, 54]}}}
+    assert flow._nearest_port_step(state, fleet) == 82

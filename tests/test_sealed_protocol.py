@@ -50,14 +50,13 @@ def test_wrong_unseal_in_a_forged_log_fails_verify(tmp_path: Path) -> None:
     game_dir, keys = duel_game(tmp_path, inputs, 4)
     result = gamemod.replay(gamemod.load_log(game_dir))
     key = keys["attacker"]
-    from rsr.fairdice import commitment
     from rsr.packet import sign_payload
 
     record = gamemod.pending_pass(result, key)
     assert record is not None
     payload = {
-        "v": 1, "game": result.game_id, "seq": 4, "side": "attacker", "prev": result.last.hash_hex,
-        "commit": commitment(gamemod.secret_for(result, key, 4)),
+        "v": result.contract, "game": result.game_id, "seq": 4, "side": "attacker", "prev": result.last.hash_hex,
+        "commit": "0" * 64,
         "reveal": gamemod.secret_for(result, key, 2).hex(),
         "resolution": {"state": record.state_hash, "dice": [r.to_json() for r in record.rolls]},
         "inputs": [{"unseal": "r1/attack", "salt": SALT.hex(), "choice": 3}],
@@ -67,8 +66,8 @@ def test_wrong_unseal_in_a_forged_log_fails_verify(tmp_path: Path) -> None:
     # the forgery is only caught when its inputs are resolved, i.e. once packet 5 exists
     defender = keys["defender"]
     payload5 = {
-        "v": 1, "game": result.game_id, "seq": 5, "side": "defender", "prev": forged.hash_hex,
-        "commit": commitment(gamemod.secret_for(result, defender, 5)),
+        "v": result.contract, "game": result.game_id, "seq": 5, "side": "defender", "prev": forged.hash_hex,
+        "commit": "0" * 64,
         "reveal": gamemod.secret_for(result, defender, 3).hex(),
         "resolution": {"state": "0" * 64, "dice": []}, "inputs": [],
     }

@@ -14,7 +14,6 @@ from click.testing import CliRunner
 
 from rsr import game as gamemod
 from rsr.cli import main
-from rsr.fairdice import commitment
 from rsr.packet import sign_payload
 from tests.support.duel import duel_scenario
 from tests.support.games import duel_game, flip_byte
@@ -142,8 +141,8 @@ def test_out_of_turn_packet_is_caught(played: tuple[Path, dict]) -> None:
     wrong = keys["attacker"] if result.next_author() == "defender" else keys["defender"]
     side = "attacker" if wrong is keys["attacker"] else "defender"
     seq = len(result.packets)
-    payload = {"v": 1, "game": result.game_id, "seq": seq, "side": side, "prev": result.last.hash_hex,
-               "commit": commitment(gamemod.secret_for(result, wrong, seq)),
+    payload = {"v": result.contract, "game": result.game_id, "seq": seq, "side": side, "prev": result.last.hash_hex,
+               "commit": "0" * 64,
                "reveal": "00" * 32, "resolution": {"state": "00" * 32, "dice": []}, "inputs": []}
     forged = sign_payload(payload, wrong)
     (game_dir / "turns" / forged.file_name()).write_text(forged.armored())

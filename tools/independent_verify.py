@@ -33,6 +33,8 @@ HEX32 = re.compile(r"[0-9a-f]{32}")
 FIELDS = {"v", "game", "seq", "side", "prev", "commit", "reveal", "resolution", "inputs", "invite", "accept",
           "nonce", "time", "message"}
 TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+VERSIONS = (1, 2)  # the contract versions this checker knows (protocol.md, "Versions")
+SALT_V2 = re.compile(r"[0-9a-f]{32}")
 
 
 class VerifyError(Exception):
@@ -189,13 +191,29 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_fields(p: dict[str, Any], seq: int) -> None:
+def utc_seconds(text: str, seq: int) -> int:
+    """Contract 2: a time is a real UTC date and time of the years 1970-2999; its seconds since 1970."""
+    year, month, day = int(text[0:4]), int(text[5:7]), int(text[8:10])
+    hour, minute, second = int(text[11:13]), int(text[14:16]), int(text[17:19])
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days_in = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    if not (1970 <= year <= 2999 and 1 <= month <= 12 and 1 <= day <= days_in[month - 1] and hour <= 23
+            and minute <= 59 and second <= 59):
+        raise VerifyError(seq, f"time {text} is not a real UTC time of 1970-2999")
+    days = sum(366 if y % 4 == 0 and (y % 100 != 0 or y % 400 == 0) else 365 for y in range(1970, year))
+    days += sum(days_in[:month - 1]) + day - 1
+    return ((days * 24 + hour) * 60 + minute) * 60 + second
+
+
+def check_fields(p: dict[str, Any], seq: int, version: int | None = None) -> None:
     def need(ok: bool, reason: str) -> None:
         if not ok:
             raise VerifyError(seq, reason)
 
     need(not set(p) - FIELDS, f"unknown fields {sorted(set(p) - FIELDS)}")
-    need(is_int(p.get("v")) and p["v"] == 1, "v is not 1")
+    need(is_int(p.get("v")), "v is not an integer")
+    need(version is not None or p["v"] in VERSIONS, f"contract version {p['v']} is not known to this checker")
+    need(version is None or p["v"] == version, f"v is {p['v']}, the game's version is {version}")
     need(isinstance(p.get("game"), str) and bool(HEX32.fullmatch(p["game"])), "game is not 32 lowercase hex")
     need(is_int(p.get("seq")) and p["seq"] == seq, f"payload seq {p.get('seq')!r} where {seq} was expected")
     need(isinstance(p.get("side"), str) and bool(p["side"]), "side is missing")
@@ -210,6 +228,11 @@ def check_fields(p: dict[str, Any], seq: int) -> None:
          "time is not YYYY-MM-DDTHH:MM:SSZ")
     need("message" not in p or (isinstance(p["message"], str) and len(p["message"]) <= 2000),
          "message is not text of at most 2000 characters")
+    if p["v"] >= 2:
+        for item in p.get("inputs", []):
+            if isinstance(item, dict) and "unseal" in item:
+                need(isinstance(item.get("salt"), str) and bool(SALT_V2.fullmatch(item["salt"])),
+                     "an unsealing's salt is not exactly 16 bytes (32 hex)")
     later = seq >= 2
     need(("reveal" in p) == later and ("resolution" in p) == later, "reveal/resolution present iff seq >= 2")
     if later:
@@ -266,7 +289,11 @@ def verify_game(game_dir: Path) -> Iterator[tuple[int, str, int]]:
         if seq >= 2:  # the key is known before the payload is parsed: even seq creator, odd seq opponent
             check_signature(keys[payloads[seq % 2]["side"]], packet)
         p = parse_canonical(packet.payload, seq)
-        check_fields(p, seq)
+        check_fields(p, seq, payloads[0]["v"] if payloads else None)
+        if p["v"] >= 2 and "time" in p:  # contract 2: real times, never going backwards along the chain
+            now = utc_seconds(p["time"], seq)
+            if seq and "time" in payloads[-1] and now < utc_seconds(payloads[-1]["time"], seq):
+                raise VerifyError(seq, f"time {p['time']} is before the previous packet's {payloads[-1]['time']}")
         side = p["side"]
         if seq <= 1:
             block = p["invite" if seq == 0 else "accept"]

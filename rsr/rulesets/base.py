@@ -66,3 +66,6 @@ class DecisionRuleset(BaseRuleset):
 
     def check_policy(self, kind: str, rule: Any) -> None:
         self.driver.check_policy(kind, rule)
+
+    def check_policy_in(self, state: Any, side: str, kind: str, rule: Any) -> None:
+        self.driver.check_policy_in(state, side, kind, rule)

@@ -50,13 +50,15 @@ def bot_inputs(result: Replay, key: keystore.KeyPair, store: dict[str, dict[str,
 
 
 def play_game(parent: Path, ruleset_id: str, scenario: str, keys: dict[str, keystore.KeyPair], game_id: bytes,
-              limit: int) -> Path:
-    """Play ``scenario`` hot-seat through signed packets for at most ``limit`` packets (or to its end)."""
+              limit: int, version: int | None = None) -> Path:
+    """Play ``scenario`` hot-seat through signed packets for at most ``limit`` packets (or to its end); with
+    ``version``, under that contract version (else the one new games get)."""
     ruleset = get_ruleset(ruleset_id)
     first, second = ruleset.sides
     nonce = hashlib.sha256(b"soak-nonce" + game_id).digest()
+    extra = {} if version is None else {"version": version}
     invite = invite_packet(ruleset, load_scenario(ruleset_id, scenario), keys[first], first, first.title(),
-                           game_id, None, {}, nonce=nonce, time="2026-12-01T10:00:00Z")
+                           game_id, None, {}, nonce=nonce, time="2026-12-01T10:00:00Z", **extra)
     game_dir = create_game_dir(parent, invite)
     append_packets(game_dir, [invite])
     append_packets(game_dir, [accept_packet(invite, keys[second], second.title(), [],

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rsr.decisions import Decision, Policy, RuleBroken, check_shape
+from rsr.decisions import Decision, Policy, RuleBroken, ShapeError, check_shape
 from rsr.engine import Context, Request, Sealed
 from rsr.errors import RulesError
 from rsr.rulesets.red_star import artillery, counterbattery, force, movement, reserves, support
@@ -127,6 +127,10 @@ REPLACEMENTS = Decision(
 
 def apply_combats(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
     """RS/RS 6.0, 6.1: the phasing player's prepared combats, checked before any die."""
+    combats_shape(answer)
+    for planned, reason in answer.get("dropped") or []:
+        ctx.emit("void", f"{ask.side}'s planned combat {planned} (policy combats) is void: {reason}", "RS/RS 6.1",
+                 side=ask.side, request=ask.id, source="policy combats", reason=reason)
     used: list[str] = []
     combats = []
     cost = 0
@@ -152,6 +156,22 @@ def apply_combats(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
         ctx.emit("declared", f"{ask.side} declares no prepared combat", "RS/RS 6.0", combat=None)
 
 
+COMBATS_SHAPE = "a combat order is {combats: [{hex, attackers, night, advance, ...}]} (RS/RS 6.1)"
+
+
+def combats_shape(answer: Any) -> None:
+    """A combat order's keys: ``combats``, and ``dropped`` only in the answer a standing plan gives."""
+    if set(answer) - {"combats", "dropped"} or ("dropped" in answer and not isinstance(answer["dropped"],
+                                                                                      cm.DroppedParts)):
+        raise ShapeError(COMBATS_SHAPE)
+
+
+def check_plan_in(state: RsState, side: str, rule: Any) -> None:
+    """RS/RS 6.1: a combat plan for the current turn is checked against the position it is set in."""
+    if isinstance(rule, dict) and rule.get("turn") == state.turn and not state.declared:
+        cm.check_plan(state, side, rule["combats"])
+
+
 def combats_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
     """RS/RS 5.0, 6.1: the combats planned with the fire, declared when the game asks for them."""
     if isinstance(rule, dict):
@@ -175,9 +195,10 @@ COMBATS = Decision(
     options=lambda state, ask: {"attackers": attack_options(state, ask.side),
                                 "support_points": state.support.get(ask.side, 0)},
     template=lambda state, ask: {"combats": []},
-    policy=Policy("combats", ("ask",), answer=combats_by_policy, form=dict, check=check_combat_plan),
-    schema={"type": "object", "properties": {"combats": {"type": "array"}}, "additionalProperties": False},
-    shape="a combat order is {combats: [{hex, attackers, night, advance, ...}]} (RS/RS 6.1)",
+    policy=Policy("combats", ("ask",), answer=combats_by_policy, form=dict, check=check_combat_plan,
+                  check_in=check_plan_in),
+    schema={"type": "object", "properties": {"combats": {"type": "array"}, "dropped": {}}},
+    shape=COMBATS_SHAPE,
     apply=apply_combats)
 
 

@@ -136,6 +136,22 @@ def parse_declaration(state: RsState, side: str, raw: Any, number: int, used: li
     return combat
 
 
+class DroppedParts(list[tuple[int, str]]):
+    """The parts of a standing combat plan the position no longer allows, with why: (number, reason) pairs.
+    Only :func:`planned_combats` makes one (a signed input is plain JSON and can never hold it); the ruleset
+    reports each as void (docs/protocol.md, "What you sign counts")."""
+
+
+def check_plan(state: RsState, side: str, plan: list[Any]) -> None:
+    """RS/RS 6.1: a combat plan signed with the fire, checked against the position it is signed in (before the
+    fire's dice): every combat must be declarable now, so a typo or an attacker not adjacent is refused before
+    signing, never dropped silently later."""
+    used: list[str] = []
+    prefix = f"t{state.turn}/{side}/prepared"
+    for number, raw in enumerate(plan, start=1):
+        parse_declaration(state, side, raw, number, used, "prepared", f"{prefix}/c{number}")
+
+
 def planned_combats(state: RsState, side: str, plan: list[Any]) -> dict[str, Any]:
     """Standing policy ``combats: {turn, combats}`` (RS/RS 5.0, 6.1): prepared combats the player signed
     with his fire missions, before their dice, declared now as far as they still can be. A combat that the
@@ -144,17 +160,20 @@ def planned_combats(state: RsState, side: str, plan: list[Any]) -> dict[str, Any
     for them (policy ``attack-choices``). The player's own conditional order: nothing is chosen for him."""
     kept: list[dict[str, Any]] = []
     used: list[str] = []
+    dropped = DroppedParts()
     budget = state.support.get(side, 0)
     prefix = f"t{state.turn}/{side}/prepared"
-    for raw in plan:
+    for planned, raw in enumerate(plan, start=1):
         number = len(kept) + 1
         trial_used = list(used)
         try:
             combat = parse_declaration(state, side, raw, number, trial_used, "prepared", f"{prefix}/c{number}")
-        except RulesError:
+        except RulesError as exc:
+            dropped.append((planned, str(exc)))
             continue
         cost = len(attack_hexes(combat))
         if cost > budget:
+            dropped.append((planned, f"it costs {cost} support point(s), {side} has {budget} left (RS/RS 6.1)"))
             continue
         entry = dict(raw)
         if combat.inline is not None:
@@ -164,7 +183,7 @@ def planned_combats(state: RsState, side: str, plan: list[Any]) -> dict[str, Any
                 entry = {k: v for k, v in raw.items() if k not in CHOICE_KEYS}
         kept.append(entry)
         used, budget = trial_used, budget - cost
-    return {"combats": kept}
+    return {"combats": kept, "dropped": dropped} if dropped else {"combats": kept}
 
 
 def parse_advance_plan(state: RsState, combat: Combat, raw: Any, where: str) -> dict[str, Any]:

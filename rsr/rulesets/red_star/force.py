@@ -202,7 +202,7 @@ def _pay(state: RsState, side: str, unit: Unit, cost: int, chosen: Any = None) -
     points = state.replacement_points.setdefault(side, {})
     pools = pools_for(state, unit)
     if chosen is not None:
-        if not isinstance(chosen, dict) or not all(isinstance(v, int) and v >= 0 for v in chosen.values()):
+        if not isinstance(chosen, dict) or not all(type(v) is int and v >= 0 for v in chosen.values()):
             raise RulesError(f"{unit.id}: points are {{pool: number}} (RS/RS 4.22)")
         for pool, value in sorted(chosen.items()):
             if value and pool not in pools:

@@ -525,7 +525,7 @@ def morale_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> A
 
 def check_morale_rule(rule: dict[str, Any]) -> None:
     value = rule.get("check-if-rating-at-least")
-    if set(rule) != {"check-if-rating-at-least"} or not isinstance(value, int) or not 0 <= value <= 7:
+    if set(rule) != {"check-if-rating-at-least"} or type(value) is not int or not 0 <= value <= 7:
         raise RulesError("policy morale is check, retreat, ask, or {check-if-rating-at-least: N}")
 
 

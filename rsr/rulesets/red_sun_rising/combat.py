@@ -306,6 +306,8 @@ def retreat_candidates(state: RsrState, side: str) -> dict[str, list[list[str]]]
             paths.append([first])
             paths += [[first, second] for second in static.grid.neighbours(first)
                       if second != unit.hex and open_hex(first, second)]
+        if is_siege_artillery(state, unit):  # RSR 18.9: only paths that stay on the rail are offered
+            paths = [p for p in paths if off_rail_hex(state, p) is None]
         if paths:
             options[unit_id] = paths
     return options
@@ -328,8 +330,6 @@ def retreat_by_rule(state: RsrState, side: str, rule: Any) -> list[dict[str, Any
             continue
         enemies = sorted({u.hex for u in state.units.values() if u.side != side and u.hex and u.steps > 0})
         singles = [p for p in paths if len(p) == 1]
-        if is_siege_artillery(state, unit):  # RSR 18.9: a policy never sends it off the rail to its loss
-            singles = [p for p in singles if off_rail_hex(state, p) is None]
         if not singles:
             continue
         best = max(singles, key=lambda p: (min(grid.distance(p[0], e) for e in enemies), [-ord(c) for c in p[0]]))
@@ -351,6 +351,10 @@ def retreat_before_combat(state: RsrState, ctx: Context, side: str, orders: list
         unit = state.units.get(unit_id)
         if unit is not None and unit.side == side and is_garrison(state, unit):
             raise RulesError(f"retreat {number}: {unit_id} is a garrison and never leaves its hex (RSR 18.6)")
+        off_rail = off_rail_hex(state, path) if unit is not None and is_siege_artillery(state, unit) else None
+        if off_rail is not None:  # RSR 18.9: a voluntary retreat is a move, and it moves only on rail hexes
+            raise RulesError(f"retreat {number}: {unit_id} is siege artillery and moves only on rail hexes; {off_rail} "
+                             "is not one (RSR 18.9)")
         if unit_id not in candidates:
             raise RulesError(f"retreat {number}: {unit_id} is not a {side} unit next to an enemy unit (RSR 11.11)")
         if path not in candidates[unit_id]:
@@ -368,8 +372,7 @@ def retreat_before_combat(state: RsrState, ctx: Context, side: str, orders: list
                      "RSR 11.11", unit=unit.id, frm=unit.hex, success=False, die=die)
             continue
         start = unit.hex
-        off_rail = off_rail_hex(state, path) if is_siege_artillery(state, unit) else None
-        taken = path if off_rail is None else path[: path.index(off_rail) + 1]
+        taken = path  # RSR 18.9: siege artillery paths off the rail were refused above
         unit.hex = taken[-1]
         state.moved.append(unit.id)
         ctx.emit("retreat", f"{unit.id} retreats {' -> '.join([start, *taken])} before combat (die {die} <= {value})",
@@ -377,12 +380,6 @@ def retreat_before_combat(state: RsrState, ctx: Context, side: str, orders: list
         for hex_id in taken:  # RSR 19.4: every city the retreating combat unit passes through, not only the last
             if not is_command(state, unit):
                 take_control(state, ctx, hex_id, unit.side)
-        if off_rail is not None:  # RSR 18.9: every hex of the path counts, not only the last
-            eliminate(state, ctx, unit, f"siege artillery retreated into {off_rail}, not a rail hex", "RSR 18.9")
-            if not state.units_in(start, side):
-                vacate(state, ctx, start)
-                state.retreat_results.append(start)
-            continue
         if len(path) == 2:
             risk = ctx.roll(6, f"two-hex retreat of {unit.id}, RSR 11.14")
             if risk >= 4:

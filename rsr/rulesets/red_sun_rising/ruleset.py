@@ -36,6 +36,7 @@ POLICIES: dict[str, tuple[str, ...]] = {
     "fleets": ("stay", "ask"),                   # RSR 10.25
     "feeding": ("most-points", "ask"),           # RSR 10.32, 10.42
     "disband": ("never", "ask"),                 # RSR 18.5 (naval game, issue 12)
+    "raid": ("most-cargo", "lowest-id", "ask"),  # RSR 7.2: which merchant fleet a raid sinks (issue 22)
     "later-rounds": ("repeat", "stop", "ask"),   # RSR 4.24, 11.24-11.25: assault rounds 2 and 3
 }
 
@@ -52,6 +53,8 @@ def check_options(options: dict[str, Any], where: str) -> None:
         if name not in KNOWN_OPTIONS:
             known = ", ".join(sorted(KNOWN_OPTIONS))
             raise BadInput(f"{where}: unknown Red Sun Rising option {name!r} (known: {known})")
+        if type(options[name]) is not bool:  # ("false", a string, once switched the rule on)
+            raise BadInput(f"{where}: option {name!r} is true or false, not {options[name]!r}")
 
 
 # fields of RsrState left out of the state digest: the scenario's fixed data (pinned by its hash) and the
@@ -63,13 +66,14 @@ class RedSunRising:
     """Red Sun Rising (SPI 1977). See docs/red-sun-rising/coverage.md for what is implemented."""
 
     id = "red-sun-rising"
-    version = "0.2"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE)
+    version = "0.3"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE); 0.3: issue 22 (rules
+    # as written: surprise attack and sealed Russian sailing orders change the naval requests, 18.9 retreats)
     sides = ("russia", "japan")
     known_options = KNOWN_OPTIONS
     policy_defaults: dict[str, Any] = {"step-losses": "reduce-first", "overstack": "weakest-first",
                                        "assignments": "ask", "retreat": "never", "trenches": "build",
                                        "fleets": "stay", "feeding": "most-points", "disband": "never",
-                                       "later-rounds": "repeat"}
+                                       "raid": "most-cargo", "later-rounds": "repeat"}
 
     # -- set-up ---------------------------------------------------------------------------------------
 
@@ -325,7 +329,8 @@ class RedSunRising:
         elif request.kind == "overstack":
             self._overstack(state, ctx, request.side, answer)
         # -- naval game (issue 12)
-        elif request.kind in ("sailing-orders", "naval-round", "battle-plan", "battle-plan-unseal") \
+        elif request.kind in ("sailing-orders", "naval-round", "battle-plan", "battle-plan-unseal",
+                              "naval-surprise-attack", "naval-routes", "naval-routes-unseal", "naval-raid") \
                 or request.kind in naval_flow.BATTLE_KINDS:  # + issue 13
             naval_flow.apply(state, ctx, request, answer)
         elif request.kind == "naval-landings":
@@ -430,6 +435,8 @@ class RedSunRising:
             return {"feed": supply.feeding_by_policy(state)}
         if request.kind == "naval-disband" and rule == "never":  # naval game (issue 12)
             return {"disband": {}}
+        if request.kind == "naval-raid" and rule in ("most-cargo", "lowest-id"):  # RSR 7.2 (issue 22)
+            return {"sink": naval_flow.raid_by_policy(state.naval, int(request.options["hex"]), rule)}
         if request.kind == "fleet-moves" and rule == "stay":
             return {"moves": {}}
         if request.kind == "land-combat-attacks" and rule in ("repeat", "stop"):  # RSR 4.24, 11.25
@@ -443,7 +450,7 @@ class RedSunRising:
             raise RulesError(f"Red Sun Rising has no policy {kind!r} (known: {', '.join(sorted(POLICIES))})")
         if kind == "retreat" and isinstance(rule, dict):
             value = rule.get("adjacent-to-cp")
-            if set(rule) != {"adjacent-to-cp"} or not isinstance(value, int) or value < 1:
+            if set(rule) != {"adjacent-to-cp"} or type(value) is not int or value < 1:  # (true is no number)
                 raise RulesError("policy retreat is never, ask, or {adjacent-to-cp: N} with N >= 1")
             return
         if rule not in POLICIES[kind]:

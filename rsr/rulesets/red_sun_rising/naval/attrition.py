@@ -18,14 +18,35 @@ def friendly_port(static: NavalStatic, control: dict[str, str], hex_number: int,
     return False
 
 
-def on_blockade(static: NavalStatic, naval: NavalState, fleet: Fleet, control: dict[str, str]) -> bool:
-    """RSR 15.0: a Japanese fleet with a merchant fleet, at the end of movement, in a coastal hex or a port hex
-    that is not simply his own port: one holding a Russian port is blockading it (the Port Arthur hex is where
-    mines are laid, 16.0); in his own port he is in port (interpretations.md, 15.0)."""
+def may_blockade(static: NavalStatic, fleet: Fleet, control: dict[str, str]) -> bool:
+    """RSR 15.0: a Japanese fleet, at the end of movement, in a coastal hex or a port hex that is not simply his
+    own port: one holding a Russian port is blockading it (the Port Arthur hex is where mines are laid, 16.0); in
+    his own port he is in port (interpretations.md, 15.0). It still needs a merchant fleet of its own."""
     own_port = friendly_port(static, control, fleet.hex, "japan") and not friendly_port(static, control, fleet.hex,
                                                                                           "russia")
-    return fleet.side == "japan" and static.kind(fleet.hex) in ("coastal", "port") and not own_port \
-        and any(m.hex == fleet.hex for m in naval.merchants.values())
+    return fleet.side == "japan" and static.kind(fleet.hex) in ("coastal", "port") and not own_port
+
+
+def blockade_support(static: NavalStatic, naval: NavalState, fleets: list[Fleet], control: dict[str, str],
+                     chosen: dict[str, str], land_merchants: dict[str, str]) -> dict[str, str]:
+    """RSR 15.0 with 10.26: each fleet that may blockade takes one merchant fleet in its hex (no merchant fleet
+    serves two). The Japanese player's choice (``chosen``) first; for the rest, a merchant fleet with no land-map
+    counter (it feeds nobody anyway), then the lowest id (interpretations.md, 10.26)."""
+    taken: dict[str, str] = {}
+    candidates = [f for f in fleets if may_blockade(static, f, control)]
+    for fleet in candidates:
+        wanted = chosen.get(fleet.id)
+        merchant = naval.merchants.get(wanted) if wanted else None
+        if merchant is not None and merchant.hex == fleet.hex and wanted not in taken.values():
+            taken[fleet.id] = str(wanted)
+    for fleet in candidates:
+        if fleet.id in taken:
+            continue
+        free = sorted((m in land_merchants, m) for m, merchant in naval.merchants.items()
+                      if merchant.hex == fleet.hex and m not in taken.values())
+        if free:
+            taken[fleet.id] = free[0][1]
+    return taken
 
 
 def attrition_row(static: NavalStatic, total: int) -> dict[str, object]:
@@ -71,7 +92,7 @@ def blockade_attrition(ctx: Context, static: NavalStatic, naval: NavalState, fle
 
 
 def lost_at_sea(ctx: Context, static: NavalStatic, naval: NavalState, control: dict[str, str], season: str,
-                units: dict[str, object], land_merchants: dict[str, str]) -> None:
+                units: dict[str, object], land_merchants: dict[str, str], supporting: list[str]) -> None:
     """RSR 15.2-15.23: at the end of the Naval Movement Stage, who is not safe is eliminated."""
     for fleet in [naval.fleets[f] for f in sorted(naval.fleets)]:
         if fleet.arrives:
@@ -82,11 +103,10 @@ def lost_at_sea(ctx: Context, static: NavalStatic, naval: NavalState, control: d
             del naval.fleets[fleet.id]
             ctx.emit("lost-at-sea", f"{fleet.id} is at sea in naval hex {fleet.hex}, neither on blockade nor in "
                      "port: eliminated", "RSR 15.23", fleet=fleet.id, hex=fleet.hex)
-    blockade_hexes = {f.hex for f in naval.fleets.values() if f.blockade}
     for merchant in [naval.merchants[m] for m in sorted(naval.merchants)]:
         in_port = friendly_port(static, control, merchant.hex, "japan")
-        if season == "winter":  # RSR 15.21
-            safe = in_port or merchant.hex in blockade_hexes
+        if season == "winter":  # RSR 15.21: only the merchant fleet that supplies a blockade (15.0, 10.26)
+            safe = in_port or merchant.id in supporting
             case = "RSR 15.21"
         else:  # RSR 15.22
             safe = static.kind(merchant.hex) in ("coastal", "port")

@@ -27,6 +27,9 @@ def answer(state: Any, request: Request, round_by_round: bool = False) -> dict[s
     if request.kind == "naval-landings":
         return {"landings": {m: info["hexes"][0] for m, info in sorted(request.options["merchants"].items())
                              if info["hexes"] and info["cargo"]}}
+    if request.kind == "naval-surprise-attack":  # RSR 18.83: every torpedo flotilla, the targets in turn
+        flotillas, targets = request.options["flotillas"], request.options["targets"]
+        return {"attacks": {b: targets[i % len(targets)] for i, b in enumerate(flotillas)} if targets else {}}
     if request.kind == "naval-round":  # follow the routes of its own sailing orders, one step a round
         signed = naval.orders.get(request.side, {})
         moves: dict[str, Any] = {"fleets": {}, "merchants": {}, "search": []}

@@ -75,6 +75,7 @@ def setup(state: Any, static: NavalStatic, spec: dict[str, Any], unit_factory: A
     naval.mines = {str(k): int(v) for k, v in sorted((spec.get("mines") or {}).items())}
     naval.attrition_sinking_used = bool(spec.get("attrition_sinking_used", False))
     naval.naval_brigades = int(spec.get("naval_brigades", 0))
+    ports.moor(static, naval, state.control, at_setup=True)  # RSR 18.2
     return naval
 
 
@@ -83,10 +84,12 @@ def start(state: Any, ctx: Context) -> None:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     ports.capture(ctx, static, naval, state.control)
+    ports.moor(static, naval, state.control)  # RSR 18.2
     admirals.turn_record(ctx, static, naval, state.turn)  # RSR 17.3, 19.3: the Turn Record Track's admirals
     naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
     naval.plan_queue, naval.plan_unseals, naval.battle, naval.battle_case = [], [], None, ""  # issue 13
+    naval.route_unseals = []  # issue 22
     for fleet in naval.fleets.values():
         fleet.moved, fleet.returning, fleet.route_index, fleet.flip_in_port = False, False, 0, False
         fleet.broke_off = False
@@ -94,6 +97,20 @@ def start(state: Any, ctx: Context) -> None:
     for merchant in naval.merchants.values():
         merchant.moved, merchant.route_index = False, 0
         merchant.home_start = merchant.hex in static.home_ports  # RSR 7.0 errata
+    if state.turn == initiative.FEBRUARY_1904 and surprise_flotillas(static, naval):
+        naval.phase = "surprise"  # RSR 18.83 with 19.0: the game begins with the surprise torpedo attack
+
+
+def surprise_flotillas(static: NavalStatic, naval: NavalState) -> list[str]:
+    """RSR 18.83: the Japanese torpedo flotillas (not destroyer flotillas) on the map."""
+    return sorted(s for f in on_map_fleets(naval, "japan") for s in f.ships
+                  if s not in naval.sunk and static.ship(s).cls == "TF")
+
+
+def surprise_targets(static: NavalStatic, naval: NavalState) -> list[str]:
+    """RSR 18.83: every Russian capital ship in the game (on the map)."""
+    return sorted(s for f in on_map_fleets(naval, "russia") for s in f.ships
+                  if s not in naval.sunk and static.ship(s).capital)
 
 
 def _season(state: Any) -> str:
@@ -111,7 +128,19 @@ def next_request(state: Any, base: str) -> Request | None:
     static: NavalStatic = state.naval_static
     if naval.battle is not None and naval.battle.asking is not None:  # issue 13: an admiral asked hour by hour
         return _battle_request(state, base)
+    if naval.raid_asking:  # RSR 7.2
+        return raid_request(state, base)
+    if naval.phase == "surprise":  # RSR 18.83, 19.0: before the Russian writes his first sailing orders
+        return Request(id=f"{base}/japan/surprise-attack", side="japan", kind="naval-surprise-attack",
+                       prompt="February 1904: the surprise torpedo attack on Port Arthur opens the game; give each "
+                              "torpedo flotilla that attacks its Russian capital ship",
+                       case="RSR 18.83", options={"flotillas": surprise_flotillas(static, naval),
+                                                  "targets": surprise_targets(static, naval)},
+                       template={"attacks": {}})
     if naval.phase == "orders" and naval.plan_queue:
+        kind, side = naval.plan_queue[0].split(":")
+        if kind in ("routes", "routes-unseal"):  # issue 22
+            return _routes_request(state, base, side, kind == "routes-unseal")
         return _plan_request(base, naval.plan_queue[0])
     if naval.phase == "orders":
         side = SIDES[naval.orders_side]
@@ -128,6 +157,10 @@ def next_request(state: Any, base: str) -> Request | None:
             template["fleets"][fleet_id] = {"sortie": True, "route": [static.baltic_entry[0]], "search": "never"}
         if side == "japan":
             template["merchants"] = {m: {"route": []} for m in sorted(merchants)}
+        else:  # issue 22: the Russian routes follow sealed, so the Japanese signs his orders without seeing them
+            template["routes"] = "sealed"
+            for raw in template["fleets"].values():
+                raw.pop("route", None)
         appointing = admirals.options(static, naval, side, state.turn)  # RSR 19.3
         if appointing:
             template["appoint"] = dict(appointing["policy"])
@@ -136,7 +169,7 @@ def next_request(state: Any, base: str) -> Request | None:
                               "orders for the whole Naval Sequence (or round_by_round: true)",
                        case="RSR 4.11" if side == "russia" else "RSR 4.12",
                        options={"fleets": fleets, "arriving": arriving, "merchants": merchants,
-                                "mines": dict(naval.mines),
+                                "mines": dict(naval.mines), "disabled": list(naval.disabled),  # 7.73, 18.83
                                 **({"admirals": appointing} if appointing else {})},
                        template=template)
     if naval.phase == "rounds" and naval.impulse in SIDES and _asks(naval, naval.impulse):
@@ -172,17 +205,46 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
     if request.kind == "sailing-orders":
         side = request.side
         signed = orders.check_orders(answer, side)
+        check_routes(state, side, signed)  # issue 22: a route that could stall the game is refused before signing
         admirals.appoint(ctx, state.naval_static, naval, side, state.turn, signed.get("appoint"),
                          list(state.naval_static.admiral_track))  # RSR 19.3, 8.79: before initiative (5.0)
         _compose(state, ctx, side, signed)
         naval.orders[side] = signed
-        _check_arrivals(state, side, signed)
+        sealed_routes = signed.get("routes") == "sealed"
+        if not sealed_routes:
+            _check_arrivals(state, side, signed)
         _load(state, ctx, signed.get("load") or {})
+        if sealed_routes:  # issue 22: the routes, sealed, come next, before any die of this side (RSR 4.11, 7.1)
+            naval.plan_queue.append(f"routes:{side}")
         if signed.get("battle_plan") == "sealed":  # issue 13: the sealed plan comes before any die of this side
             naval.plan_queue.append(f"seal:{side}")
-            return
-        _finish_orders(state, ctx, side, signed)
+        _orders_done(state, ctx, side)
+        return
+    if request.kind == "naval-routes":  # issue 22: the routes, sealed (or in clear), right after the orders
+        naval.plan_queue.pop(0)
+        if isinstance(answer, Sealed):
+            naval.route_unseals.append(request.side)
+            ctx.emit("sailing-orders", f"{request.side} seals the routes of its sailing orders", "RSR 7.1",
+                     side=request.side, sealed=True)
+        else:
+            _take_routes(state, request.side, answer)
+        _orders_done(state, ctx, request.side)
+        return
+    if request.kind == "naval-routes-unseal":
+        naval.plan_queue.pop(0)
+        _take_routes(state, request.side, answer)
+        ctx.emit("sailing-orders", f"{request.side} unseals the routes of its sailing orders", "RSR 7.1",
+                 side=request.side, sealed=False)
         _after_orders(naval)
+        return
+    if request.kind == "naval-surprise-attack":  # RSR 18.83 with 19.0
+        if naval.phase != "surprise":
+            raise RulesError("the surprise torpedo attack is made once, when the game begins (RSR 18.83, 19.0)")
+        if not isinstance(answer, dict) or set(answer) != {"attacks"} or not isinstance(answer["attacks"], dict) \
+                or not all(isinstance(k, str) and isinstance(v, str) for k, v in answer["attacks"].items()):
+            raise RulesError("a surprise attack answer is {attacks: {Japanese torpedo flotilla: Russian capital ship}}")
+        _surprise_attack(state, ctx, dict(answer["attacks"]))
+        naval.phase = "orders"
         return
     if request.kind == "battle-plan":  # issue 13: the plan, sealed (or in clear), right after the sailing orders
         naval.plan_queue.pop(0)
@@ -192,8 +254,7 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
                      sealed=True)
         else:
             naval.orders[request.side]["battle_plan"] = plans.check_plan(answer, request.side)
-        _finish_orders(state, ctx, request.side, naval.orders[request.side])
-        _after_orders(naval)
+        _orders_done(state, ctx, request.side)
         return
     if request.kind == "battle-plan-unseal":
         naval.plan_queue.pop(0)
@@ -208,6 +269,9 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
         tactical.take_answer(state.naval_static, naval.battle, request.kind, request.side, answer,
                              isinstance(answer, Sealed))
         return
+    if request.kind == "naval-raid":  # RSR 7.2: the raid resumes in advance()
+        apply_raid(state, answer)
+        return
     if request.kind == "naval-round":
         moves = orders.check_round(answer)
         _move_side(state, ctx, request.side, moves)
@@ -217,11 +281,60 @@ def apply(state: Any, ctx: Context, request: Request, answer: Any) -> None:
 
 
 def _finish_orders(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
-    """The dice a side's sailing orders call for: 18.83, initiative (4.11-4.12), then 7.73 errata."""
-    _surprise_attack(state, ctx, signed.get("surprise_attack") or {})
+    """The dice a side's sailing orders call for: initiative (4.11-4.12), then 7.73 errata (18.83 comes first,
+    as its own request)."""
     _initiative(state, ctx, side, signed)
     _leave_behind(state, ctx, side, signed)
     state.naval.orders_side += 1
+
+
+def _orders_done(state: Any, ctx: Context, side: str) -> None:
+    """Once a side's sailing orders and whatever it seals with them (routes, battle plan) are in: its dice."""
+    naval: NavalState = state.naval
+    if naval.plan_queue and naval.plan_queue[0].split(":")[0] in ("routes", "seal"):
+        return
+    _finish_orders(state, ctx, side, naval.orders[side])
+    _after_orders(naval)
+
+
+def _take_routes(state: Any, side: str, answer: Any) -> None:
+    """Issue 22: the routes of sealed sailing orders, checked as the orders' own routes are (RSR 7.1, 19.2)."""
+    naval: NavalState = state.naval
+    if not isinstance(answer, dict) or set(answer) - {"fleets"} or not isinstance(answer.get("fleets", {}), dict):
+        raise RulesError("routes are {fleets: {fleet id: [naval hexes]}}")
+    fleets = naval.orders[side].get("fleets") or {}
+    merged = {f: dict(fleets[f] or {}) for f in sorted(fleets)}
+    for fleet_id, route in sorted((answer.get("fleets") or {}).items()):
+        if not isinstance(route, list) or not all(isinstance(h, int) for h in route) or len(route) > 10:
+            raise RulesError(f"routes: {fleet_id} has at most ten naval hex numbers (RSR 4.14)")
+        fleet = naval.fleets.get(fleet_id)
+        if fleet is None or fleet.side != side:
+            raise RulesError(f"routes: {fleet_id} is not a {side} fleet")
+        merged.setdefault(fleet_id, {"sortie": False, "search": "never"})["route"] = list(route)
+    signed = {**naval.orders[side], "fleets": merged}
+    check_routes(state, side, signed)
+    _check_arrivals(state, side, signed)
+    naval.orders[side]["fleets"] = merged
+
+
+def _routes_request(state: Any, base: str, side: str, unseal: bool) -> Request:
+    """Issue 22: the routes of a side's sailing orders, sealable, so the enemy signs his orders without them
+    (the board game keeps written orders secret; interpretations.md, 4.11-4.12)."""
+    if unseal:
+        return Request(id=f"{base}/{side}/naval-routes-unseal", side=side, kind="naval-routes-unseal",
+                       prompt="reveal the sealed routes of your sailing orders", case="RSR 7.1",
+                       unseals=f"{base}/{side}/naval-routes")
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    mine = [naval.fleets[f] for f in sorted(naval.fleets) if naval.fleets[f].side == side
+            and (not naval.fleets[f].arrives or naval.fleets[f].arrives == state.turn)]
+    options = {f.id: {"hex": f.hex if not f.arrives else None,
+                      "next": list(static.baltic_entry) if f.arrives else static.neighbours(f.hex)} for f in mine}
+    template = {f.id: ([static.baltic_entry[0]] if f.arrives else []) for f in mine}
+    return Request(id=f"{base}/{side}/naval-routes", side=side, kind="naval-routes", case="RSR 7.1",
+                   prompt="the route of each fleet for the ten rounds (answer it sealed: the enemy sees it only when "
+                          "you unseal it, after his sailing orders)", options={"fleets": options},
+                   template={"fleets": template}, sealable=True)
 
 
 def _plan_request(base: str, entry: str) -> Request:
@@ -242,9 +355,10 @@ def _after_orders(naval: NavalState) -> None:
     """After both sailing orders and any sealed plans: unseal the plans, then the Naval Search Stage."""
     if naval.plan_queue or naval.orders_side < len(SIDES):
         return
-    if naval.plan_unseals:
-        naval.plan_queue = [f"unseal:{side}" for side in naval.plan_unseals]
-        naval.plan_unseals = []
+    if naval.plan_unseals or naval.route_unseals:
+        naval.plan_queue = [f"routes-unseal:{side}" for side in naval.route_unseals] \
+            + [f"unseal:{side}" for side in naval.plan_unseals]
+        naval.plan_unseals, naval.route_unseals = [], []
         return
     naval.phase = "search"
 
@@ -254,14 +368,19 @@ def _compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> Non
     form a second fleet beside his only one."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
+    compose = signed.get("compose") or {}
     for fleet_id, admiral_id in sorted((signed.get("new_fleets") or {}).items()):
         mine = on_map_fleets(naval, side)
         if side != "japan" or len(mine) != 1 or fleet_id in naval.fleets:
             raise RulesError("only the Japanese, with a single fleet on the map, may form a second fleet (RSR 7.7)")
-        static.admiral(str(admiral_id))
+        check_second_fleet_admiral(static, naval, str(admiral_id), state.turn)
+        if not compose.get(fleet_id) or not compose.get(mine[0].id):
+            raise RulesError(f"a second fleet needs at least one ship, and so does {mine[0].id}: give both their ships "
+                             "in compose (RSR 7.7, 7.71)")
         naval.fleets[fleet_id] = Fleet(fleet_id, side, str(admiral_id), mine[0].hex, [],
                                        morale=static.admiral(str(admiral_id)).initiative)
-    compose = signed.get("compose") or {}
+        if str(admiral_id) in naval.reserve:  # RSR 19.3: a waiting admiral takes the new fleet
+            naval.reserve.remove(str(admiral_id))
     if not compose:
         return
     fleets = [naval.fleets.get(f) for f in sorted(compose)]
@@ -281,6 +400,43 @@ def _compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> Non
     ctx.emit("composition", f"{side} re-arranges {', '.join(sorted(compose))}"
              + (f"; {', '.join(removed)} has no ship left and leaves the map" if removed else ""), "RSR 7.7",
              fleets={f: list(s) for f, s in sorted(compose.items())}, removed=removed)
+
+
+def check_second_fleet_admiral(static: NavalStatic, naval: NavalState, admiral_id: str, turn: int) -> None:
+    """RSR 7.7 with 7.71 errata: the second fleet is led by a Japanese admiral in the game who commands no other
+    fleet (not one killed, 8.75, gone from the game, 17.3, or still to come by the Turn Record Track, 19.3)."""
+    admiral = static.admiral(admiral_id)
+    if admiral.side != "japan":
+        raise RulesError(f"{admiral_id} is not a Japanese admiral: he cannot lead a Japanese fleet (RSR 7.7, 7.71)")
+    if admiral_id in admirals.commanders(naval):
+        raise RulesError(f"{admiral_id} already commands a fleet: a second fleet needs another admiral (RSR 7.71)")
+    if admiral_id in naval.dead_admirals or admiral_id in naval.withdrawn:
+        raise RulesError(f"{admiral_id} is no longer in the game (RSR 8.75, 17.3)")
+    later = [t for t, kind, name in static.admiral_track if kind == "arrive" and name == admiral.name and t > turn]
+    if later and admiral_id not in naval.reserve:
+        raise RulesError(f"{admiral_id} arrives by the Turn Record Track on turn {later[0]} (RSR 19.3)")
+
+
+def check_routes(state: Any, side: str, signed: dict[str, Any]) -> None:
+    """RSR 7.1, 19.2: every route of the sailing orders goes hex by hex to an adjacent sea hex (or stays), from the
+    fleet's hex (an arriving fleet from its entry hex); checked when signed, so no later round can refuse it."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    for kind, things in (("fleets", naval.fleets), ("merchants", naval.merchants)):
+        for thing_id, raw in sorted((signed.get(kind) or {}).items()):
+            route = list((raw or {}).get("route") or [])
+            thing = things.get(thing_id)
+            if not route:
+                continue
+            if thing is None or (kind == "fleets" and naval.fleets[thing_id].side != side):
+                raise RulesError(f"sailing orders: {thing_id} is not one of your {kind} (RSR 7.1)")
+            arriving = kind == "fleets" and bool(naval.fleets[thing_id].arrives)
+            here = route[0] if arriving else thing.hex
+            for number, target in enumerate(route[1:] if arriving else route, start=2 if arriving else 1):
+                if target != here and target not in static.neighbours(here):
+                    raise RulesError(f"sailing orders: {thing_id}'s route, step {number}, goes from naval hex {here} "
+                                     f"to {target}: not an adjacent sea hex across a passable hexside (RSR 7.1)")
+                here = target
 
 
 def _check_arrivals(state: Any, side: str, signed: dict[str, Any]) -> None:
@@ -376,7 +532,8 @@ def advance(state: Any, ctx: Context) -> bool:
             naval.impulse = "japan" if side == "russia" else "raid"
             continue
         if naval.impulse == "raid":
-            _raid(state, ctx)
+            if not _raid(state, ctx):
+                return False  # RSR 7.2: the Russian picks which merchant fleet a raid sinks
             naval.impulse = "search"
             continue
         if not _search_impulse(state, ctx):
@@ -508,22 +665,20 @@ def _battle_request(state: Any, base: str) -> Request:
 
 
 def _surprise_attack(state: Any, ctx: Context, targets: dict[str, str]) -> None:
-    """RSR 18.83 (issue 13): in February 1904 each Japanese torpedo flotilla on the map may torpedo any Russian
-    capital ship in the game, once, when the Japanese signs his sailing orders (interpretations.md, 18.83)."""
-    if not targets:
-        return
+    """RSR 18.83 with 19.0 (issue 22): in February 1904, before the Russian sailing orders, each Japanese torpedo
+    flotilla on the map may torpedo any Russian capital ship in the game, once (interpretations.md, 18.83)."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
-    if state.turn != initiative.FEBRUARY_1904:
-        raise RulesError("the surprise torpedo attack is made in February 1904 only (RSR 18.83)")
-    boats = {s for f in on_map_fleets(naval, "japan") for s in f.ships if s not in naval.sunk}
-    capital = {s for f in on_map_fleets(naval, "russia") for s in f.ships if s not in naval.sunk}
+    boats, capital = set(surprise_flotillas(static, naval)), set(surprise_targets(static, naval))
     for boat, target in sorted(targets.items()):
-        if boat not in boats or static.ship(boat).cls != "TF":
+        if boat not in boats:
             raise RulesError(f"{boat} is not a Japanese torpedo flotilla on the map (RSR 18.83: destroyer flotillas "
                              "do not make the surprise attack)")
-        if target not in capital or not static.ship(target).capital:
+        if target not in capital:
             raise RulesError(f"{target} is not a Russian capital ship in the game (RSR 18.83)")
+    if not targets:
+        ctx.emit("naval-surprise", "the Japanese makes no surprise torpedo attack", "RSR 18.83")
+        return
     result = tactical.surprise_torpedo_attack(ctx, static, dict(targets), list(naval.disabled))
     naval.disabled += [s for s in result.disabled if s not in naval.disabled]
     naval.sunk += [s for s in result.sunk if s not in naval.sunk]
@@ -578,19 +733,28 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
     ctx.emit("naval-battle", "naval battle fought", "RSR 8.0", sunk=list(result.sunk), disabled=list(result.disabled))
 
 
-def _nearest_port_step(state: Any, fleet: Fleet) -> int:
-    """One step along a shortest path to the nearest friendly port (ties by hex number)."""
+def homeward_steps(state: Any, fleet: Fleet) -> list[int]:
+    """RSR 8.76 errata: every first hex of a shortest path to the nearest friendly port (any of them, when
+    several are as near); [fleet.hex] when it is in one or none can be reached."""
     static: NavalStatic = state.naval_static
     targets = sorted(p.hex for p in static.ports if attrition.friendly_port(static, state.control, p.hex, fleet.side))
     if not targets or fleet.hex in targets:
-        return fleet.hex
-    best = None
-    for step in [fleet.hex] + static.neighbours(fleet.hex):
-        dist = static.distances(step)
-        reach = min((dist[t] for t in targets if t in dist), default=None)
-        if reach is not None and (best is None or (reach, step) < best):
-            best = (reach, step)
-    return best[1] if best else fleet.hex
+        return [fleet.hex]
+    reach = {step: min((static.distances(step)[t] for t in targets if t in static.distances(step)), default=None)
+             for step in static.neighbours(fleet.hex)}
+    near = [d for d in reach.values() if d is not None]
+    if not near:
+        return [fleet.hex]
+    return sorted(step for step, d in reach.items() if d == min(near))
+
+
+def _nearest_port_step(state: Any, fleet: Fleet) -> int:
+    """The step the sailing orders take home: the next hex of the fleet's own route when it lies on a shortest
+    path (8.76 errata leaves the path to the player), else the lowest-numbered such hex."""
+    steps = homeward_steps(state, fleet)
+    route = ((state.naval.orders.get(fleet.side, {}).get("fleets") or {}).get(fleet.id) or {}).get("route") or []
+    planned = route[fleet.route_index] if fleet.route_index < len(route) else None
+    return planned if planned in steps else steps[0]
 
 
 def _moves_from_orders(state: Any, side: str) -> dict[str, Any]:
@@ -667,9 +831,10 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
                      fleet=fleet_id, frm=None, to=target, round=naval.round)
             continue
         fleet.route_index += 1
-        if fleet.broke_off and target != _nearest_port_step(state, fleet):
+        if fleet.broke_off and target not in homeward_steps(state, fleet):
             raise RulesError(f"{fleet_id} broke off with morale zero: it must sail to the nearest friendly port by "
-                             f"the shortest path, next {_nearest_port_step(state, fleet)} (RSR 8.76 errata)")
+                             "a shortest path, next one of "
+                             f"{', '.join(str(h) for h in homeward_steps(state, fleet))} (RSR 8.76 errata)")
         if target == fleet.hex:
             continue
         if target not in static.neighbours(fleet.hex):
@@ -707,17 +872,61 @@ def _move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> No
                          f"{static.baltic_entry[0]}-{static.baltic_entry[-1]} (RSR 19.2)")
 
 
-def _raid(state: Any, ctx: Context) -> None:
+def raid_victims(naval: NavalState, hex_number: int) -> list[str]:
+    return sorted(m for m, merchant in naval.merchants.items() if merchant.hex == hex_number)
+
+
+def raid_by_policy(naval: NavalState, hex_number: int, rule: str) -> str:
+    """Standing policy ``raid`` (RSR 7.2): ``most-cargo`` sinks the merchant fleet carrying the most land units
+    (ties: lowest id), ``lowest-id`` the lowest id."""
+    victims = raid_victims(naval, hex_number)
+    if rule == "most-cargo":
+        return sorted(victims, key=lambda m: (-len(naval.merchants[m].cargo), m))[0]
+    return victims[0]
+
+
+def raid_request(state: Any, base: str) -> Request | None:
+    """RSR 7.2: which merchant fleet of the hex a raid sinks is the Russian player's choice."""
+    naval: NavalState = state.naval
+    if not naval.raid_asking:
+        return None
+    hex_number = naval.raid_asking
+    victims = {m: list(naval.merchants[m].cargo) for m in raid_victims(naval, hex_number)}
+    return Request(id=f"{base}/round{naval.round}/russia/raid/hex{hex_number}", side="russia", kind="naval-raid",
+                   prompt=f"round {naval.round}: your fleet raids naval hex {hex_number}: which merchant fleet sinks?",
+                   case="RSR 7.2", options={"hex": hex_number, "merchants": victims},
+                   template={"sink": raid_by_policy(naval, hex_number, "most-cargo")}, policy="raid")
+
+
+def apply_raid(state: Any, answer: Any) -> None:
+    naval: NavalState = state.naval
+    hex_number = naval.raid_asking
+    if not hex_number:
+        raise RulesError("no raid waits for a choice (RSR 7.2)")
+    victims = raid_victims(naval, hex_number)
+    if not isinstance(answer, dict) or set(answer) != {"sink"} or answer["sink"] not in victims:
+        raise RulesError(f"a raid answer is {{sink: merchant fleet}}, one of {', '.join(victims)} (RSR 7.2)")
+    naval.raid_choices[str(hex_number)] = str(answer["sink"])
+    naval.raid_asking = 0
+
+
+def _raid(state: Any, ctx: Context) -> bool:
     """RSR 7.2 (with errata): a Russian at-sea fleet with morale above zero, which has not broken off a battle
     at morale zero this stage (8.76 errata), sinks one merchant fleet in its hex, whatever Japanese fleets are
-    there; the cargo goes with it (7.42)."""
+    there; the cargo goes with it (7.42). Where the hex holds several, the Russian picks (request ``naval-raid``,
+    policy ``raid``); False while that choice is awaited."""
     naval: NavalState = state.naval
     raiders = [f for f in on_map_fleets(naval, "russia") if f.at_sea and f.morale > 0 and not f.broke_off]
     for hex_number in sorted({f.hex for f in raiders}):
-        victims = sorted(m for m, merchant in naval.merchants.items() if merchant.hex == hex_number)
-        if not victims:
-            continue
-        merchant = naval.merchants.pop(victims[0])
+        victims = raid_victims(naval, hex_number)
+        if not victims or f"{hex_number}:done" in naval.raid_choices:
+            continue  # nothing to sink, or sunk already before a choice in a later hex was asked
+        chosen = victims[0] if len(victims) == 1 else naval.raid_choices.get(str(hex_number))
+        if chosen is None:
+            naval.raid_asking = hex_number
+            return False
+        merchant = naval.merchants.pop(chosen)
+        naval.raid_choices[f"{hex_number}:done"] = chosen
         raider = next(f.id for f in raiders if f.hex == hex_number)
         for unit_id in merchant.cargo:
             state.units[unit_id].steps = 0
@@ -725,6 +934,8 @@ def _raid(state: Any, ctx: Context) -> None:
         ctx.emit("raid", f"round {naval.round}: {raider} raids naval hex {hex_number}: merchant fleet {merchant.id} "
                  "is sunk" + (f" with {', '.join(merchant.cargo)}" if merchant.cargo else ""), "RSR 7.2",
                  fleet=raider, hex=hex_number, merchant=merchant.id, cargo=list(merchant.cargo), round=naval.round)
+    naval.raid_choices = {}
+    return True
 
 
 def _end_of_movement(state: Any, ctx: Context) -> None:
@@ -732,18 +943,20 @@ def _end_of_movement(state: Any, ctx: Context) -> None:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     season = _season(state)
+    chosen = naval.orders.get("japan", {}).get("blockade_support") or {}
+    support = attrition.blockade_support(static, naval, on_map_fleets(naval, "japan"), state.control, dict(chosen),
+                                         state.merchant_fleets)  # RSR 15.0, 10.26: one merchant fleet each
     for fleet in on_map_fleets(naval, "japan"):
-        fleet.blockade = attrition.on_blockade(static, naval, fleet, state.control)
+        fleet.blockade = fleet.id in support
         if fleet.blockade:
-            ctx.emit("blockade", f"{fleet.id} is on blockade in naval hex {fleet.hex}", "RSR 15.0",
-                     fleet=fleet.id, hex=fleet.hex)
-    blockaded = {f.hex for f in on_map_fleets(naval, "japan") if f.blockade}
-    state.blockade_fleets = sorted(m for m, merchant in naval.merchants.items()  # RSR 10.26
-                                   if merchant.hex in blockaded and m in state.merchant_fleets)
+            ctx.emit("blockade", f"{fleet.id} is on blockade in naval hex {fleet.hex}, supported by merchant fleet "
+                     f"{support[fleet.id]}", "RSR 15.0", fleet=fleet.id, hex=fleet.hex, merchant=support[fleet.id])
+    state.blockade_fleets = sorted(support.values())  # RSR 10.26: only these feed no land unit
     for fleet in on_map_fleets(naval, "japan"):
         wanted = (naval.orders.get("japan", {}).get("fleets") or {}).get(fleet.id, {}).get("lay_mines", True)
         mines.lay_mines(ctx, static, naval, fleet, bool(wanted))
-    attrition.lost_at_sea(ctx, static, naval, state.control, season, state.units, state.merchant_fleets)
+    attrition.lost_at_sea(ctx, static, naval, state.control, season, state.units, state.merchant_fleets,
+                          sorted(support.values()))
     for fleet in on_map_fleets(naval):
         fleet.at_sea = False  # RSR 4.14: every fleet ends on its in-Port side
         back = sorted(s for s, h in naval.in_port.items() if h == fleet.hex and s not in naval.sunk)
@@ -751,6 +964,7 @@ def _end_of_movement(state: Any, ctx: Context) -> None:
             fleet.ships += back
             for ship_id in back:
                 del naval.in_port[ship_id]
+    ports.moor(static, naval, state.control)  # RSR 18.2: the ports each fleet now lies in
     ctx.emit("stage", "Naval Movement Stage ends", "RSR 4.14")
     order = naval.orders.get("japan", {}).get("attrition_order") or []
     for fleet in on_map_fleets(naval, "japan"):
@@ -852,6 +1066,7 @@ def end_stage(state: Any, ctx: Context) -> None:
     static: NavalStatic = state.naval_static
     ports.repair(ctx, static, naval, state.control)
     ports.capture(ctx, static, naval, state.control)
+    ports.moor(static, naval, state.control)  # RSR 18.2
     for fleet in on_map_fleets(naval):
         rating = static.admiral(fleet.admiral).initiative
         if not fleet.moved and attrition.friendly_port(static, state.control, fleet.hex, fleet.side) \

@@ -10,9 +10,11 @@ errata: disabled ships under repair that stay in port); per merchant fleet a ``r
 Japanese second fleet), ``attrition_order`` (15.15: the ships the Japanese gives up first);
 ``round_by_round`` true to be asked every round instead; ``battle_plan`` (issue 13, plans.py) for every naval
 battle of the stage, or ``sealed`` to answer a sealable ``battle-plan`` request instead (unsealed once both
-sides have signed their sailing orders); ``surprise_attack`` (February 1904 only, 18.83: Japanese torpedo
-flotilla -> Russian capital ship); ``appoint`` (19.3, 8.79: admiral waiting in reserve -> fleet id or
-``reserve``; admirals.py).
+sides have signed their sailing orders); ``appoint`` (19.3, 8.79: admiral waiting in reserve -> fleet id or
+``reserve``; admirals.py); ``blockade_support`` (10.26, 15.0, Japanese only: fleet -> the merchant fleet in
+its hex that supports its blockade; where it names none, or one not there at the end of movement, a merchant
+fleet without a land-map counter is taken first, then the lowest id); ``routes: sealed`` (issue 22): the
+fleets' routes follow in a sealable ``naval-routes`` request, unsealed once the enemy has signed his orders.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from rsr.rulesets.red_sun_rising.naval import plans
 
 FLEET_KEYS = {"sortie", "route", "search", "return_if_enemy_within", "lay_mines", "flip_in_port", "leave_behind"}
 TOP_KEYS = {"fleets", "merchants", "compose", "new_fleets", "attrition_order", "round_by_round", "load",
-            "battle_plan", "surprise_attack", "appoint"}  # issue 13: plans.py; 18.83; 19.3 (admirals.py)
+            "battle_plan", "surprise_attack", "appoint", "blockade_support",
+            "routes"}  # issue 13: plans.py; 18.83; 19.3
+# (admirals.py); issue 22: 10.26 with 15.0
 
 
 def check_orders(answer: Any, side: str) -> dict[str, Any]:
@@ -46,14 +50,23 @@ def check_orders(answer: Any, side: str) -> dict[str, Any]:
             raise RulesError(f"sailing orders for {fleet_id}: return_if_enemy_within is a number of hexes")
     if answer.get("battle_plan") not in (None, "sealed"):
         plans.check_plan(answer["battle_plan"], side)  # issue 13: checked when signed, used when a battle starts
-    surprise = answer.get("surprise_attack") or {}
-    if not isinstance(surprise, dict) or not all(isinstance(v, str) for v in surprise.values()):
-        raise RulesError("sailing orders: surprise_attack is {Japanese torpedo flotilla: Russian capital ship}")
-    if surprise and side != "japan":
-        raise RulesError("only the Japanese makes the surprise torpedo attack (RSR 18.83)")
+    if answer.get("routes") not in (None, "sealed"):
+        raise RulesError("sailing orders: routes is sealed (the routes follow in their own sealable request) or absent")
+    if answer.get("routes") == "sealed" and any((raw or {}).get("route") for raw in fleets.values()):
+        raise RulesError("sailing orders: with routes: sealed, give the routes in the naval-routes request, not here")
+    if "surprise_attack" in answer:  # issue 22: its own request, before the Russian sailing orders (19.0)
+        raise RulesError("sailing orders: the surprise torpedo attack is answered in its own request, "
+                         "t1/naval/japan/surprise-attack, before the Russian sailing orders (RSR 18.83, 19.0)")
     load = answer.get("load") or {}
     if not isinstance(load, dict) or not all(isinstance(v, list) for v in load.values()):
         raise RulesError("sailing orders: load is {merchant fleet: [land unit ids]}")
+    support = answer.get("blockade_support") or {}
+    if not isinstance(support, dict) or not all(isinstance(v, str) for v in support.values()) \
+            or len(set(support.values())) != len(support):
+        raise RulesError("sailing orders: blockade_support is {Japanese fleet: merchant fleet}, one merchant fleet "
+                         "to a fleet (RSR 15.0)")
+    if support and side != "japan":
+        raise RulesError("only a Japanese fleet goes on blockade (RSR 15.0)")
     merchants = answer.get("merchants") or {}
     if (merchants or load) and side != "japan":
         raise RulesError("only the Japanese has merchant fleets (RSR 7.4)")

@@ -94,8 +94,10 @@ def check_plan(raw: Any, side: str) -> dict[str, Any]:
         raise RulesError(f"{side} battle plan: torpedo attack is never, always, ask or {{range_at_most: N}}")
     if torpedo["flotillas"] != "all":
         _whole(torpedo["flotillas"], f"{side} torpedo flotillas")
-    if torpedo["target"] not in TORPEDO_TARGETS:
-        raise RulesError(f"{side} battle plan: torpedo target is one of {', '.join(TORPEDO_TARGETS)}")
+    aims = torpedo["target"] if isinstance(torpedo["target"], dict) else {"": torpedo["target"]}
+    if not aims or not all(isinstance(k, str) and v in TORPEDO_TARGETS for k, v in aims.items()):
+        raise RulesError(f"{side} battle plan: torpedo target is one of {', '.join(TORPEDO_TARGETS)}, or "
+                         "{flotilla: one of them} for each flotilla (RSR 8.61; flotillas not named: capital)")
     plan["torpedo"] = torpedo
     secondary = plan["secondary"] or {}
     if secondary in ("weakest", ASK):

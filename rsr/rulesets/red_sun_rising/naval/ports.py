@@ -35,14 +35,36 @@ def repair(ctx: Context, static: NavalStatic, naval: NavalState, control: dict[s
                      ship=ship_id, turns=naval.repairs[ship_id])
 
 
-def capture(ctx: Context, static: NavalStatic, naval: NavalState, control: dict[str, str]) -> None:
-    """RSR 18.2: a fleet whose port is taken by enemy land units is removed with all its ships."""
+def port_owner(control: dict[str, str], land_hex: str, printed: str) -> str:
+    """Who holds a port: the side controlling its land-map city (19.4), else the side the map prints."""
+    return control.get(land_hex, printed)
+
+
+def moor(static: NavalStatic, naval: NavalState, control: dict[str, str], at_setup: bool = False) -> None:
+    """RSR 18.2: note, for each fleet on its in-Port side, the friendly ports of its hex it lies in (at set-up
+    also the ports the map prints as its own); a fleet at sea lies in none."""
     for fleet in [naval.fleets[f] for f in sorted(naval.fleets)]:
-        ports = [p for p in static.ports_in(fleet.hex) if p.land_hex and p.friendly == fleet.side]
-        if ports and all(control.get(str(p.land_hex), p.friendly) != fleet.side for p in ports) and not fleet.at_sea:
+        if fleet.at_sea or fleet.arrives:
+            fleet.in_port = []
+            continue
+        fleet.in_port = sorted(str(p.land_hex) for p in static.ports_in(fleet.hex) if p.land_hex and (
+            port_owner(control, str(p.land_hex), p.friendly) == fleet.side or (at_setup and p.friendly == fleet.side)))
+
+
+def capture(ctx: Context, static: NavalStatic, naval: NavalState, control: dict[str, str]) -> None:
+    """RSR 18.2: a fleet whose port the enemy has taken is removed with all its ships, for either side: the
+    ports it lay in (:func:`moor`) are all held by the enemy now."""
+    for fleet in [naval.fleets[f] for f in sorted(naval.fleets)]:
+        if fleet.at_sea or not fleet.in_port:
+            continue
+        printed = {str(p.land_hex): p for p in static.ports_in(fleet.hex) if p.land_hex}
+        lost = [h for h in fleet.in_port if h in printed
+                and port_owner(control, h, printed[h].friendly) != fleet.side]
+        if lost and len(lost) == len(fleet.in_port):
             naval.sunk += [s for s in fleet.ships if s not in naval.sunk]
             del naval.fleets[fleet.id]
-            ctx.emit("fleet-captured", f"{fleet.id} is captured in {ports[0].name}", "RSR 18.2", fleet=fleet.id)
+            ctx.emit("fleet-captured", f"{fleet.id} is captured in {printed[lost[0]].name}", "RSR 18.2",
+                     fleet=fleet.id, hex=lost[0])
 
 
 def disband(ctx: Context, state: Any, naval: NavalState, fleet_id: str, ships: list[str]) -> str:

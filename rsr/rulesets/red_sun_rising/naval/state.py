@@ -24,6 +24,7 @@ class Fleet:
     flip_in_port: bool = False      # RSR 7.0 note: flipped to its in-Port side in a friendly port this stage
     route_index: int = 0
     broke_off: bool = False         # RSR 8.76 errata: broke off a battle at morale zero this stage
+    in_port: list[str] = field(default_factory=list)  # RSR 18.2: land hexes of the friendly ports it lies in
 
 
 @dataclass
@@ -62,6 +63,9 @@ class NavalState:
     dead_admirals: list[str] = field(default_factory=list)      # RSR 8.75, 19.3: killed in a naval battle
     plan_queue: list[str] = field(default_factory=list)         # issue 13: "seal:<side>" / "unseal:<side>" asks
     plan_unseals: list[str] = field(default_factory=list)       # issue 13: sides whose sealed plan awaits unsealing
+    route_unseals: list[str] = field(default_factory=list)      # issue 22: sides whose sealed routes await unsealing
+    raid_asking: int = 0                                        # RSR 7.2: the hex whose raid waits for a choice
+    raid_choices: dict[str, str] = field(default_factory=dict)  # RSR 7.2: naval hex -> merchant fleet to sink
     reserve: list[str] = field(default_factory=list)            # RSR 19.3: arrived by the track, no fleet yet
     withdrawn: list[str] = field(default_factory=list)          # RSR 17.3, 19.3: left the game alive, in order
     vacant: list[str] = field(default_factory=list)             # RSR 17.3: fleets whose admiral the track withdrew

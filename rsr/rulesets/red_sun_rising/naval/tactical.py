@@ -186,7 +186,8 @@ def determine_range(ctx: Context, static: NavalStatic, forces: dict[str, Force],
     new = current
     for side in SIDES:  # RSR 8.42: the Russian first
         force = forces[side]
-        new = range_move(new, force.plan["range"], opening_allowance(static, force), force.breaking)
+        forced = force.breaking or force.morale == 0  # RSR 8.77: at zero morale it opens, whatever its plan
+        new = range_move(new, "open" if forced else force.plan["range"], opening_allowance(static, force), forced)
     return new, "plans"
 
 
@@ -318,7 +319,8 @@ def torpedo_option_order(ctx: Context, forces: dict[str, Force], hour: int) -> l
 def torpedo_target(force: Force, enemy: Force, static: NavalStatic, rule: str | None = None) -> str | None:
     """The plan's torpedo target (8.61: a capital ship or an enemy flotilla); asked hour by hour, the rule may
     be an enemy ship afloat, named."""
-    rule = rule or force.plan["torpedo"]["target"]
+    planned = force.plan["torpedo"]["target"]
+    rule = rule or (planned if isinstance(planned, str) else "capital")
     capital = sorted(enemy.capital(), key=lambda s: (static.ship(s).defense, enemy.line[s], s))
     if rule in capital or rule in enemy.boats():
         return rule
@@ -376,8 +378,10 @@ def torpedo_attacks(ctx: Context, static: NavalStatic, forces: dict[str, Force],
         other = facing[force.flotillas[boat]]
         shots.append(roll_shot(ctx, static, "flotilla-gunnery", enemy.side, other, boat, static.ship(other).attack,
                                gunnery_modifier(0, weather, other in enemy.disabled), hour))
+    wanted = decisions[attacker]["target"]
     for boat in [f for f in going if f not in adjacent]:
-        target = torpedo_target(force, enemy, static, decisions[attacker]["target"])
+        rule = wanted.get(boat, "capital") if isinstance(wanted, dict) else wanted  # RSR 8.61: each its own target
+        target = torpedo_target(force, enemy, static, rule)
         if target is None:
             break
         back = roll_shot(ctx, static, "return-fire", enemy.side, target, boat, static.ship(target).attack,
@@ -603,6 +607,10 @@ def _start_hour(ctx: Context, static: NavalStatic, battle: Battle) -> None:
             force.breaking = True
             ctx.emit("naval-break-off", f"hour {hour}: {side} breaks off as its plan says", "RSR 8.8",
                      hour=hour, side=side, reason="plan")
+        if not force.breaking and force.morale == 0:  # RSR 8.76: a fleet that comes to battle at zero morale
+            force.breaking = True
+            ctx.emit("naval-break-off", f"hour {hour}: {side} morale zero: the fleet must break off", "RSR 8.76",
+                     hour=hour, side=side, reason="morale zero")
     if battle.in_sight and battle.range > MAX_SIGHTING[battle.weather]:
         _weather_loses_sight(ctx, battle)
         return
@@ -686,7 +694,7 @@ def _range_move(ctx: Context, static: NavalStatic, battle: Battle, side: str) ->
         ctx.emit("naval-range-choice", f"hour {battle.hour}: {side} moves the range {before} -> {battle.range} "
                  f"({wish})", "RSR 8.42", hour=battle.hour, side=side, wish=wish, before=before, range=battle.range)
     else:
-        battle.range = range_move(battle.range, force.plan["range"], allowance, force.breaking)
+        battle.range = range_move(battle.range, "open" if forced else force.plan["range"], allowance, forced)
     battle.step = "range:japan" if side == "russia" else "sighting"
 
 
@@ -818,14 +826,21 @@ def check_answer(static: NavalStatic, battle: Battle, kind: str, side: str, answ
         attack, count, target = answer.get("attack"), answer.get("flotillas", "all"), answer.get("target", "capital")
         if set(answer) - {"attack", "flotillas", "target"} or not isinstance(attack, bool):
             raise RulesError(f"hour {battle.hour}: a torpedo answer is {{attack: true | false, flotillas: N | all, "
-                             "target: capital | flotilla | flagship | enemy ship}} (RSR 8.6, 8.61)")
+                             "target: capital | flotilla | flagship | enemy ship, or {flotilla: target}} (RSR 8.6, "
+                             "8.61)")
         if count != "all" and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
             raise RulesError(f"hour {battle.hour}: flotillas is all or a number, 1 or more, taken in box order "
                              "(RSR 8.61)")
-        if target not in battle_plans.TORPEDO_TARGETS and target not in enemy.capital() + enemy.boats():
-            raise RulesError(f"hour {battle.hour}: torpedo target {target!r} is not an enemy ship afloat nor one of "
-                             f"{', '.join(battle_plans.TORPEDO_TARGETS)} (RSR 8.61)")
-        return {"attack": attack, "flotillas": count, "target": target}
+        per_boat = target if isinstance(target, dict) else {"": target}  # RSR 8.61: one target per flotilla
+        for boat, aim in sorted(per_boat.items()):
+            if boat and boat not in force.boats():
+                raise RulesError(f"hour {battle.hour}: {boat} is not a {side} flotilla afloat (RSR 8.61)")
+            if not isinstance(aim, str) or (aim not in battle_plans.TORPEDO_TARGETS
+                                            and aim not in enemy.capital() + enemy.boats()):
+                raise RulesError(f"hour {battle.hour}: torpedo target {aim!r} is not an enemy ship afloat nor one of "
+                                 f"{', '.join(battle_plans.TORPEDO_TARGETS)} (RSR 8.61)")
+        return {"attack": attack, "flotillas": count,
+                "target": dict(sorted(target.items())) if isinstance(target, dict) else target}
     if kind == "naval-refuse":
         if set(answer) != {"refuse"} or not isinstance(answer["refuse"], bool):
             raise RulesError("a refusal answer is {refuse: true | false} (RSR 8.1)")
