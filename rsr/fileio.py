@@ -147,3 +147,13 @@ def game_locked(game_dir: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]
         raise BadInput(f"{game_dir} is not a game directory (no turns/)")
     with locked(game_dir / ".rsr.lock", timeout):
         yield
+
+
+def cache_home() -> Path:
+    """rsr's cache folder: ``$RSR_HOME/cache``, else ``rsr`` in the user's cache folder (validated scenarios,
+    compiled schemas)."""
+    home = os.environ.get("RSR_HOME")
+    if home:
+        return Path(home) / "cache"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rsr"

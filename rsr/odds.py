@@ -8,6 +8,7 @@ missions, and the text layout (80 columns).
 
 from __future__ import annotations
 
+import importlib
 import math
 import textwrap
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from rsr.errors import BadInput
+from rsr.rulesets import get_ruleset
 
 
 @dataclass
@@ -147,16 +149,20 @@ def table_lines(table: OddsTable, width: int = 80) -> list[str]:
 
 
 def ruleset_odds(ruleset_id: str) -> Any:
-    """The odds module of a ruleset."""
-    if ruleset_id == "red-sun-rising":
-        from rsr.rulesets.red_sun_rising import odds as rsr_odds
-
-        return rsr_odds
-    if ruleset_id == "red-star":
-        from rsr.rulesets.red_star import odds as rs_odds
-
-        return rs_odds
-    raise BadInput(f"no odds for ruleset {ruleset_id}")
+    """The odds module of a ruleset: its ``odds`` hook (rsr/rulesets/base.py), else the ``odds`` module of
+    the ruleset's own package (a ruleset built without the base class)."""
+    ruleset = get_ruleset(ruleset_id)
+    hook = getattr(ruleset, "odds", None)
+    module = hook() if hook is not None else None
+    if module is None:
+        package = type(ruleset).__module__.rpartition(".")[0]
+        try:
+            module = importlib.import_module(package + ".odds")
+        except ModuleNotFoundError:
+            module = None
+    if module is None:
+        raise BadInput(f"no odds for ruleset {ruleset_id}")
+    return module
 
 
 def odds_for_specs(ruleset_id: str, state: Any, specs: list[AttackSpec | FireSpec]) -> list[OddsTable]:

@@ -86,13 +86,9 @@ CACHE_FORMAT = "rsr-scenario-cache-1"
 
 def cache_dir() -> Path:
     """Where validated scenarios are kept: ``$RSR_HOME/cache/scenarios``, else the user's cache folder."""
-    import os
+    from rsr.fileio import cache_home
 
-    home = os.environ.get("RSR_HOME")
-    if home:
-        return Path(home) / "cache" / "scenarios"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "rsr" / "scenarios"
+    return cache_home() / "scenarios"
 
 
 def _cache_key(ruleset: str, name: str, overlay: Path | None, folder: Path) -> str | None:

@@ -72,12 +72,12 @@ def _compiled_code(schema: Any, fastjsonschema: Any) -> tuple[str, Any] | None:
     import marshal
     import sys
 
-    from rsr.scenario import cache_dir
+    from rsr.fileio import cache_home
 
     key = hashlib.sha256(b"\0".join([
         CODE_CACHE_FORMAT, json.dumps(schema, sort_keys=True).encode(), str(fastjsonschema.VERSION).encode(),
         str(sys.implementation.cache_tag).encode(), sys.version.encode()])).hexdigest()
-    path = cache_dir().parent / "schemas" / f"{key}.marshal"
+    path = cache_home() / "schemas" / f"{key}.marshal"
     try:
         data = path.read_bytes()
         digest, _, body = data.partition(b"\n")

@@ -14,7 +14,6 @@ from typing import Any
 from rsr.errors import BadInput, printable
 
 MAX_YAML_BYTES = 4 * 1024 * 1024
-MAX_DEPTH = 64
 
 
 def load_yaml_text(text: str, where: str, hexes: bool = False) -> Any:

@@ -7,7 +7,7 @@ from typing import Any
 
 import yaml
 
-from rsr.yamlio import MAX_DEPTH
+MAX_DEPTH = 64  # the deepest nesting a YAML document may have
 
 
 class _StrictLoader(yaml.SafeLoader):

@@ -21,10 +21,11 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from rsr.engine import Context
+from rsr.decisions import Decision, Policy
+from rsr.engine import Context, Request
 from rsr.errors import RulesError
 from rsr.provenance import is_provisional
-from rsr.rulesets.red_star import losses
+from rsr.rulesets.red_star import artillery, losses
 from rsr.rulesets.red_star.artillery import _provisional, charts, fire_range, indirect_problem, range_count, spotting
 from rsr.rulesets.red_star.state import Ask, RsState, enemy_of
 from rsr.rulesets.red_star.terrain import current, occupied, supplied_hexes
@@ -223,3 +224,45 @@ def resolve(state: RsState, ctx: Context) -> None:
                 suppressed.append(target.id)
             ctx.emit("suppressed", f"{target.id} is suppressed: Fired marker; its announced fire is cancelled",
                      "RS/RS 5.41", unit=target.id)
+
+
+# -- the decision: RS/RS 5.41 counterbattery against announced fire --------------------------------
+
+
+def counterbattery_options(state: RsState, ask: Ask) -> dict[str, Any]:
+    targets = {t: {"hex": state.units[t].hex, "factors": current(state, state.units[t])}
+               for t in ask.data["targets"]}
+    guns = {g: {"hex": state.units[g].hex, "range": artillery.fire_range(state, state.units[g]),
+                "reaches": [t for t in ask.data["targets"] if reachable(state, g, t)]}
+            for g in ask.data["guns"]}
+    return {"targets": targets, "guns": guns, "support_points": state.support.get(ask.side, 0),
+            "chain": list(state.cb.get("decl", []))}
+
+
+def counterbattery_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
+    if rule == "none":
+        return {"fire": []}
+    if isinstance(rule, dict):  # RS/RS 5.41: a standing order
+        return standing_order(state, request.side, list(rule["guns"]), tuple(rule.get("against", KINDS)))
+    return None
+
+
+def check_counterbattery_order(rule: dict[str, Any]) -> None:
+    guns = rule.get("guns")
+    against = rule.get("against", list(KINDS))
+    bad_guns = not isinstance(guns, list) or not all(isinstance(g, str) for g in guns)
+    if set(rule) - {"guns", "against"} or bad_guns or not isinstance(against, list) \
+            or set(against) - set(KINDS):
+        raise RulesError("policy counterbattery is none, ask, or {guns: [your artillery unit ids], against: "
+                         "[missions, support, counterbattery]}")
+
+
+COUNTERBATTERY = Decision(
+    "counterbattery", "{chain prefix}/counterbattery{n}", "RS/RS 5.41", "the side whose turn it is to answer fire",
+    prompt=lambda state, ask: "announced enemy fire: counterbattery against any of "
+                              f"{', '.join(ask.data['targets'])} before it resolves?",
+    options=counterbattery_options, template=lambda state, ask: {"fire": []},
+    policy=Policy("counterbattery", ("none", "ask"), default="none", answer=counterbattery_by_policy, form=dict,
+                  check=check_counterbattery_order),
+    apply=lambda state, ctx, ask, answer: declare(
+        state, ctx, ask.side, check(state, ask.side, answer)))

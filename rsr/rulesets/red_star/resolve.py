@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rsr.engine import Context
+from rsr.decisions import Decision, Policy
+from rsr.engine import Context, Request
 from rsr.errors import RulesError
 from rsr.rulesets.red_star import combat as cm
 from rsr.rulesets.red_star import retreat as rt
 from rsr.rulesets.red_star import support
 from rsr.rulesets.red_star.losses import lose_factors
 from rsr.rulesets.red_star.sequence import MORALE_DIE
-from rsr.rulesets.red_star.state import Ask, Combat, RsState, Unit, enemy_of
+from rsr.rulesets.red_star.state import Ask, Combat, RsState, Unit, combat_by_id, enemy_of
 from rsr.rulesets.red_star.terrain import current
 
 
@@ -509,3 +510,114 @@ def _finish(state: RsState, ctx: Context, combat: Combat) -> None:
     ctx.emit("combat-end", f"combat {combat.id} on {combat.hex} ends"
              + (f"; the hex is {'empty' if combat.vacated else 'held'}"), "RS/RS 6.1", combat=combat.id,
              hex=combat.hex, vacated=combat.vacated)
+
+
+# -- the decisions a combat raises as it resolves (RS/RS 6.25, 6.62, 6.7, 6.72, 6.8, 8.4) ----------
+
+
+def morale_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
+    if rule in ("check", "retreat"):
+        return {"choice": rule}
+    if isinstance(rule, dict):
+        return {"choice": "check" if ask.data["rating"] >= rule["check-if-rating-at-least"] else "retreat"}
+    return None
+
+
+def check_morale_rule(rule: dict[str, Any]) -> None:
+    value = rule.get("check-if-rating-at-least")
+    if set(rule) != {"check-if-rating-at-least"} or type(value) is not int or not 0 <= value <= 7:
+        raise RulesError("policy morale is check, retreat, ask, or {check-if-rating-at-least: N}")
+
+
+MORALE = Decision(
+    "morale", "{combat}/f{firefight}/morale", "RS/RS 6.62", "the owner of the unit with the morale result",
+    prompt=lambda state, ask: f"morale result {ask.data['morale']} on {ask.data['unit']} in {ask.data['hex']}: "
+                              f"make a morale check (rating {ask.data['rating']}) or retreat?",
+    options=lambda state, ask: {"choice": ["check", "retreat"], **ask.data},
+    template=lambda state, ask: {"choice": "check"},
+    policy=Policy("morale", ("check", "retreat", "ask"), default="check", answer=morale_by_policy, form=dict,
+                  check=check_morale_rule),
+    apply=lambda state, ctx, ask, answer: answer_morale(state, combat_by_id(state, ask.data["combat"]), answer))
+
+RETREAT = Decision(
+    "retreat", "{combat}/f{firefight}/retreat", "RS/RS 6.7", "the owner of the retreating stack",
+    prompt=lambda state, ask: f"retreat {', '.join(ask.data['units'])} {ask.data['hexes']} hex(es) from "
+                              f"{ask.data['hex']}",
+    options=lambda state, ask: dict(ask.data), template=lambda state, ask: {"path": ask.data["options"][0]},
+    policy=Policy("retreat", ("auto", "ask"), default="auto",
+                  answer=lambda state, ask, request, rule: {"path": ask.data["options"][0]} if rule == "auto"
+                  else None),
+    apply=lambda state, ctx, ask, answer: answer_retreat(state, combat_by_id(state, ask.data["combat"]), answer))
+
+
+def loss_order_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
+    if rule in ("fewest-factors", "most-factors"):
+        return {"order": rt.default_loss_order(state, ask.data["units"], rule)}
+    return None
+
+
+RETREAT_LOSSES = Decision(
+    "retreat-losses", "{combat}/f{firefight}/retreat-losses", "RS/RS 8.4", "the owner of the retreating stack",
+    prompt=lambda state, ask: f"the retreat of {', '.join(ask.data['units'])} costs the stack step losses: which "
+                              "unit takes them first?",
+    options=lambda state, ask: dict(ask.data),
+    template=lambda state, ask: {"order": rt.default_loss_order(state, ask.data["units"], "fewest-factors")},
+    policy=Policy("retreat-losses", ("fewest-factors", "most-factors", "ask"), default="fewest-factors",
+                  answer=loss_order_by_policy),
+    apply=lambda state, ctx, ask, answer: answer_retreat_losses(
+        state, combat_by_id(state, ask.data["combat"]), answer))
+
+INTERDICTION_LOSSES = Decision(
+    "interdiction-losses", "{combat}/f{firefight}/interdiction-losses", "RS/RS 6.72",
+    "the owner of the interdiction marker (the retreating stack's enemy)",
+    prompt=lambda state, ask: f"the enemy stack {', '.join(ask.data['units'])} retreats over a bridge next to your "
+                              "interdiction marker: which unit takes its step losses first?",
+    options=lambda state, ask: dict(ask.data),
+    template=lambda state, ask: {"order": rt.default_loss_order(state, ask.data["units"], "most-factors")},
+    policy=Policy("interdiction-losses", ("most-factors", "fewest-factors", "ask"), default="most-factors",
+                  answer=loss_order_by_policy),
+    apply=lambda state, ctx, ask, answer: answer_interdiction_losses(
+        state, combat_by_id(state, ask.data["combat"]), answer))
+
+
+def apply_target_ties(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+    combat = combat_by_id(state, ask.data["combat"])
+    answer_ties(state, combat, ask.data["hex"], answer)
+    ctx.emit("target-ties", f"{ask.side} orders its tied units in {ask.data['hex']}: "
+             f"{', '.join(combat.tie_orders[ask.data['hex']])}", "RS/RS 6.25", combat=combat.id,
+             hex=ask.data["hex"], order=list(combat.tie_orders[ask.data["hex"]]))
+
+
+TARGET_TIES = Decision(
+    "target-ties", "{combat}/ties{n}", "RS/RS 6.25", "the owner of the tied units",
+    prompt=lambda state, ask: f"units of equal priority and factors in {ask.data['hex']}: in which order are they "
+                              "fired on (and take losses)?",
+    options=lambda state, ask: dict(ask.data),
+    template=lambda state, ask: {"order": cm.tie_order(state, ask.data["units"], "highest-proficiency")},
+    policy=Policy("target-ties", ("highest-proficiency", "lowest-proficiency", "lowest-id", "ask"),
+                  default="highest-proficiency",
+                  answer=lambda state, ask, request, rule: {"order": cm.tie_order(state, ask.data["units"], rule)}),
+    apply=apply_target_ties)
+
+
+def apply_advance(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+    answer_advance(state, combat_by_id(state, ask.data["combat"]), answer)
+
+
+def advance_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
+    if rule == "none":
+        return {"units": []}
+    if rule == "into-hex":
+        combat = combat_by_id(state, ask.data["combat"])
+        return {"units": rt.default_advance(state, combat), "path": [combat.hex]}
+    return None
+
+
+ADVANCE = Decision(
+    "advance", "{combat}/advance", "RS/RS 6.8", "the attacker",
+    prompt=lambda state, ask: f"{ask.data['hex']} is empty: advance up to {ask.data['hexes']} hex(es)?",
+    options=lambda state, ask: dict(ask.data),
+    template=lambda state, ask: {"units": rt.default_advance(state, combat_by_id(state, ask.data["combat"])),
+                                 "path": [ask.data["hex"]]},
+    policy=Policy("advance", ("into-hex", "none", "ask"), default="into-hex", answer=advance_by_policy),
+    apply=apply_advance)

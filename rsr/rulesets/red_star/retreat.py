@@ -14,12 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rsr.decisions import Decision, Policy
 from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.hexgrid import hexside
 from rsr.rulesets.red_star import stacking
 from rsr.rulesets.red_star.losses import eliminate, lose_factors
-from rsr.rulesets.red_star.state import OFF_MAP, Combat, RsState, Unit, enemy_of
+from rsr.rulesets.red_star.state import OFF_MAP, Ask, Combat, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import (
     bridge_exists,
     current,
@@ -426,3 +427,26 @@ def execute_advance(state: RsState, ctx: Context, combat: Combat, unit_ids: list
 
 def path_data(path: RetreatPath) -> dict[str, Any]:
     return {"path": list(path.hexes), "enemy_zoc": path.zoc, "losses": path.losses, "off_map": path.off_map}
+
+
+# -- the decision: RS/RS 4.11, 9.0 which units go beneath a "2" ------------------------------------
+
+
+def apply_overstack(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
+    pending = state.marks[0]
+    units = check_marks(state, pending, answer)
+    state.marks.pop(0)
+    mark(state, ctx, pending["hex"], units, pending["case"])
+    ask_marks(state)
+
+
+OVERSTACK = Decision(
+    "overstack", "t{turn}/overstack{n}", "RS/RS 4.11", "the owner of the overstacked hex",
+    prompt=lambda state, ask: f"{ask.data['hex']} is over the stacking limit: which of "
+                              f"{', '.join(ask.data['units'])} go beneath a \"2\" marker?",
+    options=lambda state, ask: {"hex": ask.data["hex"], "units": ask.data["units"], "case": ask.data["case"]},
+    template=lambda state, ask: {"units": ask.data["default"]},
+    policy=Policy("overstack", ("newest", "ask"), default="newest",
+                  answer=lambda state, ask, request, rule: {"units": list(ask.data["default"])} if rule == "newest"
+                  else None),
+    apply=apply_overstack)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from rsr.errors import RulesError
 from rsr.rulesets.red_star.data import Counter, Static
 
 T = TypeVar("T")
@@ -225,3 +226,10 @@ def _shallow(unit: T) -> T:
 
 def enemy_of(side: str) -> str:
     return "soviet" if side == "japan" else "japan"
+
+
+def combat_by_id(state: RsState, combat_id: str) -> Combat:
+    for combat in state.combats:
+        if combat.id == combat_id:
+            return combat
+    raise RulesError(f"no combat {combat_id} is in progress")
