@@ -711,6 +711,7 @@ def check_before_dice(ruleset: Ruleset, position: Position, seq: int) -> str | N
         after, result = resolve_pass(ruleset, position, NoDice())
     except NeedDice as need:
         after, stopped, waiting = getattr(need, "position", position), need.purpose, None
+        _check_plans_at_the_die(ruleset, position, after, seq)
     except InputRefused:
         raise
     except (RulesError, VerificationError) as exc:
@@ -719,6 +720,26 @@ def check_before_dice(ruleset: Ruleset, position: Position, seq: int) -> str | N
         waiting = result.waiting
     refuse_unused(after, seq, stopped, waiting)
     return stopped
+
+
+def _check_plans_at_the_die(ruleset: Ruleset, before: Position, after: Position, seq: int) -> None:
+    """A plan set by packet ``seq`` checked again where its first die stops the pass: what the packet's own
+    answers did before that die (support points a fire mission spent, say) is known without dice, so a plan
+    it already makes impossible is refused now rather than void later."""
+    in_position = getattr(ruleset, "check_policy_in", None)
+    if in_position is None or after is before:
+        return
+    for side, queue in sorted(before.queues.items()):
+        for item in queue:
+            if item.seq != seq or "policy" not in item.input:
+                continue
+            kind, rule = item.input["policy"], item.input["rule"]
+            if after.policies.get(side, {}).get(kind) != rule:
+                continue
+            try:
+                in_position(after.state, side, kind, rule)
+            except (RulesError, BadInput) as exc:
+                raise InputRefused(f"{item.where}: {exc}") from exc
 
 
 def refuse_unused(after: Position, seq: int | None, stopped: str | None, waiting: Request | None) -> None:

@@ -174,3 +174,24 @@ def test_fire_missions_and_the_combats_planned_after_their_dice_check_in_one_fil
     assert "t1/japan/artillery/missions: answered by your orders" in said
     assert "t1/japan/prepared/combats: after the dice, your plan (policy combats) is used" in said
     assert "t1/japan/prepared/attack-choices: after the dice, your plan (policy attack-choices) is used" in said
+
+
+def test_a_plan_the_missions_before_its_die_leave_unpaid_is_refused_before_signing(tmp_path: Path) -> None:
+    """RS/RS 6.1 (one support point per attacking hex) with contract version 2: missions fired by the same
+    orders spend their support points before the first die, so a planned combat they leave unpaid is known
+    to fail without any die. It is refused by ``orders check`` and ``submit`` with why, not signed and then
+    made void after the dice (found when a hand-written turn bombarded with every gun)."""
+    game, _ = play_by_hand(tmp_path, "red-star", "july-1939-artillery", 0)
+    run = _runner(tmp_path / "alice")
+    options = person.options_above(run("orders", "template", str(game)), "t1/japan/artillery/missions")
+    every_gun = sorted(g for g, gun in options["artillery"].items() if "su-1-149" in (gun.get("bombard") or []))
+    orders = tmp_path / "orders.yaml"
+    orders.write_text(yaml.safe_dump({"inputs": [
+        {"policy": "combats", "rule": {"turn": 1, "combats": [{"hex": "4411", "attackers": ["jp-1-71", "jp-2-71"]}]}},
+        {"request": "t1/japan/artillery/missions", "answer": {"missions": [{"bombard": "su-1-149",
+                                                                            "artillery": every_gun}]}}]}))
+    for command in (["orders", "check", str(game), str(orders)], ["submit", str(game), str(orders)]):
+        refused = CliRunner().invoke(main, command, env={"RSR_HOME": str(tmp_path / "alice")})
+        assert refused.exit_code == 2, refused.output
+        assert "the planned combats cost 1 support point, japan has 0 left" in " ".join(refused.output.split())
+    assert len(list((game / "turns").iterdir())) == 2, "nothing was signed"

@@ -2,7 +2,7 @@
 
 It reads what ``rsr orders template`` prints, as a person would: the legal options in the comments above
 each question and the example answer below them. It fills in the few things a person would (a
-bombardment with the guns that reach the first target listed, a prepared combat or an attack on the first
+bombardment with the first gun that reaches the first target listed, a prepared combat or an attack on the first
 hex its attackers are listed against), keeps every other example as it is, asks for the template again
 ``--from`` its file until no new question appears, checks the file and signs it, all through the real
 command line. Nothing here reads the game's state or calls rsr's functions.
@@ -61,13 +61,14 @@ def fill(item: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     answer = item.get("answer")
     if not isinstance(answer, dict):
         return item
-    if "missions" in answer:  # RS/RS 5.2: bombard the first target the guns reach, with every gun that reaches it
+    if "missions" in answer:  # RS/RS 5.2: bombard the first target the guns reach, with the first gun that
+        # reaches it (support points are kept for the combat the person plans after it: RS/RS 6.1)
         guns = options.get("artillery") or {}
         targets = sorted({t for gun in guns.values() for t in gun.get("bombard") or []})
         missions = []
         if targets:
             shooting = sorted(g for g, gun in guns.items() if targets[0] in (gun.get("bombard") or []))
-            missions = [{"bombard": targets[0], "artillery": shooting}]
+            missions = [{"bombard": targets[0], "artillery": shooting[:1]}]
         return {**item, "answer": {**answer, "missions": missions}}
     if "combats" in answer and isinstance(answer["combats"], list):  # RS/RS 6.1: a combat costs support points
         found = _first_target(options.get("attackers") or {}) if options.get("support_points", 1) else None
