@@ -41,6 +41,7 @@ from rsr.rulesets.red_star import combat as cm
 from rsr.rulesets.red_star.data import half_up
 from rsr.rulesets.red_star.state import Combat, MovementRun, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import allowance, in_supply, zone_of_control
+from rsr.words import plural
 
 RELEASE_NEEDS = {1: 6, 2: 5, 3: 4}   # Japanese Reserve Release chart: stacks moved -> lowest releasing roll
 RELEASE_FLOOR = 2                    # four or more stacks moved: 2-6
@@ -194,7 +195,7 @@ def released(state: RsState, ctx: Context, run: MovementRun, unit_id: str) -> bo
     ok = die >= need
     if ok and not august(state):
         run.released = True
-    ctx.emit("release", f"{unit_id}: release roll {die} ({need}-6 needed after {stacks} Soviet move(s)): "
+    ctx.emit("release", f"{unit_id}: release roll {die} ({need}-6 needed after {plural(stacks, 'Soviet move')}): "
              + ("released" if ok else "not released: it may not move this segment"), "RS/RS 7.64", unit=unit_id,
              die=die, need=need, released=ok, stacks=stacks)
     return ok
