@@ -110,6 +110,9 @@ def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[move
     rules, and a hasty attack at the end of the move, 7.5-7.54)."""
     if not isinstance(answer, dict) or set(answer) - {"moves", "orders", "refused"}:
         raise RulesError("a reserve move is {moves: [{units, path, drop, hasty}]} (RS/RS 7.63)")
+    orders = answer.get("orders") or []
+    if not isinstance(orders, list) or not all(type(n) is int for n in orders):  # (true is no number)
+        raise RulesError("a reserve move's orders are the numbers of its conditional orders (RS/RS 7.63)")
     refused_actions(state, side, answer)  # RS/RS 11.2: what a conditional order could not do, said before any move
     _, moves = movement.parse_moves(state, side, {"moves": answer.get("moves") or []})
     free = {u.id for u in movable(state, side, run)}
@@ -360,7 +363,7 @@ def check_standing(rule: Any) -> None:
         if not isinstance(item, dict) or {"units", "path", "when"} - set(item) or set(item) - {
                 "units", "path", "when", "hasty", "bridge"} or not isinstance(item["when"], dict) \
                 or not isinstance(item.get("hasty", []), list) \
-                or set(item["when"]) != {"enemy_within", "of"} or not isinstance(item["when"]["enemy_within"], int) \
+                or set(item["when"]) != {"enemy_within", "of"} or type(item["when"]["enemy_within"]) is not int \
                 or not isinstance(item["units"], list) or not isinstance(item["path"], list):
             raise RulesError("a conditional reserve order is {units: [ids], path: [hexes], when: {enemy_within: N, "
                              "of: hex}, hasty: [{hex, units, lead}] (optional), bridge: {leave: hexside} or "
