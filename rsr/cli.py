@@ -51,7 +51,7 @@ def console(width: int | None = None) -> Any:
 
 def fail(exc: RsrError) -> None:
     # one line, whatever the message quotes (a key or a file name from hostile input may hold a new line)
-    text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in " ".join(str(exc).splitlines()))
+    text = visible(" ".join(str(exc).splitlines()), 100_000)
     click.echo(f"rsr: {text}", err=True)
     sys.exit(exc.exit_code)
 
