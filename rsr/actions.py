@@ -656,21 +656,12 @@ def pass_answer(result: Replay, key_name: str | None) -> dict[str, Any] | None:
         return None
     if not isinstance(waiting.template, list | dict):
         return None
-    item = {"request": waiting.id, "answer": _emptied(waiting.template)}
+    item = {"request": waiting.id, "answer": lookahead.emptied(waiting.template)}
     try:
         check_orders(result, key, [item])
     except BadInput:
         return None
     return item
-
-
-def _emptied(template: Any) -> Any:
-    """The template with every list emptied: the answer that does nothing (no attacks, no moves)."""
-    if isinstance(template, list):
-        return []
-    if isinstance(template, dict):
-        return {key: _emptied(value) for key, value in template.items()}
-    return template
 
 
 def pending_request(result: Replay, key_name: str | None) -> Request | None:

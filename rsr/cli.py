@@ -51,7 +51,7 @@ def console(width: int | None = None) -> Any:
 
 def fail(exc: RsrError) -> None:
     # one line, whatever the message quotes (a key or a file name from hostile input may hold a new line)
-    text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in " ".join(str(exc).splitlines()))
+    text = visible(" ".join(str(exc).splitlines()), 100_000)
     click.echo(f"rsr: {text}", err=True)
     sys.exit(exc.exit_code)
 
@@ -625,7 +625,7 @@ def _show_unseen(game_dir: Path, key_name: str | None, new_seqs: list[int]) -> l
         seqs = sorted(set(seqs) | set(unseen))
     summary = actions.receive_summary(game_dir, seqs, key_name) if seqs else []
     if seqs and not new_seqs:
-        click.echo(f"not shown before: packet(s) {', '.join(map(str, seqs))}, merged earlier")
+        click.echo(f"not shown before: {plural_word('packet', len(seqs))} {', '.join(map(str, seqs))}, merged earlier")
     for line in summary:
         say(line)
     if count and shown != count - 1:
@@ -750,7 +750,7 @@ def _play_rest_of_turn(game_dir: Path, key_name: str | None, result: Any,
         left = [q.request for q in actions.whole_turn(result, key, inputs).questions if q.source == "nothing"]
         if not left:
             break
-        say(f"your orders leave {len(left)} question(s) of this packet unanswered, asked again in a "
+        say(f"your orders leave {plural(len(left), 'question')} of this packet unanswered, asked again in a "
                       f"later packet: {', '.join(r.id for r in left)}")
         if not sys.stdin.isatty() or not click.confirm("lay them out after your answers and edit again?",
                                                        default=True):

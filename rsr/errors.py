@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from rsr.safetext import visible
+
 
 class RsrError(Exception):
     """Base of every error rsr reports to a person."""
@@ -43,10 +45,9 @@ class NeedDice(Exception):
 
 
 def printable(text: str, limit: int = 80) -> str:
-    """``text`` safe to echo in a one-line message: control characters shown as escapes, length bounded.
+    """``text`` safe to echo in a one-line message: :func:`rsr.safetext.visible` with a bound for a message.
 
     Unsigned parts of a packet (the armor's header lines, a file name) come from the opponent or from
     email; they must never move the cursor or hide the rest of a message.
     """
-    safe = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text[:limit])
-    return safe + ("..." if len(text) > limit else "")
+    return visible(text, limit)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rsr.errors import printable
 from rsr.keys import decode_public, fingerprint
 from rsr.packet import Packet
+from rsr.safetext import visible
 
 
 def terms_lines(invite: Packet) -> list[str]:
@@ -18,7 +18,7 @@ def terms_lines(invite: Packet) -> list[str]:
              f"contract version {payload['v']}"]
     options = spec.get("options") or {}
     if options:
-        shown = ", ".join(f"{printable(str(name))}={printable(json.dumps(value))}"
+        shown = ", ".join(f"{visible(name, 80)}={visible(json.dumps(value), 80)}"
                           for name, value in sorted(options.items()))
         lines.append(f"  rules options: {shown}")
     else:
@@ -29,6 +29,6 @@ def terms_lines(invite: Packet) -> list[str]:
     name = spec.get("names", {}).get(side, "")
     key = spec.get("keys", {}).get(side)
     print_key = fingerprint(decode_public(key)) if key else "?"
-    lines.append(f"  invited by {printable(str(name))} playing {side}, key {print_key} (compare it by another "
+    lines.append(f"  invited by {visible(name, 80)} playing {side}, key {print_key} (compare it by another "
                  "channel)")
     return lines

@@ -125,23 +125,30 @@ def test_re_rolls_by_rejection_get_nothing(tmp_path: Path, version: int) -> None
         assert "rolled" not in line
 
 
+def receive_verdicts(game_dir: Path, packet: Packet, tmp_path: Path, tag: str) -> list[bool]:
+    """Whether the resolver's receive (with its key) and a third party's (without) each refuse ``packet``,
+    each on its own copy of ``game_dir``."""
+    verdicts = []
+    held = tmp_path / f"r-{tag}"
+    shutil.copytree(game_dir, held)
+    verdicts.append(receive(held, packet, tmp_path, "--key", "def").exit_code != 0)
+    third = tmp_path / f"t-{tag}"
+    shutil.copytree(game_dir, third)
+    try:
+        incoming(third, packet.armored(), "mail", None)
+        verdicts.append(False)
+    except VerificationError:
+        verdicts.append(True)
+    return verdicts
+
+
 def test_one_verdict_everywhere_on_the_attack(tmp_path: Path) -> None:
     """Resolver (receive with the key), a third party (receive without it), verify: the same verdict."""
     game_dir, keys = start(tmp_path, 2)
     result = gamemod.replay(gamemod.load_log(game_dir))
     for wording in range(6):
         packet = hostile(result, keys["attacker"], ATTACK, f"2026-01-01T02:{wording:02d}:00Z")
-        verdicts = []
-        held = tmp_path / f"r-{wording}"
-        shutil.copytree(game_dir, held)
-        verdicts.append(receive(held, packet, tmp_path, "--key", "def").exit_code != 0)
-        third = tmp_path / f"t-{wording}"
-        shutil.copytree(game_dir, third)
-        try:
-            incoming(third, packet.armored(), "mail", None)
-            verdicts.append(False)
-        except VerificationError:
-            verdicts.append(True)
+        verdicts = receive_verdicts(game_dir, packet, tmp_path, str(wording))
         logged = tmp_path / f"v-{wording}"
         shutil.copytree(game_dir, logged)
         (logged / "turns" / packet.file_name()).write_text(packet.armored())
@@ -478,17 +485,7 @@ def test_one_verdict_on_what_the_contract_decides(tmp_path: Path, name: str) -> 
     payload = dict(packet.payload)
     CONTRACT_BREAKS[name](payload)
     bad = sign_payload(payload, keys["attacker"])
-    verdicts = []
-    held = tmp_path / "resolver"
-    shutil.copytree(game_dir, held)
-    verdicts.append(receive(held, bad, tmp_path, "--key", "def").exit_code != 0)
-    third = tmp_path / "third"
-    shutil.copytree(game_dir, third)
-    try:
-        incoming(third, bad.armored(), "mail", None)
-        verdicts.append(False)
-    except VerificationError:
-        verdicts.append(True)
+    verdicts = receive_verdicts(game_dir, bad, tmp_path, "contract")
     (game_dir / "turns" / bad.file_name()).write_text(bad.armored())
     out = CliRunner().invoke(main, ["verify", str(game_dir)])
     verdicts.append(out.exit_code != 0 and "packet 2" in out.output)

@@ -199,14 +199,20 @@ def test_a_saved_message_is_received_and_accepted_as_a_file(tmp_path: Path) -> N
     assert out.exit_code == 0 and "received packet 3 (defender)" in out.output
 
 
-def test_accept_reads_the_opponent_address_from_a_saved_invitation(tmp_path: Path) -> None:
-    runner = CliRunner()
+def mailed_invitation(tmp_path: Path, runner: CliRunner) -> Path:
+    """Keys alice and bob; alice invites by mail (Liaoyang, as Russia) in ``tmp_path/a``: her invitation's email."""
     assert runner.invoke(main, ["key", "new", "alice"]).exit_code == 0
     assert runner.invoke(main, ["key", "new", "bob"]).exit_code == 0
     out = runner.invoke(main, ["new", str(tmp_path / "a"), "--scenario", "liaoyang-1904", "--side", "russia",
                                "--key", "alice", "--mail"])
     assert out.exit_code == 0, out.output
     (eml,) = list((tmp_path / "a").glob("game-*/outbox/0000-*.eml"))
+    return eml
+
+
+def test_accept_reads_the_opponent_address_from_a_saved_invitation(tmp_path: Path) -> None:
+    runner = CliRunner()
+    eml = mailed_invitation(tmp_path, runner)
     text = eml.read_text().replace("Subject:", "From: Alice <alice@example.test>\nSubject:", 1)
     eml.write_text(text)
     out = runner.invoke(main, ["accept", str(eml), "--key", "bob", "--dir", str(tmp_path / "b"), "--mail"])

@@ -99,7 +99,7 @@ def test_bombardment_7_factors_reads_the_5_column(state: Any) -> None:
     assert codes(table) == bomb_by_hand(7, 0)
     assert codes(table) == {"D": Fraction(2, 6), "d": Fraction(1, 6), "-": Fraction(3, 6)}
     assert any("column 5" in h for h in table.how)
-    assert any("4 support point(s)" in h for h in table.how)
+    assert any("4 support points" in h for h in table.how)
 
 
 def test_bombardment_of_a_far_hq_with_spotting_and_a_wasted_gun(state: Any) -> None:
@@ -133,7 +133,7 @@ def test_bombardment_of_30_or_more_is_automatic(state: Any) -> None:
     table = odds(state, "bombard:su-1ag-hq:jp-1-13-art,jp-3-13-art,jp-1ind-art,jp-2-13-art,jp-m-art")
     assert codes(table) == bomb_by_hand(34, 0) == {"X": Fraction(1)}
     assert any(w.startswith("automatic") for w in table.warnings)
-    assert any("10 support point(s) of 10" in h for h in table.how)
+    assert any("10 support points of 10" in h for h in table.how)
 
 
 def test_interdiction_of_a_road_hex(state: Any) -> None:

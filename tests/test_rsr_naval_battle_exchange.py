@@ -57,6 +57,13 @@ def play(parent: Path, sealed: bool = False, game: int = 8) -> tuple[Path, list[
                               {"request": "t7/naval/russia/battle-plan", "sealed": seal(SALT, RUSSIAN["battle_plan"])}],
                              [{"unseal": "t7/naval/russia/battle-plan", "salt": SALT.hex(),
                                "choice": RUSSIAN["battle_plan"]}]]
+    return play_pending(game_dir, keys, pending)
+
+
+def play_pending(game_dir: Path, keys: dict[str, Any],
+                 pending: dict[str, list[list[dict[str, Any]]]]) -> tuple[Path, list[Event], int]:
+    """Each side in turn signs its next packet of ``pending`` (an empty one when it has none left) until the
+    naval stage is done; returns the game folder, every event and the packets of the game."""
     for _ in range(12):
         result = replay(load_log(game_dir))
         waiting = result.passes[-1].waiting if result.passes else result.start_waiting

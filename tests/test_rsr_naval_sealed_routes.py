@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from rsr.cli import main
 from rsr.engine import Event
 from rsr.fairdice import seal
-from rsr.game import append_packets, build_packet, load_log, replay
-from tests.test_rsr_naval_battle_exchange import TIME, start_battle_game
+from rsr.game import load_log
+from tests.test_rsr_naval_battle_exchange import play_pending, start_battle_game
 
 SALT = bytes(range(16, 32))
 ROUTE = [44, 42]  # out of Port Arthur's hex and back, so the fleet ends the stage in port (15.23)
@@ -33,16 +33,7 @@ def play(parent: Path, sealed: bool, game: int = 1) -> tuple[Path, list[Event], 
         russian = [[{"request": "t7/naval/russia/sailing-orders", "answer": clear}]]
     pending: dict[str, list[list[dict[str, Any]]]] = {
         "russia": russian, "japan": [[{"request": "t7/naval/japan/sailing-orders", "answer": JAPANESE}]]}
-    for _ in range(12):
-        result = replay(load_log(game_dir))
-        waiting = result.passes[-1].waiting if result.passes else result.start_waiting
-        if waiting is None and len(result.passes) >= 2:
-            break
-        side = result.next_author()
-        inputs = pending[side].pop(0) if pending.get(side) else []
-        append_packets(game_dir, [build_packet(result, keys[side], inputs, time=TIME)])
-    result = replay(load_log(game_dir))
-    return game_dir, [e for p in result.passes for e in p.events], len(result.packets)
+    return play_pending(game_dir, keys, pending)
 
 
 def test_sealed_russian_routes_are_hidden_until_the_japanese_has_signed(tmp_path: Path) -> None:

@@ -304,7 +304,7 @@ def test_a_packet_merged_without_its_summary_is_shown_at_the_next_receive(tmp_pa
     git(bob.game_dir.parent, "pull", "-q", "--no-rebase")
     out = run(bob, "receive", bob.game_dir, "--git")
     assert "nothing new" in out.output
-    assert "not shown before: packet(s) 2" in out.output and "russia's packet 2" in out.output
+    assert "not shown before: packet 2" in out.output and "russia's packet 2" in out.output
     out = run(bob, "receive", bob.game_dir, "--git")  # shown once: not again
     assert "not shown before" not in out.output
 

@@ -17,7 +17,7 @@ from rsr import actions, mail, safetext
 from rsr.cli import main
 from rsr.game import load_log
 from tests.support.games import duel_game
-from tests.test_mail_reading import INPUTS, copy_of, plain
+from tests.test_mail_reading import INPUTS, copy_of, mailed_invitation, plain
 
 HOSTILE = "\x1b]0;pwned\x07Eve\x1b[2J\x9b31m\u202egnp.exe"
 
@@ -121,12 +121,7 @@ def test_the_imap_deadline_must_be_a_number(tmp_path: Path) -> None:
 
 def test_a_from_header_hiding_crlf_never_reaches_a_header(tmp_path: Path) -> None:
     runner = CliRunner()
-    assert runner.invoke(main, ["key", "new", "alice"]).exit_code == 0
-    assert runner.invoke(main, ["key", "new", "bob"]).exit_code == 0
-    out = runner.invoke(main, ["new", str(tmp_path / "a"), "--scenario", "liaoyang-1904", "--side", "russia",
-                               "--key", "alice", "--mail"])
-    assert out.exit_code == 0, out.output
-    (eml,) = list((tmp_path / "a").glob("game-*/outbox/0000-*.eml"))
+    eml = mailed_invitation(tmp_path, runner)
     hostile = "=?utf-8?b?RXZlDQpCY2M6IHZpY3RpbUBleGFtcGxlLnRlc3Q=?="  # "Eve\r\nBcc: victim@example.test"
     eml.write_text(eml.read_text().replace("Subject:", f"From: {hostile} <eve@example.test>\nSubject:", 1))
     out = runner.invoke(main, ["accept", str(eml), "--key", "bob", "--dir", str(tmp_path / "b"), "--mail"])

@@ -24,6 +24,7 @@ from rsr.rulesets.red_star import losses, movement
 from rsr.rulesets.red_star.data import ArtilleryCharts, FireTable
 from rsr.rulesets.red_star.state import RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import bridge_exists, current, in_supply, occupied, supplied_hexes
+from rsr.words import plural
 
 MISSIONS = ("bombard", "interdict")
 
@@ -220,7 +221,8 @@ def announce(state: RsState, ctx: Context, side: str, missions: list[dict[str, A
         for gun in guns:
             gun.fired = True  # RS/RS 5.1: the Fired marker goes on the instant it fires
         ctx.emit("announced", f"mission {mission['number']}: {side} announces {mission['mission']} of "
-                 f"{mission[mission['mission']]} by {', '.join(mission['artillery'])} ({cost} support point(s), "
+                 f"{mission[mission['mission']]} by {', '.join(mission['artillery'])} "
+                 f"({plural(cost, 'support point')}, "
                  f"{state.support[side]} left)", "RS/RS 5.2", side=side, mission=mission["number"],
                  mission_kind=mission["mission"], target=mission[mission["mission"]],
                  artillery=list(mission["artillery"]), cost=cost, support_left=state.support[side])
@@ -280,7 +282,7 @@ def bombard(state: RsState, ctx: Context, side: str, mission: dict[str, Any], fi
             "support_left": state.support.get(side, 0), "strength": strength}
     if column is None or not firing:
         ctx.emit("fire-mission", f"mission {mission['number']}: bombardment of {target.id} has no strength left "
-                 f"({cost} support point(s) spent)", "RS/RS 5.21", **base, result="-", column=None)
+                 f"({plural(cost, 'support point')} spent)", "RS/RS 5.21", **base, result="-", column=None)
         return
     modifier, distance = spotting(state, side, mission["hex"])
     die = ctx.roll(6, f"bombardment of {target.id} in {mission['hex']} by {', '.join(g.id for g in firing)}, "
@@ -290,9 +292,9 @@ def bombard(state: RsState, ctx: Context, side: str, mission: dict[str, Any], fi
     if is_provisional(cec_provenance):
         provisional.append(f"Combat Effectiveness weapons-indirect-fire vs {target_class}: {cec_provenance}")
     ctx.emit("fire-mission", f"mission {mission['number']}: {', '.join(g.id for g in firing)} bombard {target.id} in "
-             f"{mission['hex']}: {strength} factor(s) (x{multiplier} against {target_class}), column "
+             f"{mission['hex']}: {plural(strength, 'factor')} (x{multiplier} against {target_class}), column "
              f"{table.columns[column]}, die {die}{f' +{modifier} spotting ({distance} hexes)' if modifier else ''}"
-             f": {result} ({cost} support point(s), {state.support.get(side, 0)} left)", "RS/RS 5.21",
+             f": {result} ({plural(cost, 'support point')}, {state.support.get(side, 0)} left)", "RS/RS 5.21",
              provisional, **base, column=table.columns[column], die=die, modifier=modifier, spotting_distance=distance,
              result=result)
     apply_bombardment(state, ctx, target, result)
@@ -319,12 +321,12 @@ def interdict(state: RsState, ctx: Context, side: str, mission: dict[str, Any], 
             "strength": factors}
     if factors <= 0:
         ctx.emit("fire-mission", f"mission {mission['number']}: interdiction of {mission['hex']} has no strength "
-                 f"left ({cost} support point(s) spent)", "RS/RS 5.22", **base)
+                 f"left ({plural(cost, 'support point')} spent)", "RS/RS 5.22", **base)
         return
     state.interdiction.setdefault(side, {})[mission["hex"]] = factors
     ctx.emit("fire-mission", f"mission {mission['number']}: {', '.join(g.id for g in firing)} interdict "
-             f"{mission['hex']} with {factors} factor(s) ({cost} support point(s), {state.support.get(side, 0)} "
-             "left)", "RS/RS 5.22", **base)
+             f"{mission['hex']} with {plural(factors, 'factor')} ({plural(cost, 'support point')}, "
+             f"{state.support.get(side, 0)} left)", "RS/RS 5.22", **base)
 
 
 def clear_interdiction(state: RsState, ctx: Context, side: str) -> None:
@@ -365,9 +367,10 @@ def interdiction_roll(state: RsState, ctx: Context, mover: str, hex_id: str, uni
     notes = [f"+{spot} spotting ({distance} hexes)"] if spot else []
     if bridge:
         notes.append(f"{bridge} bridge hexside")
-    effect = (f"{printed} step loss(es) for the retreating stack" if retreat else f"{printed} extra MP"
+    effect = (f"{plural(printed, 'step loss')} for the retreating stack" if retreat else f"{printed} extra MP"
               + (" doubled for operational movement" if operational and printed else ""))
-    ctx.emit("interdiction", f"{', '.join(units)} {what} {hex_id} ({owner} marker, {factors} factor(s)): column "
+    ctx.emit("interdiction", f"{', '.join(units)} {what} {hex_id} ({owner} marker, {plural(factors, 'factor')}): "
+             f"column "
              f"{table.columns[column]}, die {die}{' ' + ', '.join(notes) if notes else ''}: {effect}",
              "RS/RS 6.72" if retreat else "RS/RS 5.22", provisional, hex=hex_id, units=list(units), owner=owner,
              factors=factors, column=table.columns[column], die=die, modifier=spot + bridge, printed=printed,

@@ -28,6 +28,7 @@ from rsr.rulesets.red_star.terrain import (
     unbridged_halha,
     zone_of_control,
 )
+from rsr.words import plural
 
 PRIORITY = ("Armor", "Leg", "Weapons", "HQ")              # RS/RS 6.2
 PROTECTED_PRIORITY = ("Leg", "Armor", "Weapons", "HQ")    # RS/RS 6.22
@@ -180,7 +181,7 @@ def planned_combats(state: RsState, side: str, plan: list[Any]) -> dict[str, Any
             continue
         cost = len(attack_hexes(combat))
         if cost > budget:
-            dropped.append((planned, f"it costs {cost} support point(s), {side} has {budget} left (RS/RS 6.1)"))
+            dropped.append((planned, f"it costs {plural(cost, 'support point')}, {side} has {budget} left (RS/RS 6.1)"))
             continue
         entry = dict(raw)
         if combat.inline is not None:

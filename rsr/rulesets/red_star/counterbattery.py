@@ -29,6 +29,7 @@ from rsr.rulesets.red_star import artillery, losses
 from rsr.rulesets.red_star.artillery import _provisional, charts, fire_range, indirect_problem, range_count, spotting
 from rsr.rulesets.red_star.state import Ask, RsState, enemy_of
 from rsr.rulesets.red_star.terrain import current, occupied, supplied_hexes
+from rsr.words import plural, plural_word
 
 
 def open_chain(state: RsState, ctx: Context, where: str, announced: dict[str, list[str]], first: str,
@@ -142,7 +143,8 @@ def declare(state: RsState, ctx: Context, side: str, fire: list[dict[str, Any]])
         cb["decl"].append({"side": side, "target": item["target"], "artillery": list(item["artillery"]),
                            "level": level, "cost": cost})
         ctx.emit("counterbattery-declared", f"counterbattery {level}: {side} announces {', '.join(item['artillery'])} "
-                 f"against {item['target']} ({cost} support point(s), {state.support[side]} left)", "RS/RS 5.41",
+                 f"against {item['target']} ({plural(cost, 'support point')}, {state.support[side]} left)",
+                 "RS/RS 5.41",
                  side=side, level=level, target=item["target"], artillery=list(item["artillery"]), cost=cost)
     if not fire:
         ctx.emit("counterbattery-pass", f"{side} announces no counterbattery", "RS/RS 5.41", side=side)
@@ -203,8 +205,9 @@ def resolve(state: RsState, ctx: Context) -> None:
         column = table.column_for(strength)
         base = {"side": side, "level": decl["level"], "target": target.id, "artillery": firing, "strength": strength}
         if column is None:
-            ctx.emit("counterbattery", f"counterbattery {decl['level']}: {strength} factor(s) are below the table's "
-                     f"first column ({table.columns[0]}): no effect", "RS/RS 5.42", **base, result="-", column=None)
+            ctx.emit("counterbattery", f"counterbattery {decl['level']}: {plural(strength, 'factor')} "
+                     f"{plural_word('is', strength)} below the table's first column ({table.columns[0]}): no effect",
+                     "RS/RS 5.42", **base, result="-", column=None)
             continue
         modifier, distance = spotting(state, side, target.hex or "")
         die = ctx.roll(6, f"counterbattery {decl['level']}: {', '.join(firing)} at {target.id}, RS/RS 5.42")
@@ -213,7 +216,7 @@ def resolve(state: RsState, ctx: Context) -> None:
         if is_provisional(cec):
             provisional.append(f"Combat Effectiveness weapons-indirect-fire vs weapons: {cec}")
         ctx.emit("counterbattery", f"counterbattery {decl['level']} ({side}): {', '.join(firing)} at {target.id} in "
-                 f"{target.hex}: {strength} factor(s), column {table.columns[column]}, die {die}"
+                 f"{target.hex}: {plural(strength, 'factor')}, column {table.columns[column]}, die {die}"
                  f"{f' +{modifier} spotting ({distance} hexes)' if modifier else ''}: {result}", "RS/RS 5.42",
                  provisional, **base, column=table.columns[column], die=die, modifier=modifier, result=result)
         if result in ("s", "X"):

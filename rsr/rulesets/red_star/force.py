@@ -14,6 +14,7 @@ from rsr.rulesets.red_star import retreat as rt
 from rsr.rulesets.red_star import stacking
 from rsr.rulesets.red_star.state import ARRIVING, OFF_MAP, ON_MAP, REPLACEMENTS, WITHDRAWN, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import current, in_supply, occupied, supply_sources, zone_of_control
+from rsr.words import plural, plural_word
 
 POOLS = ("leg", "armor", "mongol", "manchu")
 
@@ -25,13 +26,14 @@ def receive_points(state: RsState, ctx: Context) -> None:
         support = int(entry.get("support", {}).get(side, 0))
         if support:
             state.support[side] = state.support.get(side, 0) + support
-            ctx.emit("support", f"{side} receives {support} support point(s) ({state.support[side]} in all)",
+            ctx.emit("support", f"{side} receives {plural(support, 'support point')} ({state.support[side]} in all)",
                      "RS/RS 4.3", side=side, received=support, total=state.support[side])
         for pool, value in sorted(entry.get("replacements", {}).get(side, {}).items()):
             if value:
                 points = state.replacement_points.setdefault(side, {})
                 points[pool] = points.get(pool, 0) + int(value)
-                ctx.emit("replacement-points", f"{side} receives {value} {pool} replacement point(s)", "RS/RS 4.21",
+                ctx.emit("replacement-points",
+                         f"{side} receives {value} {pool} {plural_word('replacement point', int(value))}", "RS/RS 4.21",
                          side=side, pool=pool, received=int(value), total=points[pool])
 
 
@@ -304,7 +306,7 @@ def apply_replacements(state: RsState, ctx: Context, side: str, answer: Any) -> 
         if spent is None:
             raise RulesError(f"{unit_id} needs {cost} replacement point(s) of a kind it may use (RS/RS 4.22, 4.23)")
         unit.reduced = False
-        ctx.emit("replaced", f"{unit_id} is restored to full strength for {cost} point(s) "
+        ctx.emit("replaced", f"{unit_id} is restored to full strength for {plural(cost, 'point')} "
                  f"({', '.join(f'{v} {p}' for p, v in spent.items())})", "RS/RS 4.23", unit=unit_id, cost=cost,
                  points=spent)
     boxed = {u.id for u in returnable(state, side)}
@@ -329,7 +331,7 @@ def apply_replacements(state: RsState, ctx: Context, side: str, answer: Any) -> 
         if stopped:  # RS/RS 4.23 with 4.11: a unit placed in an enemy zone of control moves no further
             unit.no_move = True
         rt.mark_victory(state, hex_id, side, [unit])
-        ctx.emit("replaced", f"{unit_id} returns at {hex_id} with {current(state, unit)} factor(s)"
+        ctx.emit("replaced", f"{unit_id} returns at {hex_id} with {plural(current(state, unit), 'factor')}"
                  + (" in an enemy zone of control: it may not move this turn" if stopped else ""), "RS/RS 4.23",
                  unit=unit_id, hex=hex_id, cost=face.combat, points=spent)
         rt.overstack(state, ctx, hex_id, side, [unit_id], "RS/RS 4.11")

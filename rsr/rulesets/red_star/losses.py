@@ -12,6 +12,7 @@ from __future__ import annotations
 from rsr.engine import Context
 from rsr.rulesets.red_star.state import ARRIVING, ELIMINATED, REPLACEMENTS, RsState, Unit
 from rsr.rulesets.red_star.terrain import current, in_supply
+from rsr.words import plural
 
 
 def pool_of(state: RsState, unit: Unit) -> str | None:
@@ -93,5 +94,5 @@ def credit(state: RsState, ctx: Context, unit: Unit, factors: int) -> None:
         return
     points = state.replacement_points.setdefault(unit.side, {})
     points[pool] = points.get(pool, 0) + factors
-    ctx.emit("replacement-credit", f"{factors} surplus factor(s) of {unit.id} credited to {unit.side} {pool} "
+    ctx.emit("replacement-credit", f"{plural(factors, 'surplus factor')} of {unit.id} credited to {unit.side} {pool} "
              f"replacement points (now {points[pool]})", "RS/RS 2.4", unit=unit.id, pool=pool, factors=factors)

@@ -30,6 +30,7 @@ from rsr.rulesets.red_star.data import CrtCell, MoraleOutcome
 from rsr.rulesets.red_star.sequence import MORALE_DIE
 from rsr.rulesets.red_star.state import Combat, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import current
+from rsr.words import plural, plural_word
 
 DIE = range(1, 7)  # RS/RS 6.1: one six-sided die per firefight
 
@@ -74,7 +75,8 @@ def firefight_table(state: RsState, combat: Combat, role: str, units: list[Unit]
     rating = morale_rating(state, combat, target_hex, owner)
     in_hex = sum(current(state, u) for u in state.units_in(target_hex, owner))
     table.how.append(f"morale check (RS/RS 6.62): passes on a die of {rating} or less ({rating} in 6); allowed "
-                     f"when the {in_hex} factor(s) in {target_hex} are at least the morale result")
+                     f"when the {plural(in_hex, 'factor')} in {target_hex} {plural_word('is', in_hex)} at least "
+                     "the morale result")
     stand_ins: dict[str, list[str]] = {}
     for die in DIE:
         cell: CrtCell = crt.cell(solution.column, die)
@@ -273,7 +275,7 @@ def _mission_head(state: RsState, side: str, mission: dict[str, Any], table: Odd
     """Cost, and the guns that reach the target; a gun that does not is wasted (RS/RS 5.51)."""
     guns = [state.units[g] for g in mission["artillery"]]
     cost = art.cost_of(state, mission["mission"], len(guns))
-    table.how.append(f"{cost} support point(s) of {state.support.get(side, 0)} (Artillery Support Point Costs, "
+    table.how.append(f"{plural(cost, 'support point')} of {state.support.get(side, 0)} (Artillery Support Point Costs, "
                      "RS/RS 4.3)")
     firing = [g for g in guns if art.reaches(state, g, mission["hex"])]
     for gun in guns:
@@ -319,8 +321,8 @@ def bombardment_odds(state: RsState, side: str, mission: dict[str, Any]) -> Odds
     firing = _mission_head(state, side, mission, table)
     strength, multiplier, target_class, provenance = art.bombard_strength(state, target, firing)
     factors = sum(current(state, g) for g in firing)
-    table.how.append(f"strength {strength}: {factors} factor(s) x{multiplier} indirect fire against {target_class}, "
-                     "rounded up (RS/RS 5.21, 6.43)")
+    table.how.append(f"strength {strength}: {plural(factors, 'factor')} x{multiplier} indirect fire against "
+                     f"{target_class}, rounded up (RS/RS 5.21, 6.43)")
     if is_provisional(provenance):
         table.provisional.append(f"Combat Effectiveness weapons-indirect-fire vs {target_class}: {provenance}")
     column = fire.column_for(strength)
@@ -358,7 +360,7 @@ def interdiction_odds(state: RsState, side: str, mission: dict[str, Any]) -> Odd
     firing = _mission_head(state, side, mission, table)
     factors = sum(current(state, g) for g in firing)
     column = fire.column_for(factors)
-    table.how.append(f"marker of {factors} factor(s) (RS/RS 5.22)")
+    table.how.append(f"marker of {plural(factors, 'factor')} (RS/RS 5.22)")
     if column is None or not firing:
         table.add("no marker: no strength left", Fraction(1))
         table.warnings.append("hopeless: no gun fires, no marker is placed and the points are spent")

@@ -41,6 +41,7 @@ from rsr.rulesets.red_star import combat as cm
 from rsr.rulesets.red_star.data import half_up
 from rsr.rulesets.red_star.state import Combat, MovementRun, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import allowance, in_supply, zone_of_control
+from rsr.words import plural
 
 RELEASE_NEEDS = {1: 6, 2: 5, 3: 4}   # Japanese Reserve Release chart: stacks moved -> lowest releasing roll
 RELEASE_FLOOR = 2                    # four or more stacks moved: 2-6
@@ -109,6 +110,9 @@ def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[move
     rules, and a hasty attack at the end of the move, 7.5-7.54)."""
     if not isinstance(answer, dict) or set(answer) - {"moves", "orders", "refused"}:
         raise RulesError("a reserve move is {moves: [{units, path, drop, hasty}]} (RS/RS 7.63)")
+    orders = answer.get("orders") or []
+    if not isinstance(orders, list) or not all(type(n) is int for n in orders):  # (true is no number)
+        raise RulesError("a reserve move's orders are the numbers of its conditional orders (RS/RS 7.63)")
     refused_actions(state, side, answer)  # RS/RS 11.2: what a conditional order could not do, said before any move
     _, moves = movement.parse_moves(state, side, {"moves": answer.get("moves") or []})
     free = {u.id for u in movable(state, side, run)}
@@ -194,7 +198,7 @@ def released(state: RsState, ctx: Context, run: MovementRun, unit_id: str) -> bo
     ok = die >= need
     if ok and not august(state):
         run.released = True
-    ctx.emit("release", f"{unit_id}: release roll {die} ({need}-6 needed after {stacks} Soviet move(s)): "
+    ctx.emit("release", f"{unit_id}: release roll {die} ({need}-6 needed after {plural(stacks, 'Soviet move')}): "
              + ("released" if ok else "not released: it may not move this segment"), "RS/RS 7.64", unit=unit_id,
              die=die, need=need, released=ok, stacks=stacks)
     return ok
@@ -359,7 +363,7 @@ def check_standing(rule: Any) -> None:
         if not isinstance(item, dict) or {"units", "path", "when"} - set(item) or set(item) - {
                 "units", "path", "when", "hasty", "bridge"} or not isinstance(item["when"], dict) \
                 or not isinstance(item.get("hasty", []), list) \
-                or set(item["when"]) != {"enemy_within", "of"} or not isinstance(item["when"]["enemy_within"], int) \
+                or set(item["when"]) != {"enemy_within", "of"} or type(item["when"]["enemy_within"]) is not int \
                 or not isinstance(item["units"], list) or not isinstance(item["path"], list):
             raise RulesError("a conditional reserve order is {units: [ids], path: [hexes], when: {enemy_within: N, "
                              "of: hex}, hasty: [{hex, units, lead}] (optional), bridge: {leave: hexside} or "

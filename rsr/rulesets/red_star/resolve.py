@@ -20,6 +20,7 @@ from rsr.rulesets.red_star.losses import lose_factors
 from rsr.rulesets.red_star.sequence import MORALE_DIE
 from rsr.rulesets.red_star.state import Ask, Combat, RsState, Unit, combat_by_id, enemy_of
 from rsr.rulesets.red_star.terrain import current
+from rsr.words import plural, plural_word
 
 
 def resolve(state: RsState, ctx: Context, combat: Combat) -> bool:
@@ -194,9 +195,9 @@ def _apply_result(state: RsState, ctx: Context, combat: Combat) -> None:
             return
         total = sum(current(state, u) for u in _hex_units(state, combat, result))
         if total < morale:  # RS/RS 6.62: not enough factors in the hex to make a check
-            ctx.emit("morale", f"{result['target']} must retreat: {total} factor(s) in {result['hex']} are fewer "
-                     f"than the morale result {morale}", "RS/RS 6.62", combat=combat.id, unit=result["target"],
-                     choice="no-check", allowed=False)
+            ctx.emit("morale", f"{result['target']} must retreat: {plural(total, 'factor')} in {result['hex']} "
+                     f"{plural_word('is', total)} fewer than the morale result {morale}", "RS/RS 6.62",
+                     combat=combat.id, unit=result["target"], choice="no-check", allowed=False)
             result["announced"] = True
             result["choice"] = "no-check"
             result["step"] = "outcome"

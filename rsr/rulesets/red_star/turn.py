@@ -30,6 +30,7 @@ from rsr.rulesets.red_star import retreat as rt
 from rsr.rulesets.red_star.sequence import TURN, segment_label, segment_side
 from rsr.rulesets.red_star.state import Ask, Combat, MovementRun, RsState, combat_by_id, enemy_of
 from rsr.rulesets.red_star.terrain import occupied
+from rsr.words import plural, plural_word
 
 
 def advance(state: RsState, ctx: Context) -> None:
@@ -197,7 +198,7 @@ def pay(state: RsState, ctx: Context, combat: Combat) -> bool:
                  combat=combat.id)
         return False
     state.support[combat.attacker] = have - cost
-    ctx.emit("support", f"{combat.attacker} spends {cost} support point(s) on {combat.id} "
+    ctx.emit("support", f"{combat.attacker} spends {plural(cost, 'support point')} on {combat.id} "
              f"({state.support[combat.attacker]} left)", "RS/RS 6.1", side=combat.attacker, spent=cost,
              left=state.support[combat.attacker])
     return True
@@ -361,7 +362,8 @@ def run_marker_adjustment(state: RsState, ctx: Context, side: str | None) -> boo
             if removed:
                 unit.fired = unit.truck = False
                 unit.disruption = 0
-                ctx.emit("markers", f"{unit.id}: {', '.join(removed)} marker(s) removed", "RS/RS 5.7",
+                ctx.emit("markers", f"{unit.id}: {', '.join(removed)} {plural_word('marker', len(removed))} removed",
+                         "RS/RS 5.7",
                          unit=unit.id)
         state.force_step = "reserves"
         if any(u.reserve for u in state.on_map(side)) or reserves.creatable(state, side):

@@ -297,6 +297,10 @@ class RedSunRising:
         elif request.kind == "assignments":
             reinforcements.reinforcement_answer(state, ctx, request.side, answer, self._assign)
             self._next_stage(state)
+            # the report heads what follows (the activation dice of the movement stage) with its own stage;
+            # an event only, emitted in apply: never in the state's opening events, so no digest changes
+            stage = STAGES[state.stage_key()]
+            ctx.emit("segment", stage.name, f"RSR {stage.case}", stage=stage.key)
         elif request.kind == "fleet-feeding":
             if not isinstance(answer, dict) or set(answer) != {"feed"} or not isinstance(answer["feed"], dict):
                 raise RulesError("a feeding answer is {feed: {unit: merchant fleet}}")

@@ -305,7 +305,7 @@ def _take_routes(state: Any, side: str, answer: Any) -> None:
     fleets = naval.orders[side].get("fleets") or {}
     merged = {f: dict(fleets[f] or {}) for f in sorted(fleets)}
     for fleet_id, route in sorted((answer.get("fleets") or {}).items()):
-        if not isinstance(route, list) or not all(isinstance(h, int) for h in route) or len(route) > 10:
+        if not isinstance(route, list) or not all(type(h) is int for h in route) or len(route) > 10:
             raise RulesError(f"routes: {fleet_id} has at most ten naval hex numbers (RSR 4.14)")
         fleet = naval.fleets.get(fleet_id)
         if fleet is None or fleet.side != side:

@@ -41,12 +41,12 @@ def check_orders(answer: Any, side: str) -> dict[str, Any]:
         if not isinstance(raw, dict) or set(raw) - FLEET_KEYS:
             raise RulesError(f"sailing orders for {fleet_id}: keys are {', '.join(sorted(FLEET_KEYS))}")
         route = raw.get("route", [])
-        if not isinstance(route, list) or not all(isinstance(h, int) for h in route) or len(route) > 10:
+        if not isinstance(route, list) or not all(type(h) is int for h in route) or len(route) > 10:
             raise RulesError(f"sailing orders for {fleet_id}: route is at most ten naval hex numbers (RSR 4.14)")
         if raw.get("search", "never") not in ("never", "always"):
             raise RulesError(f"sailing orders for {fleet_id}: search is never or always")
         within = raw.get("return_if_enemy_within")
-        if within is not None and (not isinstance(within, int) or within < 0):
+        if within is not None and (type(within) is not int or within < 0):
             raise RulesError(f"sailing orders for {fleet_id}: return_if_enemy_within is a number of hexes")
     if answer.get("battle_plan") not in (None, "sealed"):
         plans.check_plan(answer["battle_plan"], side)  # issue 13: checked when signed, used when a battle starts
@@ -72,7 +72,7 @@ def check_orders(answer: Any, side: str) -> dict[str, Any]:
         raise RulesError("only the Japanese has merchant fleets (RSR 7.4)")
     for merchant_id, raw in sorted(merchants.items()):
         route = raw.get("route", []) if isinstance(raw, dict) else None
-        if not isinstance(route, list) or not all(isinstance(h, int) for h in route) or len(route) > 10:
+        if not isinstance(route, list) or not all(type(h) is int for h in route) or len(route) > 10:
             raise RulesError(f"sailing orders for {merchant_id}: route is at most ten naval hex numbers")
     return answer
 
@@ -85,6 +85,6 @@ def check_round(answer: Any) -> dict[str, Any]:
                          "in_port: [fleets]}")
     for key in ("fleets", "merchants"):
         moves = answer.get(key) or {}
-        if not isinstance(moves, dict) or not all(isinstance(h, int) for h in moves.values()):
+        if not isinstance(moves, dict) or not all(type(h) is int for h in moves.values()):
             raise RulesError(f"{key} maps an id to the naval hex number it moves to (or stays in)")
     return answer
