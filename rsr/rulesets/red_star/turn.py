@@ -352,22 +352,31 @@ def end_movement(state: RsState, ctx: Context, side: str, run: MovementRun) -> N
 
 
 def run_marker_adjustment(state: RsState, ctx: Context, side: str | None) -> bool:
-    """RS/RS 3.1, 5.7, 7.4, 7.62: the phasing side's Fired, Disruption and truck markers come off."""
+    """RS/RS 3.1, 5.7, 7.4, 7.61, 7.62: the phasing side places and removes Reserve markers, then its Fired,
+    Disruption and truck markers come off.
+
+    RS/RS 7.61: a unit with a Fired or Disruption marker may not take a Reserve marker, so the reserves are
+    settled while those markers are still on (interpretations.md 7.61)."""
     assert side is not None
     if state.force_step == "":
-        for unit in state.on_map(side):
-            removed = [name for name, on in (("Fired", unit.fired), (f"\"{unit.disruption}\"", unit.disruption),
-                                             ("truck", unit.truck)) if on]
-            if removed:
-                unit.fired = unit.truck = False
-                unit.disruption = 0
-                ctx.emit("markers", f"{unit.id}: {', '.join(removed)} marker(s) removed", "RS/RS 5.7",
-                         unit=unit.id)
         state.force_step = "reserves"
         if any(u.reserve for u in state.on_map(side)) or reserves.creatable(state, side):
             state.ask = Ask("reserves", side, f"t{state.turn}/{side}/markers/reserves")
             return False
+    remove_markers(state, ctx, side)
     return True
+
+
+def remove_markers(state: RsState, ctx: Context, side: str) -> None:
+    """RS/RS 5.7, 7.4: the phasing side's Fired, Disruption and truck markers come off."""
+    for unit in state.on_map(side):
+        removed = [name for name, on in (("Fired", unit.fired), (f"\"{unit.disruption}\"", unit.disruption),
+                                         ("truck", unit.truck)) if on]
+        if removed:
+            unit.fired = unit.truck = False
+            unit.disruption = 0
+            ctx.emit("markers", f"{unit.id}: {', '.join(removed)} marker(s) removed", "RS/RS 5.7",
+                     unit=unit.id)
 
 
 def run_turn_completion(state: RsState, ctx: Context, side: str | None) -> bool:
