@@ -23,9 +23,10 @@ in the clear (a reserve move is itself an answer in the clear); the phasing play
 then asked (policy ``defence-choices``), and the attacks are resolved, all before his movement resumes
 (interpretations.md 7.63).
 
-The Reserve marker policy ``reserves`` (Marker Adjustment, 7.61, 7.62) defaults to ``after-enemy-move``:
-a marker is removed once its unit has sat through one enemy Movement segment, so a default game never
-keeps units in reserve for the whole scenario (interpretations.md 7.6).
+The Reserve marker policy ``reserves`` (Marker Adjustment, 7.61, 7.62) defaults to ``keep``: a marker stays
+until its owner removes it (7.62), so removing one is always the player's choice; ``after-enemy-move`` (a
+marker is removed once its unit has sat through one enemy Movement segment), ``release`` and ``ask`` are
+standing choices he may make (interpretations.md 7.62).
 """
 
 from __future__ import annotations
@@ -84,6 +85,14 @@ def lose_in_zoc(state: RsState, ctx: Context, mover: str) -> None:
             unit.reserve = False
             ctx.emit("reserve-lost", f"{unit.id} is now in a {mover} zone of control and loses its Reserve marker",
                      "RS/RS 7.62", unit=unit.id)
+
+
+def lose_after_combat(state: RsState, ctx: Context, combat: Combat) -> None:
+    """RS/RS 7.62: once a combat is over, a reserve of either side that its advance or retreats have left in
+    an enemy zone of control loses its marker (an enemy advance, or an enemy retreat, put it there; or it
+    entered the zone itself, retreating; interpretations.md 7.62)."""
+    for side in (combat.attacker, combat.defender):
+        lose_in_zoc(state, ctx, side)
 
 
 def note_enemy_segment(state: RsState, mover: str) -> None:

@@ -180,6 +180,7 @@ def run_prepared_combat(state: RsState, ctx: Context, side: str | None) -> bool:
             combat.stage = "done"
         if not resolve.resolve(state, ctx, combat):
             return False
+        reserves.lose_after_combat(state, ctx, combat)  # RS/RS 7.62: an advance or retreat next to a reserve
         state.combat_index += 1
     return True
 
@@ -254,6 +255,7 @@ def run_movement(state: RsState, ctx: Context, side: str | None) -> bool:
                 run.attacked += [u for u in combat.attackers if u not in run.attacked]
             if not resolve.resolve(state, ctx, combat):
                 return False
+            reserves.lose_after_combat(state, ctx, combat)  # RS/RS 7.62
         run.index += 1
         run.executing = False
     if not reserve_interruption(state, ctx, side, run):  # RS/RS 7.63
@@ -296,6 +298,7 @@ def reserve_hasty(state: RsState, ctx: Context, side: str, run: MovementRun) -> 
             continue
         if not resolve.resolve(state, ctx, combat):
             return False
+        reserves.lose_after_combat(state, ctx, combat)  # RS/RS 7.62
     run.reserve_combats = []
     return True
 
