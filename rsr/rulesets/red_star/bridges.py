@@ -12,8 +12,10 @@ and ``bridge: {destroy: "a-b"}`` (no MP), but only in a later Movement segment i
 than the one in which the counter was placed or left intact (11.2; interpretations.md).
 
 ``bridge: {pick_up: "a-b"}`` with an empty path: an engineer without Fired or disruption markers that stays the
-whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal); an engineer in
-reserve does the same in the enemy Movement segment, answering a reserve-move request (reserves.py).
+whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal) when the segment
+ends: until then the counter is still a bridge, which units may cross and a Soviet unit may destroy
+(``declare_pick_up``, ``pick_up_at_end``). An engineer in reserve does the same in the enemy Movement segment,
+answering a reserve-move request (reserves.py).
 
 ``bridge: {exchange: <engineer id>}`` with an empty path: the engineer carrying the counter hands it to another
 Japanese engineer in its hex (11.2 exchange). Neither may use any MP in this Movement segment: the giver's
@@ -210,6 +212,41 @@ def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[
     state.units[COUNTER].hex = engineer.hex
     ctx.emit("bridge", f"{engineer.id} places the Japanese bridge counter across the Halha on {side_id}",
              "RS/RS 11.2", hexside=side_id, done=True, action="place", unit=engineer.id)
+
+
+def declare_pick_up(state: RsState, ctx: Context, side: str, units: list[str], action: dict[str, str],
+                    left: dict[str, Fraction], pending: list[list[str]], reserve: bool = False) -> None:
+    """RS/RS 11.2 removal: an engineer that is to spend the whole Movement segment next to the counter's
+    hexside picks it up only when the segment ends; until then the counter stays a bridge (units may cross it,
+    a Soviet unit reaching it may destroy it). Note it in ``pending`` (a MovementRun list), or say now why it
+    cannot be done."""
+    why = problem(state, side, units, action, left, standing=True)
+    if why:
+        not_carried_out(state, ctx, action, why)
+        return
+    engineer = engineer_of(state, units)
+    assert engineer is not None
+    pending.append([engineer.id, engineer.hex or "", action["pick_up"]])
+    who = "reserve " if reserve else ""
+    segment = "this" if not reserve else "this enemy"
+    ctx.emit("bridge", f"{who}{engineer.id} stays by the Japanese bridge on {action['pick_up']} to pick it up at the "
+             f"end of {segment} Movement segment", "RS/RS 11.2", done=False, action="pick_up-declared",
+             unit=engineer.id, hexside=action["pick_up"])
+
+
+def pick_up_at_end(state: RsState, ctx: Context, pending: list[list[str]], moved: list[str]) -> None:
+    """RS/RS 11.2 removal, at the end of the Movement segment: each engineer that declared a pick-up and has
+    stayed the whole segment in its hex (it is still there and not in ``moved``), without a Fired or
+    Disruption marker, picks up the counter if it is still on that hexside."""
+    for engineer_id, hex_id, side_id in pending:
+        engineer = state.units[engineer_id]
+        action = {"pick_up": side_id}
+        if not engineer.on_map or engineer.hex != hex_id or engineer_id in moved:
+            not_carried_out(state, ctx, action, f"{engineer_id} did not stay by {side_id} the whole segment "
+                            "(RS/RS 11.2)")
+            continue
+        act(state, ctx, engineer.side, [engineer_id], action, {engineer_id: movement_allowance(state, engineer)},
+            standing=True)
 
 
 def destroy(state: RsState, ctx: Context, side_id: str, why: str, case: str) -> None:

@@ -143,7 +143,8 @@ def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[move
             why = bridges.problem(trial, side, list(move.units), move.bridge, full, standing=True)
             if why:
                 raise RulesError(f"move {move.number}: {why}")
-            bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, full, standing=True)
+            if kind == "destroy":  # (a pick-up waits for the end of the segment, RS/RS 11.2)
+                bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, full, standing=True)
             continue
         if kind and kind != "leave":
             raise RulesError(f"move {move.number}: in Reserve Movement an engineer may only stay put to pick up the "
@@ -224,11 +225,10 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
         if move.bridge is not None and "pick_up" in move.bridge:  # RS/RS 11.2: waits for the segment's end
             engineer = bridges.engineer_of(state, list(move.units))
             if engineer is not None:
-                run.reserve_pickups.append([engineer.id, engineer.hex or "", move.bridge["pick_up"]])
+                bridges.declare_pick_up(state, ctx, side, [engineer.id], move.bridge,
+                                        {engineer.id: movement.allowance_of(state, engineer)}, run.reserve_pickups,
+                                        reserve=True)
                 run.reserve_moved += [engineer.id] if engineer.id not in run.reserve_moved else []
-                ctx.emit("bridge", f"reserve {engineer.id} stays by the Japanese bridge on {move.bridge['pick_up']} "
-                         "to pick it up at the end of this Movement segment", "RS/RS 11.2", done=False,
-                         action="pick_up-declared", unit=engineer.id, hexside=move.bridge["pick_up"])
             continue
         units = [u for u in move.units if state.units[u].on_map and state.units[u].reserve]
         units = [u for u in units if released(state, ctx, run, u)]
@@ -346,16 +346,11 @@ def standing_bridge(side: str, raw: Any) -> dict[str, Any]:
 
 
 def pick_up_at_segment_end(state: RsState, ctx: Context, run: MovementRun) -> None:
-    """RS/RS 11.2 removal by a reserve engineer: having stayed the whole enemy Movement segment in a hex of the
-    counter's hexside (it moved in no interruption and is still where it was), it picks the counter up."""
-    for engineer_id, hex_id, side_id in run.reserve_pickups:
-        engineer = state.units[engineer_id]
-        if not engineer.on_map or engineer.hex != hex_id or engineer_id in state.reserve_movers:
-            ctx.emit("bridge", f"the bridge action is not carried out: {engineer_id} did not stay by {side_id} the "
-                     "whole segment (RS/RS 11.2)", "RS/RS 11.2", hexside=side_id, done=False)
-            continue
-        bridges.act(state, ctx, engineer.side, [engineer_id], {"pick_up": side_id},
-                    {engineer_id: movement.allowance_of(state, engineer)})
+    """RS/RS 11.2 removal at the end of a Movement segment: first by the moving side's engineers, then by a
+    reserve engineer of the other side (it must also have moved in no interruption)."""
+    bridges.pick_up_at_end(state, ctx, run.pickups, [])
+    bridges.pick_up_at_end(state, ctx, run.reserve_pickups, state.reserve_movers)
+    run.pickups = []
     run.reserve_pickups = []
 
 

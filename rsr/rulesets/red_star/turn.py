@@ -308,8 +308,11 @@ def execute_move(state: RsState, ctx: Context, side: str, raw: dict[str, Any], r
                          raw["number"])
     alive = [u for u in move.units if state.units[u].on_map]
     if alive and not move.path and raw.get("bridge"):  # RS/RS 11.2 pick-up or destruction without moving
-        bridges.act(state, ctx, side, alive, raw["bridge"], {u: movement.allowance_of(state, state.units[u])
-                                                             for u in alive}, standing=True)
+        full = {u: movement.allowance_of(state, state.units[u]) for u in alive}
+        if "pick_up" in raw["bridge"]:  # RS/RS 11.2: picked up at the end of the segment, not now
+            bridges.declare_pick_up(state, ctx, side, alive, raw["bridge"], full, run.pickups)
+        else:
+            bridges.act(state, ctx, side, alive, raw["bridge"], full, standing=True)
     if not alive or not move.path:
         return
     first = state.units[alive[0]].hex
