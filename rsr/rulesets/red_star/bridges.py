@@ -174,44 +174,48 @@ def not_carried_out(state: RsState, ctx: Context, action: dict[str, str], why: s
 
 
 def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[str, str],
-        left: dict[str, Fraction], standing: bool = False) -> None:
-    """Carry out a bridge action at the end of a move, or say why it could not be done."""
+        left: dict[str, Fraction], standing: bool = False) -> int:
+    """Carry out a bridge action at the end of a move, or say why it could not be done. Returns the MP the
+    engineer spent on it (RS/RS 11.1, 11.2: 5, or 10 to place the counter with a motorized engineer; 0 for
+    any other action or one not carried out)."""
     why = problem(state, side, units, action, left, standing)
     kind, side_id = next(iter(action.items()))
     if kind == "leave":
-        return
+        return 0
     if why:
         not_carried_out(state, ctx, action, why)
-        return
+        return 0
     if kind == "destroy" and side == "soviet" and side_id == state.pontoon:  # RS/RS 11.2
         low, high = side_id.split("-")
         by = next(u for u in units if state.units[u].on_map and state.units[u].hex in (low, high))
         destroy(state, ctx, side_id, f"destroyed by {by} next to it (no MP)", "RS/RS 11.2")
-        return
+        return 0
     engineer = engineer_of(state, units)
     assert engineer is not None
     if kind == "destroy":
         destroy(state, ctx, side_id, f"destroyed by {engineer.id} (+{DESTROY_COST} MP)", "RS/RS 11.1")
-        return
+        return DESTROY_COST
     if kind == "exchange":
         state.carriers[COUNTER] = side_id
         state.units[COUNTER].hex = state.units[side_id].hex
         ctx.emit("bridge", f"{engineer.id} hands the Japanese bridge counter to {side_id} in {engineer.hex}",
                  "RS/RS 11.2", done=True, action="exchange", unit=engineer.id, to=side_id)
-        return
+        return 0
     if kind == "pick_up":
         state.pontoon = None
         state.carriers[COUNTER] = engineer.id
         state.units[COUNTER].hex = engineer.hex
         ctx.emit("bridge", f"{engineer.id} picks up the Japanese bridge counter from {side_id}", "RS/RS 11.2",
                  hexside=side_id, done=True, action="pick_up", unit=engineer.id)
-        return
+        return 0
+    cost = PLACE_COST_MOTORIZED if is_motorized(state, engineer) else PLACE_COST
     state.pontoon = side_id
     state.pontoon_placed, state.pontoon_left = segment_key(state), ""  # RS/RS 11.2: the waits start afresh
     del state.carriers[COUNTER]
     state.units[COUNTER].hex = engineer.hex
     ctx.emit("bridge", f"{engineer.id} places the Japanese bridge counter across the Halha on {side_id}",
              "RS/RS 11.2", hexside=side_id, done=True, action="place", unit=engineer.id)
+    return cost
 
 
 def declare_pick_up(state: RsState, ctx: Context, side: str, units: list[str], action: dict[str, str],
