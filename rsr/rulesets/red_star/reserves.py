@@ -231,7 +231,10 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
                 assert move.bridge is not None
                 full = {u: movement.allowance_of(state, state.units[u]) for u in units}
                 cost = bridges.act(state, ctx, side, units, move.bridge, full, standing=True)
-                lose_by_cost(state, ctx, bridges.engineer_of(state, units), cost)
+                engineer = bridges.engineer_of(state, units)
+                lose_by_cost(state, ctx, engineer, cost)
+                if cost and engineer is not None:  # RS/RS 11.2 exchange: it has used MP in Reserve Movement
+                    state.reserve_movers = sorted({*state.reserve_movers, engineer.id})
             continue
         if move.bridge is not None and "pick_up" in move.bridge:  # RS/RS 11.2: waits for the segment's end
             engineer = bridges.engineer_of(state, list(move.units))
