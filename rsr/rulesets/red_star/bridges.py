@@ -12,8 +12,10 @@ and ``bridge: {destroy: "a-b"}`` (no MP), but only in a later Movement segment i
 than the one in which the counter was placed or left intact (11.2; interpretations.md).
 
 ``bridge: {pick_up: "a-b"}`` with an empty path: an engineer without Fired or disruption markers that stays the
-whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal); an engineer in
-reserve does the same in the enemy Movement segment, answering a reserve-move request (reserves.py).
+whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal) when the segment
+ends: until then the counter is still a bridge, which units may cross and a Soviet unit may destroy
+(``declare_pick_up``, ``pick_up_at_end``). An engineer in reserve does the same in the enemy Movement segment,
+answering a reserve-move request (reserves.py).
 
 ``bridge: {exchange: <engineer id>}`` with an empty path: the engineer carrying the counter hands it to another
 Japanese engineer in its hex (11.2 exchange). Neither may use any MP in this Movement segment: the giver's
@@ -172,44 +174,83 @@ def not_carried_out(state: RsState, ctx: Context, action: dict[str, str], why: s
 
 
 def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[str, str],
-        left: dict[str, Fraction], standing: bool = False) -> None:
-    """Carry out a bridge action at the end of a move, or say why it could not be done."""
+        left: dict[str, Fraction], standing: bool = False) -> int:
+    """Carry out a bridge action at the end of a move, or say why it could not be done. Returns the MP the
+    engineer spent on it (RS/RS 11.1, 11.2: 5, or 10 to place the counter with a motorized engineer; 0 for
+    any other action or one not carried out)."""
     why = problem(state, side, units, action, left, standing)
     kind, side_id = next(iter(action.items()))
     if kind == "leave":
-        return
+        return 0
     if why:
         not_carried_out(state, ctx, action, why)
-        return
+        return 0
     if kind == "destroy" and side == "soviet" and side_id == state.pontoon:  # RS/RS 11.2
         low, high = side_id.split("-")
         by = next(u for u in units if state.units[u].on_map and state.units[u].hex in (low, high))
         destroy(state, ctx, side_id, f"destroyed by {by} next to it (no MP)", "RS/RS 11.2")
-        return
+        return 0
     engineer = engineer_of(state, units)
     assert engineer is not None
     if kind == "destroy":
         destroy(state, ctx, side_id, f"destroyed by {engineer.id} (+{DESTROY_COST} MP)", "RS/RS 11.1")
-        return
+        return DESTROY_COST
     if kind == "exchange":
         state.carriers[COUNTER] = side_id
         state.units[COUNTER].hex = state.units[side_id].hex
         ctx.emit("bridge", f"{engineer.id} hands the Japanese bridge counter to {side_id} in {engineer.hex}",
                  "RS/RS 11.2", done=True, action="exchange", unit=engineer.id, to=side_id)
-        return
+        return 0
     if kind == "pick_up":
         state.pontoon = None
         state.carriers[COUNTER] = engineer.id
         state.units[COUNTER].hex = engineer.hex
         ctx.emit("bridge", f"{engineer.id} picks up the Japanese bridge counter from {side_id}", "RS/RS 11.2",
                  hexside=side_id, done=True, action="pick_up", unit=engineer.id)
-        return
+        return 0
+    cost = PLACE_COST_MOTORIZED if is_motorized(state, engineer) else PLACE_COST
     state.pontoon = side_id
     state.pontoon_placed, state.pontoon_left = segment_key(state), ""  # RS/RS 11.2: the waits start afresh
     del state.carriers[COUNTER]
     state.units[COUNTER].hex = engineer.hex
     ctx.emit("bridge", f"{engineer.id} places the Japanese bridge counter across the Halha on {side_id}",
              "RS/RS 11.2", hexside=side_id, done=True, action="place", unit=engineer.id)
+    return cost
+
+
+def declare_pick_up(state: RsState, ctx: Context, side: str, units: list[str], action: dict[str, str],
+                    left: dict[str, Fraction], pending: list[list[str]], reserve: bool = False) -> None:
+    """RS/RS 11.2 removal: an engineer that is to spend the whole Movement segment next to the counter's
+    hexside picks it up only when the segment ends; until then the counter stays a bridge (units may cross it,
+    a Soviet unit reaching it may destroy it). Note it in ``pending`` (a MovementRun list), or say now why it
+    cannot be done."""
+    why = problem(state, side, units, action, left, standing=True)
+    if why:
+        not_carried_out(state, ctx, action, why)
+        return
+    engineer = engineer_of(state, units)
+    assert engineer is not None
+    pending.append([engineer.id, engineer.hex or "", action["pick_up"]])
+    who = "reserve " if reserve else ""
+    segment = "this" if not reserve else "this enemy"
+    ctx.emit("bridge", f"{who}{engineer.id} stays by the Japanese bridge on {action['pick_up']} to pick it up at the "
+             f"end of {segment} Movement segment", "RS/RS 11.2", done=False, action="pick_up-declared",
+             unit=engineer.id, hexside=action["pick_up"])
+
+
+def pick_up_at_end(state: RsState, ctx: Context, pending: list[list[str]], moved: list[str]) -> None:
+    """RS/RS 11.2 removal, at the end of the Movement segment: each engineer that declared a pick-up and has
+    stayed the whole segment in its hex (it is still there and not in ``moved``), without a Fired or
+    Disruption marker, picks up the counter if it is still on that hexside."""
+    for engineer_id, hex_id, side_id in pending:
+        engineer = state.units[engineer_id]
+        action = {"pick_up": side_id}
+        if not engineer.on_map or engineer.hex != hex_id or engineer_id in moved:
+            not_carried_out(state, ctx, action, f"{engineer_id} did not stay by {side_id} the whole segment "
+                            "(RS/RS 11.2)")
+            continue
+        act(state, ctx, engineer.side, [engineer_id], action, {engineer_id: movement_allowance(state, engineer)},
+            standing=True)
 
 
 def destroy(state: RsState, ctx: Context, side_id: str, why: str, case: str) -> None:

@@ -375,7 +375,7 @@ def reserves_options(state: RsState, ask: Ask) -> dict[str, Any]:
 def reserves_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
     if rule in ("keep", "release"):
         return {"release": [] if rule == "keep" else list(request.options["units"])}
-    if rule == "after-enemy-move":  # RS/RS 7.62: no reserve sits out the scenario
+    if rule == "after-enemy-move":  # RS/RS 7.62: the owner's standing choice to release a reserve that has waited
         return {"release": list(request.options["seen"])}
     return None
 
@@ -384,7 +384,8 @@ RESERVES = Decision(
     "reserves", "t{turn}/{side}/markers/reserves", "RS/RS 7.61, 7.62", "the phasing player",
     prompt=lambda state, ask: "Marker Adjustment: Reserve markers to remove or place",
     options=reserves_options, template=lambda state, ask: {"release": [], "create": []},
-    policy=Policy("reserves", ("after-enemy-move", "keep", "release", "ask"), default="after-enemy-move",
+    # RS/RS 7.62: a marker stays until its owner removes it; removing it is his choice, never the default
+    policy=Policy("reserves", ("keep", "after-enemy-move", "release", "ask"), default="keep",
                   answer=reserves_by_policy),
     schema={"type": "object", "propertyNames": {"enum": ["release", "create"]}},
     shape="a reserves answer is {release: [unit ids], create: [unit ids]} (RS/RS 7.61, 7.62)",

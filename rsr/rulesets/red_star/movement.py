@@ -337,6 +337,7 @@ def check_order(state: RsState, side: str, answer: Any) -> tuple[list[str], list
     hasty_used: list[str] = []
     attacks = 0
     entered_hexes: list[str] = []
+    picking: list[str] = []  # RS/RS 11.2: hexsides whose counter an engineer of the order picks up
     for move in moves:
         units = [trial.units.get(u) for u in move.units]
         first = units[0]
@@ -363,7 +364,14 @@ def check_order(state: RsState, side: str, answer: Any) -> tuple[list[str], list
             why = bridges.problem(trial, side, list(move.units), move.bridge, walked.left, not move.path)
             if why:
                 raise RulesError(f"move {move.number}: {why}")
-            bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, walked.left, not move.path)
+            if "pick_up" in move.bridge:  # RS/RS 11.2: the counter stays until the end of the segment
+                if move.bridge["pick_up"] in picking:
+                    raise RulesError(f"move {move.number}: another engineer of this order already picks up the "
+                                     f"Japanese bridge on {move.bridge['pick_up']} (RS/RS 11.2)")
+                picking.append(move.bridge["pick_up"])
+            else:
+                bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, walked.left,
+                            not move.path)
         bridges.soviet_adjacency(trial, Context(NoDice()), side, entered, move.bridge)  # RS/RS 11.2
         moved += list(move.units)
         entered_hexes += [trial.units[u].hex or "" for u in move.units if walked.reached[u]]

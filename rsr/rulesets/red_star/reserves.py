@@ -23,14 +23,16 @@ in the clear (a reserve move is itself an answer in the clear); the phasing play
 then asked (policy ``defence-choices``), and the attacks are resolved, all before his movement resumes
 (interpretations.md 7.63).
 
-The Reserve marker policy ``reserves`` (Marker Adjustment, 7.61, 7.62) defaults to ``after-enemy-move``:
-a marker is removed once its unit has sat through one enemy Movement segment, so a default game never
-keeps units in reserve for the whole scenario (interpretations.md 7.6).
+The Reserve marker policy ``reserves`` (Marker Adjustment, 7.61, 7.62) defaults to ``keep``: a marker stays
+until its owner removes it (7.62), so removing one is always the player's choice; ``after-enemy-move`` (a
+marker is removed once its unit has sat through one enemy Movement segment), ``release`` and ``ask`` are
+standing choices he may make (interpretations.md 7.62).
 """
 
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 from typing import Any
 
 from rsr.engine import Context
@@ -87,6 +89,14 @@ def lose_in_zoc(state: RsState, ctx: Context, mover: str) -> None:
                      "RS/RS 7.62", unit=unit.id)
 
 
+def lose_after_combat(state: RsState, ctx: Context, combat: Combat) -> None:
+    """RS/RS 7.62: once a combat is over, a reserve of either side that its advance or retreats have left in
+    an enemy zone of control loses its marker (an enemy advance, or an enemy retreat, put it there; or it
+    entered the zone itself, retreating; interpretations.md 7.62)."""
+    for side in (combat.attacker, combat.defender):
+        lose_in_zoc(state, ctx, side)
+
+
 def note_enemy_segment(state: RsState, mover: str) -> None:
     """Remember which reserves have sat through an enemy Movement segment (policy after-enemy-move); forget
     which of them moved in the one before (RS/RS 11.2)."""
@@ -132,26 +142,31 @@ def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[move
                 raise RulesError(f"move {move.number}: a stack moves from one hex (RS/RS 7.2)")
             seen.append(unit_id)
         kind = next(iter(move.bridge)) if move.bridge else ""
-        if kind in ("pick_up", "destroy") and not move.path:  # RS/RS 11.2: a reserve acting without moving
+        if kind in ("pick_up", "destroy", "place") and not move.path:  # RS/RS 11.1, 11.2: acting without moving
             assert move.bridge is not None
             full = {u: movement.allowance_of(trial, trial.units[u]) for u in move.units}
             why = bridges.problem(trial, side, list(move.units), move.bridge, full, standing=True)
             if why:
                 raise RulesError(f"move {move.number}: {why}")
-            bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, full, standing=True)
+            if kind != "pick_up":  # (a pick-up waits for the end of the segment, RS/RS 11.2)
+                bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, full, standing=True)
             continue
-        if kind and kind != "leave":
-            raise RulesError(f"move {move.number}: in Reserve Movement an engineer may only stay put to pick up the "
-                             "Japanese bridge ({units: [engineer], path: [], bridge: {pick_up: hexside}}); a Soviet "
-                             "unit next to it may stay put to destroy it ({units: [unit], path: [], bridge: {destroy: "
-                             "hexside}}) and a Soviet move may leave it intact ({bridge: {leave: hexside}}, "
-                             "RS/RS 11.2)")
+        if kind in ("pick_up", "exchange"):
+            raise RulesError(f"move {move.number}: in Reserve Movement an engineer picks up the Japanese bridge only "
+                             "by staying put ({units: [engineer], path: [], bridge: {pick_up: hexside}}), and hands "
+                             "it over only in its own Movement segment (RS/RS 11.2)")
         if kind == "leave" and side != "soviet":
             raise RulesError(f"move {move.number}: only the Soviet player leaves the Japanese bridge intact "
                              "(RS/RS 11.2)")
         walked = movement.walk(trial, side, move, strict=True)
         movement.check_hasty(trial, side, move, walked, hasty_used)  # RS/RS 7.63: a hasty attack may end it
         entered = movement.apply_walk(trial, side, move, walked)
+        if kind in ("destroy", "place"):  # RS/RS 7.63 with 11.1, 11.2: an engineer acts where its move ends
+            assert move.bridge is not None
+            why = bridges.problem(trial, side, list(move.units), move.bridge, walked.left)
+            if why:
+                raise RulesError(f"move {move.number}: {why}")
+            bridges.act(trial, Context(NoDice()), side, list(move.units), move.bridge, walked.left)
         bridges.soviet_adjacency(trial, Context(NoDice()), side, entered, move.bridge)  # RS/RS 11.2
     attacks = sum(len(m.hasty) for m in moves)
     if attacks > state.support.get(side, 0):
@@ -210,20 +225,28 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
     from rsr.rulesets.red_star import retreat as rt
 
     for move in moves:
-        if move.bridge is not None and "destroy" in move.bridge and not move.path:  # RS/RS 11.2, already next to it
+        kind = next(iter(move.bridge)) if move.bridge else ""
+        if kind in ("destroy", "place") and not move.path:  # RS/RS 11.1, 11.2: already next to the hexside
             units = [u for u in move.units if state.units[u].on_map and state.units[u].reserve]
-            run.reserve_moved += [u for u in units if u not in run.reserve_moved]
-            bridges.act(state, ctx, side, units, move.bridge,
-                        {u: movement.allowance_of(state, state.units[u]) for u in units}, standing=True)
+            # RS/RS 7.64: a Japanese engineer spending MP on a bridge is a reserve moving (no roll for the Soviets)
+            units = [u for u in units if released(state, ctx, run, u)]
+            run.reserve_moved += [u for u in move.units if u not in run.reserve_moved]
+            if units:
+                assert move.bridge is not None
+                full = {u: movement.allowance_of(state, state.units[u]) for u in units}
+                cost = bridges.act(state, ctx, side, units, move.bridge, full, standing=True)
+                engineer = bridges.engineer_of(state, units)
+                lose_by_cost(state, ctx, engineer, cost)
+                if cost and engineer is not None:  # RS/RS 11.2 exchange: it has used MP in Reserve Movement
+                    state.reserve_movers = sorted({*state.reserve_movers, engineer.id})
             continue
         if move.bridge is not None and "pick_up" in move.bridge:  # RS/RS 11.2: waits for the segment's end
             engineer = bridges.engineer_of(state, list(move.units))
             if engineer is not None:
-                run.reserve_pickups.append([engineer.id, engineer.hex or "", move.bridge["pick_up"]])
+                bridges.declare_pick_up(state, ctx, side, [engineer.id], move.bridge,
+                                        {engineer.id: movement.allowance_of(state, engineer)}, run.reserve_pickups,
+                                        reserve=True)
                 run.reserve_moved += [engineer.id] if engineer.id not in run.reserve_moved else []
-                ctx.emit("bridge", f"reserve {engineer.id} stays by the Japanese bridge on {move.bridge['pick_up']} "
-                         "to pick it up at the end of this Movement segment", "RS/RS 11.2", done=False,
-                         action="pick_up-declared", unit=engineer.id, hexside=move.bridge["pick_up"])
             continue
         units = [u for u in move.units if state.units[u].on_map and state.units[u].reserve]
         units = [u for u in units if released(state, ctx, run, u)]
@@ -236,24 +259,45 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
         start = state.units[units[0]].hex or ""
         walked = artillery.walk_interdicted(state, ctx, side, move)
         entered = movement.apply_walk(state, side, move, walked)
-        enemy_zoc = zone_of_control(state, enemy_of(side))
+        spent: dict[str, Fraction] = {}
         for unit_id in units:
             hexes = entered.get(unit_id, [])
             for hex_id in hexes:
                 rt.mark_victory(state, hex_id, side, [state.units[unit_id]])
-            spent = walked.allowance[unit_id] - walked.left[unit_id]
+            spent[unit_id] = walked.allowance[unit_id] - walked.left[unit_id]
             ctx.emit("reserve-moved", f"interruption: reserve {unit_id} moves {' -> '.join([start, *hexes])} "
-                     f"({movement.fraction_text(spent)} of {movement.fraction_text(walked.allowance[unit_id])} MP)",
+                     f"({movement.fraction_text(spent[unit_id])} of "
+                     f"{movement.fraction_text(walked.allowance[unit_id])} MP)",
                      "RS/RS 7.63", unit=unit_id, frm=start, to=hexes[-1] if hexes else start, path=hexes,
                      interruption=run.index)
+        if kind in ("destroy", "place"):  # RS/RS 7.63 with 11.1, 11.2: the engineer acts where its move ends
+            assert move.bridge is not None
+            cost = bridges.act(state, ctx, side, units, move.bridge, walked.left)
+            engineer = bridges.engineer_of(state, units)
+            if engineer is not None:  # RS/RS 7.62: the MP of a bridge action are spent in Reserve Movement
+                spent[engineer.id] += cost
+        enemy_zoc = zone_of_control(state, enemy_of(side))
+        for unit_id in units:
             unit = state.units[unit_id]
             printed = state.counter(unit_id).face(unit.reduced).movement
-            if spent > half_up(printed) or unit.hex in enemy_zoc:  # RS/RS 7.62
+            if spent[unit_id] > half_up(printed) or unit.hex in enemy_zoc:  # RS/RS 7.62
                 unit.reserve = False
                 why = "entered an enemy zone of control" if unit.hex in enemy_zoc else (
-                    f"spent over half its allowance ({movement.fraction_text(spent)} of {printed})")
+                    f"spent over half its allowance ({movement.fraction_text(spent[unit_id])} of {printed})")
                 ctx.emit("reserve-lost", f"{unit_id} {why} and loses its Reserve marker", "RS/RS 7.62", unit=unit_id)
         bridges.soviet_adjacency(state, ctx, side, entered, move.bridge)  # RS/RS 11.2: a leave may come with it
+
+
+def lose_by_cost(state: RsState, ctx: Context, engineer: Unit | None, cost: int) -> None:
+    """RS/RS 7.62: a reserve engineer that spends over half its printed allowance on a bridge action without
+    moving (11.1, 11.2) loses its Reserve marker."""
+    if engineer is None or not cost or not engineer.reserve:
+        return
+    printed = state.counter(engineer.id).face(engineer.reduced).movement
+    if cost > half_up(printed):
+        engineer.reserve = False
+        ctx.emit("reserve-lost", f"{engineer.id} spent over half its allowance ({cost} of {printed}) and loses its "
+                 "Reserve marker", "RS/RS 7.62", unit=engineer.id)
 
 
 def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str, Any]]) -> dict[str, Any]:
@@ -341,16 +385,11 @@ def standing_bridge(side: str, raw: Any) -> dict[str, Any]:
 
 
 def pick_up_at_segment_end(state: RsState, ctx: Context, run: MovementRun) -> None:
-    """RS/RS 11.2 removal by a reserve engineer: having stayed the whole enemy Movement segment in a hex of the
-    counter's hexside (it moved in no interruption and is still where it was), it picks the counter up."""
-    for engineer_id, hex_id, side_id in run.reserve_pickups:
-        engineer = state.units[engineer_id]
-        if not engineer.on_map or engineer.hex != hex_id or engineer_id in state.reserve_movers:
-            ctx.emit("bridge", f"the bridge action is not carried out: {engineer_id} did not stay by {side_id} the "
-                     "whole segment (RS/RS 11.2)", "RS/RS 11.2", hexside=side_id, done=False)
-            continue
-        bridges.act(state, ctx, engineer.side, [engineer_id], {"pick_up": side_id},
-                    {engineer_id: movement.allowance_of(state, engineer)})
+    """RS/RS 11.2 removal at the end of a Movement segment: first by the moving side's engineers, then by a
+    reserve engineer of the other side (it must also have moved in no interruption)."""
+    bridges.pick_up_at_end(state, ctx, run.pickups, [])
+    bridges.pick_up_at_end(state, ctx, run.reserve_pickups, state.reserve_movers)
+    run.pickups = []
     run.reserve_pickups = []
 
 

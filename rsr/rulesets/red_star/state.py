@@ -97,6 +97,7 @@ class MovementRun:
     triggered: list[int] = field(default_factory=list)        # conditional reserve orders already carried out
     reserve_combats: list[str] = field(default_factory=list)  # 7.63: the reserves' hasty attacks still to resolve
     reserve_pickups: list[list[str]] = field(default_factory=list)  # 11.2: [engineer, hex, hexside] by a reserve
+    pickups: list[list[str]] = field(default_factory=list)  # 11.2: the same, by the mover (at the end)
 
 
 @dataclass

@@ -181,6 +181,7 @@ def run_prepared_combat(state: RsState, ctx: Context, side: str | None) -> bool:
             combat.stage = "done"
         if not resolve.resolve(state, ctx, combat):
             return False
+        reserves.lose_after_combat(state, ctx, combat)  # RS/RS 7.62: an advance or retreat next to a reserve
         state.combat_index += 1
     return True
 
@@ -255,6 +256,7 @@ def run_movement(state: RsState, ctx: Context, side: str | None) -> bool:
                 run.attacked += [u for u in combat.attackers if u not in run.attacked]
             if not resolve.resolve(state, ctx, combat):
                 return False
+            reserves.lose_after_combat(state, ctx, combat)  # RS/RS 7.62
         run.index += 1
         run.executing = False
     if not reserve_interruption(state, ctx, side, run):  # RS/RS 7.63
@@ -297,6 +299,7 @@ def reserve_hasty(state: RsState, ctx: Context, side: str, run: MovementRun) -> 
             continue
         if not resolve.resolve(state, ctx, combat):
             return False
+        reserves.lose_after_combat(state, ctx, combat)  # RS/RS 7.62
     run.reserve_combats = []
     return True
 
@@ -306,8 +309,11 @@ def execute_move(state: RsState, ctx: Context, side: str, raw: dict[str, Any], r
                          raw["number"])
     alive = [u for u in move.units if state.units[u].on_map]
     if alive and not move.path and raw.get("bridge"):  # RS/RS 11.2 pick-up or destruction without moving
-        bridges.act(state, ctx, side, alive, raw["bridge"], {u: movement.allowance_of(state, state.units[u])
-                                                             for u in alive}, standing=True)
+        full = {u: movement.allowance_of(state, state.units[u]) for u in alive}
+        if "pick_up" in raw["bridge"]:  # RS/RS 11.2: picked up at the end of the segment, not now
+            bridges.declare_pick_up(state, ctx, side, alive, raw["bridge"], full, run.pickups)
+        else:
+            bridges.act(state, ctx, side, alive, raw["bridge"], full, standing=True)
     if not alive or not move.path:
         return
     first = state.units[alive[0]].hex
@@ -353,23 +359,32 @@ def end_movement(state: RsState, ctx: Context, side: str, run: MovementRun) -> N
 
 
 def run_marker_adjustment(state: RsState, ctx: Context, side: str | None) -> bool:
-    """RS/RS 3.1, 5.7, 7.4, 7.62: the phasing side's Fired, Disruption and truck markers come off."""
+    """RS/RS 3.1, 5.7, 7.4, 7.61, 7.62: the phasing side places and removes Reserve markers, then its Fired,
+    Disruption and truck markers come off.
+
+    RS/RS 7.61: a unit with a Fired or Disruption marker may not take a Reserve marker, so the reserves are
+    settled while those markers are still on (interpretations.md 7.61)."""
     assert side is not None
     if state.force_step == "":
-        for unit in state.on_map(side):
-            removed = [name for name, on in (("Fired", unit.fired), (f"\"{unit.disruption}\"", unit.disruption),
-                                             ("truck", unit.truck)) if on]
-            if removed:
-                unit.fired = unit.truck = False
-                unit.disruption = 0
-                ctx.emit("markers", f"{unit.id}: {', '.join(removed)} {plural_word('marker', len(removed))} removed",
-                         "RS/RS 5.7",
-                         unit=unit.id)
         state.force_step = "reserves"
         if any(u.reserve for u in state.on_map(side)) or reserves.creatable(state, side):
             state.ask = Ask("reserves", side, f"t{state.turn}/{side}/markers/reserves")
             return False
+    remove_markers(state, ctx, side)
     return True
+
+
+def remove_markers(state: RsState, ctx: Context, side: str) -> None:
+    """RS/RS 5.7, 7.4: the phasing side's Fired, Disruption and truck markers come off."""
+    for unit in state.on_map(side):
+        removed = [name for name, on in (("Fired", unit.fired), (f"\"{unit.disruption}\"", unit.disruption),
+                                         ("truck", unit.truck)) if on]
+        if removed:
+            unit.fired = unit.truck = False
+            unit.disruption = 0
+            ctx.emit("markers", f"{unit.id}: {', '.join(removed)} {plural_word('marker', len(removed))} removed",
+                     "RS/RS 5.7",
+                     unit=unit.id)
 
 
 def run_turn_completion(state: RsState, ctx: Context, side: str | None) -> bool:
