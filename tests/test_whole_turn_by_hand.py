@@ -195,5 +195,6 @@ def test_a_plan_the_missions_before_its_die_leave_unpaid_is_refused_before_signi
     for command in (["orders", "check", str(game), str(orders)], ["submit", str(game), str(orders)]):
         refused = CliRunner().invoke(main, command, env={"RSR_HOME": str(tmp_path / "alice")})
         assert refused.exit_code == 2, refused.output
-        assert "the planned combats cost 1 support point, japan has 0 left" in " ".join(refused.output.split())
+        assert "no planned combat can be paid: the cheapest costs 1 support point, japan has 0 left" \
+            in " ".join(refused.output.split())
     assert len(list((game / "turns").iterdir())) == 2, "nothing was signed"

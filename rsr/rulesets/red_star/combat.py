@@ -150,14 +150,16 @@ def check_plan(state: RsState, side: str, plan: list[Any]) -> None:
     signing, never dropped silently later."""
     used: list[str] = []
     prefix = f"t{state.turn}/{side}/prepared"
-    cost = 0
+    costs = []
     for number, raw in enumerate(plan, start=1):
         combat = parse_declaration(state, side, raw, number, used, "prepared", f"{prefix}/c{number}")
-        cost += len(attack_hexes(combat))
+        costs.append(len(attack_hexes(combat)))
+    # RS/RS 6.1: one support point per attacking hex, paid in the plan's order as far as the points go (a combat
+    # the dice void frees its points for the next); a plan none of whose combats can ever be paid is refused
     left = state.support.get(side, 0)
-    if cost > left:  # RS/RS 6.1: one support point per attacking hex; fire missions before the dice spend them too
-        raise RulesError(f"the planned combats cost {cost} support point{'s' if cost != 1 else ''}, {side} has "
-                         f"{left} left once the fire missions of these orders are paid (RS/RS 6.1)")
+    if costs and min(costs) > left:
+        raise RulesError(f"no planned combat can be paid: the cheapest costs {plural(min(costs), 'support point')}, "
+                         f"{side} has {left} left once the fire missions of these orders are paid (RS/RS 6.1)")
 
 
 def planned_combats(state: RsState, side: str, plan: list[Any]) -> dict[str, Any]:
