@@ -309,7 +309,26 @@ def check(path: Path) -> tuple[Transcription, CheckResult]:
     transcription = load_file(path)
     doc, result = apply(shipped(transcription.ruleset, transcription.kind), transcription, str(path))
     _validate_part(transcription.ruleset, transcription.kind, doc, f"{path} (applied)")
+    playable(transcription, str(path))
     return transcription, result
+
+
+def playable(transcription: Transcription, where: str) -> None:
+    """The ruleset builds a game on it (what the schema cannot say: terrain on the chart, hexes adjacent)."""
+    from rsr.catalogue import available
+    from rsr.errors import RulesError
+    from rsr.rulesets import get_ruleset
+    from rsr.scenario import SCENARIO_ROOT, load_scenario
+
+    ruleset = get_ruleset(transcription.ruleset)
+    for name in available(ruleset.id, SCENARIO_ROOT):
+        scenario = load_scenario(ruleset.id, name)
+        if scenario.data["scenario"]["include"].get(transcription.kind) == f"{transcription.kind}.yaml":
+            try:
+                ruleset.initial_state(scenario_with(scenario, [transcription]), {})
+            except (RulesError, BadInput) as exc:
+                raise BadInput(f"{where}: scenario {name} cannot be played on it: {exc}") from exc
+            return
 
 
 # -- in a game --------------------------------------------------------------------------------------------
