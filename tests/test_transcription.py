@@ -142,34 +142,39 @@ def bot_game(scenario: Any) -> list[Event]:
     raise AssertionError("the game did not end")
 
 
-def reads_a_transcribed_value(event: Event, game: list[Event], index: int) -> bool:
-    """The event is a firefight on the 15 column, or one at a target standing in hex 4424."""
+def reads_a_transcribed_value(event: Event, kinds: set[str]) -> bool:
+    """A firefight resolved on the transcribed CRT column, or at a target in the transcribed hex."""
     if event.kind != "firefight":
         return False
-    if event.data.get("column") == "15":
-        return True
-    target = event.data.get("target")
-    moved = [e for e in game[:index] if e.kind == "moved" and e.data.get("unit") == target]
-    return bool(moved and moved[-1].data.get("to") == CHANGED_HEX) or (
-        not moved and target in {"mn-8-8"})  # mn-8-8 sets up in 4424 (july-1939-contact.yaml)
+    return ("tables" in kinds and event.data.get("column") == "15") or (
+        "map" in kinds and event.data.get("target_hex") == CHANGED_HEX)
 
 
-def test_a_game_on_a_transcription_differs_exactly_where_the_transcription_does(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kinds", [{"tables"}, {"map"}, {"tables", "map"}])
+def test_a_game_on_a_transcription_differs_exactly_where_the_transcription_does(tmp_path: Path,
+                                                                                 kinds: set[str]) -> None:
     shipped = load_scenario("red-star", SCENARIO)
-    transcribed = transcription.scenario_with(shipped, transcription.from_invite("red-star", transcription.invite_data(
-        [transcription.load_file(crt_column(tmp_path)), transcription.load_file(one_hex(tmp_path))])))
+    files = {"tables": crt_column, "map": one_hex}
+    read = [transcription.load_file(files[kind](tmp_path)) for kind in sorted(kinds)]
+    transcribed = transcription.scenario_with(
+        shipped, transcription.from_invite("red-star", transcription.invite_data(read)))
     ours, theirs = bot_game(shipped), bot_game(transcribed)
     plain = [(e.kind, e.data) for e in ours]
     other = [(e.kind, e.data) for e in theirs]
     first = next(i for i, (a, b) in enumerate(zip(plain, other, strict=False)) if a != b)
-    assert first > 0
-    assert reads_a_transcribed_value(ours[first], ours, first) or reads_a_transcribed_value(theirs[first], theirs, first), \
-        (ours[first], theirs[first])
-    # every event before it that read a transcribed value: none (so the prefix really is the untouched game)
-    assert not any(reads_a_transcribed_value(e, ours, i) for i, e in enumerate(ours[:first]))
-    # reports flag only what stays provisional: the transcribed column is flagged on rsr's data, never on it
-    assert any("CRT 15" in p for e in ours for p in e.provisional)
-    assert not any("CRT 15" in p for e in theirs for p in e.provisional)
+    # the same game, event for event, up to the first event that read a transcribed value ...
+    assert not any(reads_a_transcribed_value(e, kinds) for e in ours[:first])
+    assert reads_a_transcribed_value(ours[first], kinds), ours[first]
+    mine, yours = ours[first].data, theirs[first].data
+    assert (mine["combat"], mine["firefight"], mine["die"]) == (yours["combat"], yours["firefight"], yours["die"])
+    if kinds == {"map"}:  # ... where the transcribed hex's dunes shift the column (RS/RS 6.52)
+        assert any(s["reason"] == f"dunes in {CHANGED_HEX}" for s in yours["shifts"])
+        assert yours["column"] != mine["column"]
+    else:  # ... where the transcribed column gives its own result on the same die
+        assert yours["column"] == "15" and yours["result"] == "2/1" != mine["result"]
+    if "tables" in kinds:  # reports flag only what stays provisional: column 15, never once transcribed
+        assert any("CRT 15" in p for e in ours for p in e.provisional)
+        assert not any("CRT 15" in p for e in theirs for p in e.provisional)
 
 
 def test_the_transcription_game_by_mail_verifies_on_a_third_copy(tmp_path: Path) -> None:
