@@ -1224,3 +1224,23 @@ def data_check(file: Path, show_all: bool) -> None:
         click.echo(visible(f"  {label}"))
     if len(shown) < len(result.provisional):
         click.echo(f"  ... and {len(result.provisional) - len(shown)} more (--all lists them)")
+
+
+@data.command("show")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The picture to write: .svg or .png.")
+def data_show(file: Path, out: Path) -> None:
+    """Draw the whole map with a map transcription applied and every hex numbered (transcribed hexes marked T)."""
+    from rsr import transcription
+    from rsr.draw import svg_to_png
+    from rsr.fileio import atomic_write
+
+    if out.suffix.lower() not in (".svg", ".png"):
+        raise BadInput(f"--out {out}: the picture must be .svg or .png")
+    if out.is_symlink():
+        raise BadInput(f"{out} is a symbolic link; rsr does not write through one")
+    read, _ = transcription.check(file)
+    svg = transcription.map_svg(read, str(file))
+    atomic_write(out, svg_to_png(svg, 1.0) if out.suffix.lower() == ".png" else svg.encode())
+    click.echo(f"wrote {out}")

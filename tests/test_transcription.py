@@ -250,3 +250,14 @@ def test_load_yaml_of_an_exported_form_keeps_hex_numbers_as_text(tmp_path: Path)
     raw = load_yaml_file(path)
     entry = next(e for e in raw["entries"] if e["at"] == f"terrain/{CHANGED_HEX}")
     assert entry["value"] == "desert" and entry["label"] == f"terrain.{CHANGED_HEX}"
+
+
+def test_data_show_draws_the_transcribed_map_with_hex_numbers(tmp_path: Path) -> None:
+    out = tmp_path / "map.svg"
+    run = CliRunner().invoke(main, ["data", "show", str(one_hex(tmp_path)), "--out", str(out)])
+    assert run.exit_code == 0, run.output
+    svg = out.read_text()
+    assert f">{CHANGED_HEX}</text>" in svg and ">1301</text>" in svg
+    assert "1 value(s) transcribed (1 hex terrain)" in svg
+    run = CliRunner().invoke(main, ["data", "show", str(one_hex(tmp_path)), "--out", str(tmp_path / "map.txt")])
+    assert run.exit_code == 2 and not (tmp_path / "map.txt").exists()
