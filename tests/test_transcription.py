@@ -202,6 +202,9 @@ def test_the_transcription_game_by_mail_verifies_on_a_third_copy(tmp_path: Path)
         run = subprocess.run([sys.executable, str(REPO / "tools" / "independent_verify.py"), str(copy)],
                              capture_output=True, text=True, check=False)
         assert run.returncode == 0, run.stdout + run.stderr
+    reports = sorted((alice / "reports").glob("*.md"))
+    assert reports and all("Played on the inviter's transcription of the printed map (1 value) and tables "
+                           "(7 values)" in r.read_text() for r in reports)
     lines = actions.transcription_lines(invite)
     assert any("terrain.4424: 'desert' -> 'dunes'" in line for line in lines), lines
 
@@ -261,3 +264,18 @@ def test_data_show_draws_the_transcribed_map_with_hex_numbers(tmp_path: Path) ->
     assert "1 value(s) transcribed (1 hex terrain)" in svg
     run = CliRunner().invoke(main, ["data", "show", str(one_hex(tmp_path)), "--out", str(tmp_path / "map.txt")])
     assert run.exit_code == 2 and not (tmp_path / "map.txt").exists()
+
+
+def test_red_sun_rising_tables_pin_the_printed_crt_rows(tmp_path: Path) -> None:
+    """RSR 11.57 prints rows 0-2 of the land CRT: a transcription may not change them, but may replace the
+    provisional cells below."""
+    def one(at: str, value: str) -> Path:
+        path = tmp_path / "rsr.yaml"
+        path.write_text(dump_yaml({"transcription": 1, "ruleset": "red-sun-rising", "kind": "tables",
+                                   "entries": [{"at": at, "value": value, "copied": True}]}))
+        return path
+
+    with pytest.raises(BadInput, match="rulebook: 11.57"):
+        transcription.check(one("land_crt/cells/0/results/0", "1/-"))
+    read, result = transcription.check(one("land_crt/cells/3/results/5", "2/2"))
+    assert result.copied == 1 and "land_crt.cells[die=3].results[column 4-1]" not in result.provisional
