@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rsr import journal, lookahead, progress
+from rsr import journal, lookahead, progress, transcription
 from rsr import keys as keystore
 from rsr.engine import Position, Request, dry_run, resolve_pass
 from rsr.errors import BadInput, RulesError, VerificationError
@@ -44,7 +44,6 @@ from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet
 from rsr.report import pass_markdown
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
-from rsr import transcription
 from rsr.yamlio import dump_yaml, load_yaml_text
 
 MAX_INPUT_BYTES = 8 * 1024 * 1024

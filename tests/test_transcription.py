@@ -119,7 +119,7 @@ def test_a_copied_value_is_no_longer_flagged_as_provisional(tmp_path: Path) -> N
     assert rows[2]["results"][CHANGED_COLUMN] == "2/1" and rows[2]["provenance"][CHANGED_COLUMN].startswith("overlay")
     assert rows[2]["provenance"][0].startswith("provisional")
     assert changed.sha256 != scenario.sha256
-    assert scenario.data["tables"]["crt"]["cells"][2]["results"][CHANGED_COLUMN] != "2/1"  # the shipped data is unchanged
+    assert scenario.data["tables"]["crt"]["cells"][2]["results"][CHANGED_COLUMN] != "2/1"  # shipped: unchanged
 
 
 # -- the acceptance game ---------------------------------------------------------------------------------
