@@ -10,9 +10,10 @@ file (``map``, ``counters`` or ``tables``) with what the printed sheet shows:
     entries:
       - {at: crt/cells/0/results/4, label: "...", value: "1/2", copied: true, shipped: "...", source: "..."}
 
-``at`` names the value by its path in the data file (keys and list positions joined by ``/``); only
-entries with ``copied: true`` replace anything, so a form exported by ``rsr data export`` can be filled in
-cell by cell and is a partial transcription until every cell is copied. A copied value takes the
+``at`` names the value by its path in the data file (keys and list positions joined by ``/``); an entry
+marked ``copied: false`` replaces nothing (one without ``copied`` does), so a form exported by
+``rsr data export`` (every entry ``copied: false``) can be filled in cell by cell and is a partial
+transcription until every cell is copied. A copied value takes the
 provenance ``overlay: transcription`` wherever the data file gives that value a provenance of its own, so
 reports stop flagging it; a value the rulebooks pin (``rulebook:``, ``errata:``, ``derived:``) may be
 copied but not contradicted.
@@ -249,7 +250,7 @@ def parse(raw: Any, where: str) -> Transcription:
     entries = []
     seen: set[str] = set()
     for index, item in enumerate(raw["entries"]):
-        if not item.get("copied", False):
+        if not item.get("copied", True):  # an entry written by hand, without `copied`, means it
             continue
         if item["at"] in seen:
             raise BadInput(f"{where}: entries[{index}]: {printable(item['at'])} is given twice")

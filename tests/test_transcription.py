@@ -279,3 +279,9 @@ def test_red_sun_rising_tables_pin_the_printed_crt_rows(tmp_path: Path) -> None:
         transcription.check(one("land_crt/cells/0/results/0", "1/-"))
     read, result = transcription.check(one("land_crt/cells/3/results/5", "2/2"))
     assert result.copied == 1 and "land_crt.cells[die=3].results[column 4-1]" not in result.provisional
+
+
+def test_an_entry_written_by_hand_without_copied_counts(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.yaml", "tables", [{"at": f"crt/cells/0/results/{CHANGED_COLUMN}", "value": "2/1"}])
+    read, result = transcription.check(path)
+    assert result.copied == 1 and read.entries[0].value == "2/1"
