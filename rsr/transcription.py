@@ -43,6 +43,9 @@ SKIPPED_KEYS = {"provenance", "default_provenance", "note", "notes", "case", "de
                 "ruleset", "id", "die", "firer", "target"}  # (the last: names of things, not printed values)
 LABEL_KEYS = ("die", "id", "firer", "target", "terrain", "feature", "side", "hex", "cause", "choice", "owner")
 
+#: a Red Sun/Red Star counter's fields that its provenance ``unit`` covers (scenarios/red-star/counters.yaml)
+UNIT_FIELDS = {"side", "nationality", "name", "class", "type", "unit_id", "formation_id"}
+
 Scalar = str | int | bool | None
 
 
@@ -98,6 +101,8 @@ def _own_slot(chain: list[Any], keys: list[str | int]) -> tuple[Any, str | int] 
         prov = parent.get("provenance")
         if isinstance(prov, dict) and key in prov:
             return prov, key
+        if isinstance(prov, dict) and key in UNIT_FIELDS and "unit" in prov:  # a counter's identity
+            return prov, "unit"
         if isinstance(parent.get(f"{key}_provenance"), str):
             return parent, f"{key}_provenance"
     if isinstance(parent, list) and len(chain) >= 3 and isinstance(chain[-3], dict):

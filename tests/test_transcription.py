@@ -285,3 +285,19 @@ def test_an_entry_written_by_hand_without_copied_counts(tmp_path: Path) -> None:
     path = write(tmp_path / "t.yaml", "tables", [{"at": f"crt/cells/0/results/{CHANGED_COLUMN}", "value": "2/1"}])
     read, result = transcription.check(path)
     assert result.copied == 1 and read.entries[0].value == "2/1"
+
+
+def test_counters_pin_the_printed_factors_and_take_a_transcribed_proficiency(tmp_path: Path) -> None:
+    """RS/RS 13.1 prints the 3rd Tank Regiment as 4-16; its proficiency is our stand-in."""
+    bad = write(tmp_path / "c.yaml", "counters", [{"at": "units/0/full/combat", "value": 5, "copied": True}])
+    with pytest.raises(BadInput, match=r"rulebook: 13.1 \(3 Tank Regiment 4-16\)"):
+        transcription.check(bad)
+    bad = write(tmp_path / "c.yaml", "counters", [{"at": "units/0/name", "value": "3rd Tanks", "copied": True}])
+    with pytest.raises(BadInput, match="rulebook: 13.1"):
+        transcription.check(bad)
+    good = write(tmp_path / "c.yaml", "counters", [{"at": "units/0/proficiency", "value": 5, "copied": True}])
+    read, result = transcription.check(good)
+    assert result.changed == [("units/0/proficiency", "units[id=jp-3tk, side=japan].proficiency", 4, 5)]
+    applied = transcription.scenario_with(load_scenario("red-star", SCENARIO), [read])
+    unit = applied.data["counters"]["units"][0]
+    assert unit["proficiency"] == 5 and unit["provenance"]["proficiency"] == transcription.OVERLAY
