@@ -1234,6 +1234,7 @@ def data_show(file: Path, out: Path) -> None:
     """Draw the whole map with a map transcription applied and every hex numbered (transcribed hexes marked T)."""
     from rsr import transcription
     from rsr.draw import svg_to_png
+    from rsr.draw.transcribed import map_svg
     from rsr.fileio import atomic_write
 
     if out.suffix.lower() not in (".svg", ".png"):
@@ -1241,6 +1242,6 @@ def data_show(file: Path, out: Path) -> None:
     if out.is_symlink():
         raise BadInput(f"{out} is a symbolic link; rsr does not write through one")
     read, _ = transcription.check(file)
-    svg = transcription.map_svg(read, str(file))
+    svg = map_svg(read, str(file))
     atomic_write(out, svg_to_png(svg, 1.0) if out.suffix.lower() == ".png" else svg.encode())
     click.echo(f"wrote {out}")
