@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rsr import journal, lookahead, progress
+from rsr import journal, lookahead, progress, transcription
 from rsr import keys as keystore
 from rsr.engine import Position, Request, dry_run, resolve_pass
 from rsr.errors import BadInput, RulesError, VerificationError
@@ -154,9 +154,12 @@ def utc_now() -> str:
 
 def new_game(parent: Path, ruleset_id: str, scenario_name: str, side: str, key_name: str, player: str,
              opponent_key: str | None = None, options: dict[str, Any] | None = None,
-             deadline_hours: int | None = None) -> tuple[Path, Packet]:
+             deadline_hours: int | None = None, data_files: list[Path] | None = None) -> tuple[Path, Packet]:
     ruleset = get_ruleset(ruleset_id)
     scenario = load_scenario(ruleset.id, scenario_name)
+    data = transcription_data(ruleset.id, data_files or [])
+    if data:  # issue 25: play on the player's transcription of the printed sheets
+        scenario = transcription.scenario_with(scenario, transcription.from_invite(ruleset.id, data))
     options = dict(options or {})
     try:  # refuse data or options the ruleset cannot play before anything is written
         ruleset.initial_state(scenario, options)
@@ -165,13 +168,35 @@ def new_game(parent: Path, ruleset_id: str, scenario_name: str, side: str, key_n
     key = keystore.load_key(key_name)
     opponent = keystore.decode_public(opponent_key) if opponent_key else None
     packet = invite_packet(ruleset, scenario, key, side, player, os.urandom(16), opponent, options,
-                           nonce=os.urandom(NONCE_BYTES), deadline_hours=deadline_hours, time=utc_now())
+                           nonce=os.urandom(NONCE_BYTES), deadline_hours=deadline_hours, time=utc_now(), data=data)
     checked_before_signing(None, packet)
     game_dir = create_game_dir(parent, packet)
     with game_locked(game_dir):
         journal.record(packet)
         write_packets(game_dir, [packet])
     return game_dir, packet
+
+
+def transcription_data(ruleset_id: str, files: list[Path]) -> list[dict[str, Any]]:
+    """What ``rsr new --data FILE...`` puts in the invitation: each file checked as ``rsr data check`` does."""
+    found = []
+    for path in files:
+        read, _ = transcription.check(path)
+        if read.ruleset != ruleset_id:
+            raise BadInput(f"{path}: a transcription for {read.ruleset}, not {ruleset_id}")
+        if read.entries:
+            found.append(read)
+    return transcription.invite_data(found)
+
+
+def transcription_lines(invite: Packet) -> list[str]:
+    """What an invitation's transcription changes, for the acceptor (empty for a game on rsr's own data)."""
+    data = invite.payload["invite"].get("data")
+    if not data:
+        return []
+    ruleset_id = invite.payload["invite"]["ruleset"]
+    scenario = load_scenario(ruleset_id, invite.payload["invite"]["scenario"])
+    return transcription.describe(scenario, transcription.from_invite(ruleset_id, data))
 
 
 def read_packet_text(source: Path | str) -> str:

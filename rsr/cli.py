@@ -205,10 +205,13 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
               help="Hours each player has to answer a packet; after that the other may sign an overdue claim.")
 @click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE",
               help="A rules option for this game (repeatable); VALUE is a YAML scalar: 3, 1.5, true, text.")
+@click.option("--data", "data_files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Your transcription of the printed map, counters or charts (rsr data export); repeatable.")
 @exchange_options
 def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: str, player: str,
         opponent_key: str | None, opponent_email: str | None, remote: str | None, deadline_hours: int | None,
-        rule_options: tuple[str, ...], write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
+        rule_options: tuple[str, ...], write_mail: bool, send: bool, use_git: bool, push: bool,
+        data_files: tuple[Path, ...] = ()) -> None:
     """Start a game under PARENT: writes the invitation to send to your opponent."""
     from rsr import contacts
 
@@ -230,8 +233,10 @@ def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: s
 
         gitsync.init_repo(parent, remote)
     game_dir, packet = actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name, opponent_key,
-                                        options, deadline_hours=deadline_hours)
+                                        options, deadline_hours=deadline_hours, data_files=list(data_files))
     say(f"game {packet.game} created in {game_dir}")
+    for line in actions.transcription_lines(packet):
+        click.echo(visible(line))
     for name, value in options.items():
         click.echo(f"  rules option {name} = {plain_value(value)}")
     for line in actions.scenario_first_needs(ruleset, scenario, options):
@@ -327,6 +332,9 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
 
     for line in terms_lines(load_log(game_dir)[0]):
         say(line)
+    for line in actions.transcription_lines(load_log(game_dir)[0]):
+        click.echo("played on the inviter's transcription: " + visible(line) if not line.startswith(" ")
+                   else visible(line))
     _mark_shown(game_dir, packet.seq)
     contacts.ignore_local_files(game_dir)
     if opponent_email or sender:
@@ -1168,3 +1176,72 @@ attach(main)  # completion of key names and scenario names on every command that
 if __name__ == "__main__":  # pragma: no cover
     os.environ.setdefault("PYTHONHASHSEED", "0")
     main()
+
+
+# -- a player's transcription of the printed sheets (issue 25, rsr/transcription.py) -------------------------
+
+
+@main.group(cls=RsrGroup)
+def data() -> None:
+    """Your own transcription of the printed map, counters and charts, to play on."""
+
+
+@data.command("export")
+@click.argument("ruleset")
+@click.argument("kind", type=click.Choice(["map", "counters", "tables"]))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the form here (default: standard output).")
+def data_export(ruleset: str, kind: str, out: Path | None) -> None:
+    """Write rsr's own KIND data of RULESET as a transcription form, one entry per value, provisional ones marked."""
+    from rsr import transcription
+    from rsr.fileio import atomic_write
+
+    text = transcription.form_text(transcription.export_form(ruleset, kind))
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    if out.is_symlink():
+        raise BadInput(f"{out} is a symbolic link; rsr does not write through one")
+    atomic_write(out, text.encode())
+    click.echo(f"wrote {out}")
+
+
+@data.command("check")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--all", "show_all", is_flag=True, help="List every value still provisional, not just a count.")
+def data_check(file: Path, show_all: bool) -> None:
+    """Check a transcription: its form, and every value the rulebooks pin; list what stays provisional."""
+    from rsr import transcription
+
+    read, result = transcription.check(file)
+    click.echo(f"{visible(str(file))}: {read.ruleset} {read.kind}, {result.copied} value(s) transcribed, "
+               f"{len(result.changed)} differ from rsr's; none contradicts a value the rules pin")
+    for at, label, old, new in result.changed:
+        click.echo(visible(f"  {label} ({at}): {old!r} -> {new!r}"))
+    shown = result.provisional if show_all else result.provisional[:10]
+    click.echo(f"still provisional: {len(result.provisional)} value(s)")
+    for label in shown:
+        click.echo(visible(f"  {label}"))
+    if len(shown) < len(result.provisional):
+        click.echo(f"  ... and {len(result.provisional) - len(shown)} more (--all lists them)")
+
+
+@data.command("show")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The picture to write: .svg or .png.")
+def data_show(file: Path, out: Path) -> None:
+    """Draw the whole map with a map transcription applied and every hex numbered (transcribed hexes marked T)."""
+    from rsr import transcription
+    from rsr.draw import svg_to_png
+    from rsr.draw.transcribed import map_svg
+    from rsr.fileio import atomic_write
+
+    if out.suffix.lower() not in (".svg", ".png"):
+        raise BadInput(f"--out {out}: the picture must be .svg or .png")
+    if out.is_symlink():
+        raise BadInput(f"{out} is a symbolic link; rsr does not write through one")
+    read, _ = transcription.check(file)
+    svg = map_svg(read, str(file))
+    atomic_write(out, svg_to_png(svg, 1.0) if out.suffix.lower() == ".png" else svg.encode())
+    click.echo(f"wrote {out}")

@@ -86,7 +86,7 @@ def bot_inputs(result: Replay, key: keystore.KeyPair, position: Position, waitin
 
 
 def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCENARIO,
-             ruleset_id: str = "red-sun-rising") -> Path:
+             ruleset_id: str = "red-sun-rising", data_files: list[Path] | None = None) -> Path:
     """Play ``scenario`` by mail between two generated keys in ``out``; return Alice's game directory."""
     ruleset = get_ruleset(ruleset_id)
     load_scenario(ruleset.id, scenario)  # refuse an unknown scenario before anything is written
@@ -102,7 +102,7 @@ def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCE
 
     with player_home(alice.home):
         alice.game_dir, invite = actions.new_game(alice.games, ruleset.id, scenario, alice.side, "alice",
-                                                  "Alice")
+                                                  "Alice", data_files=data_files)
     mailed = alice.mail(out, invite)
     echo(f"alice invites bob: {mailed}")
     with player_home(bob.home):

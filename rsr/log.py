@@ -123,6 +123,13 @@ def _check_invite(packet: Packet) -> tuple[Ruleset, Scenario, dict[str, bytes], 
             f"the game was created with {ruleset.id} version {invite['ruleset_version']}; this rsr has "
             f"{ruleset.version}", 0)
     scenario = load_scenario(ruleset.id, invite["scenario"])
+    if "data" in invite:  # a player's transcription of the printed sheets (rsr/transcription.py)
+        from rsr.transcription import from_invite, scenario_with
+
+        try:
+            scenario = scenario_with(scenario, from_invite(ruleset.id, invite["data"]))
+        except BadInput as exc:
+            raise VerificationError(f"the invitation's transcription: {exc}", 0) from exc
     if scenario.sha256 != invite["scenario_sha256"]:
         raise VerificationError(
             f"scenario {scenario.name} data here hashes to {scenario.sha256[:16]}..., the invite pins "
@@ -477,7 +484,7 @@ def build_packet(result: Replay, key: KeyPair, inputs: list[dict[str, Any]], tim
 def invite_packet(ruleset: Ruleset, scenario: Scenario, key: KeyPair, side: str, name: str, game_id: bytes,
                   opponent_key: bytes | None = None, options: dict[str, Any] | None = None, *,
                   nonce: bytes, deadline_hours: int | None = None, time: str | None = None,
-                  version: int = PROTOCOL_VERSION) -> Packet:
+                  version: int = PROTOCOL_VERSION, data: list[dict[str, Any]] | None = None) -> Packet:
     other_side(ruleset, side)
     keys = {side: _b64(key.public_raw)}
     if opponent_key is not None:
@@ -487,6 +494,8 @@ def invite_packet(ruleset: Ruleset, scenario: Scenario, key: KeyPair, side: str,
         "scenario_sha256": scenario.sha256, "options": options or {}, "keys": keys, "names": {side: name}}
     if deadline_hours is not None:
         invite["deadline_hours"] = deadline_hours
+    if data:
+        invite["data"] = data
     payload: dict[str, Any] = {
         "v": version, "game": game_id.hex(), "seq": 0, "side": side, "prev": None, "nonce": nonce.hex(),
         "inputs": [], "invite": invite,

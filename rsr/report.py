@@ -35,6 +35,11 @@ def pass_markdown(result: Replay, record: PassRecord) -> str:
         f"{record.resolver}; key `{record.key.hex()}`.",
         "",
     ]
+    carried = result.packets[0].payload["invite"].get("data") if result.packets else None
+    if carried:  # issue 25: the game plays on a player's transcription of the printed sheets
+        lines += ["Played on the inviter's transcription of the printed " + " and ".join(
+            f"{d['kind']} ({plural(len(d['set']), 'value')})" for d in carried) + "; only the values still "
+            "provisional are flagged.", ""]
     provisional = sorted({p for e in record.events for p in e.provisional})
     if provisional:
         lines += ["> **Provisional data was used.** These results rest on stand-in data, not the printed charts:", ">"]
@@ -211,6 +216,11 @@ def build_report(result: Replay, record: PassRecord) -> PassReport:
              "dice come "
              f"from the secret {record.resolver_side} revealed in packet {record.resolver} (key "
              f"{record.key.hex()[:16]}...)."]
+    carried = result.packets[0].payload["invite"].get("data") if result.packets else None
+    if carried:  # issue 25: the game plays on a player's transcription of the printed sheets
+        facts.append("Played on the inviter's transcription of the printed " + " and ".join(
+            f"{d['kind']} ({plural(len(d['set']), 'value')})" for d in carried) + "; only the values still "
+            "provisional are flagged.")
     if packet is not None:
         inputs = packet.payload.get("inputs") or []
         facts.append(f"It carried {plural(len(inputs), 'input')}" + (": " + ", ".join(

@@ -1,0 +1,388 @@
+"""A player's transcription of the printed map, counters or charts (issue 25; docs/<ruleset>/data.md).
+
+The shipped data under ``scenarios/<ruleset>/`` is partly our own stand-in (``provisional:`` provenance,
+docs/data-format.md). A transcription is a player's own YAML file that replaces single values of one data
+file (``map``, ``counters`` or ``tables``) with what the printed sheet shows:
+
+    transcription: 1
+    ruleset: red-star
+    kind: tables
+    entries:
+      - {at: crt/cells/0/results/4, label: "...", value: "1/2", copied: true, shipped: "...", source: "..."}
+
+``at`` names the value by its path in the data file (keys and list positions joined by ``/``); an entry
+marked ``copied: false`` replaces nothing (one without ``copied`` does), so a form exported by
+``rsr data export`` (every entry ``copied: false``) can be filled in cell by cell and is a partial
+transcription until every cell is copied. A copied value takes the
+provenance ``overlay: transcription`` wherever the data file gives that value a provenance of its own, so
+reports stop flagging it; a value the rulebooks pin (``rulebook:``, ``errata:``, ``derived:``) may be
+copied but not contradicted.
+
+In a game the copied entries travel inside the invitation (``invite.data``, docs/protocol.md), and the
+scenario hash the invitation pins is that of the data with them applied.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rsr.canonical import canonical_bytes
+from rsr.errors import BadInput, printable
+from rsr.provenance import is_provisional
+
+KINDS = ("map", "counters", "tables")
+FORMAT = 1
+OVERLAY = "overlay: transcription"
+PINNED = ("rulebook", "errata", "derived")
+MAX_ENTRIES = 20000
+SKIPPED_KEYS = {"provenance", "default_provenance", "note", "notes", "case", "description", "title",
+                "ruleset", "id", "die", "firer", "target"}  # (the last: names of things, not printed values)
+LABEL_KEYS = ("die", "id", "firer", "target", "terrain", "feature", "side", "hex", "cause", "choice", "owner")
+
+#: a Red Sun/Red Star counter's fields that its provenance ``unit`` covers (scenarios/red-star/counters.yaml)
+UNIT_FIELDS = {"side", "nationality", "name", "class", "type", "unit_id", "formation_id"}
+
+Scalar = str | int | bool | None
+
+
+@dataclass(frozen=True)
+class Entry:
+    at: str
+    value: Scalar
+
+
+@dataclass(frozen=True)
+class Transcription:
+    ruleset: str
+    kind: str
+    entries: tuple[Entry, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The form the invitation carries: only the copied values, in the file's order."""
+        return {"kind": self.kind, "set": [{"at": e.at, "value": e.value} for e in self.entries]}
+
+
+# -- paths and provenance -----------------------------------------------------------------------------------
+
+
+def _step(container: Any, key: str, where: str) -> tuple[Any, str | int]:
+    if isinstance(container, dict):
+        if key not in container:
+            raise BadInput(f"{where}: no {printable(key)!r} here")
+        return container[key], key
+    if isinstance(container, list):
+        if not key.isdigit() or int(key) >= len(container):
+            raise BadInput(f"{where}: {printable(key)!r} is not a position in a list of {len(container)}")
+        return container[int(key)], int(key)
+    raise BadInput(f"{where}: {printable(key)!r} goes below a single value")
+
+
+def resolve(doc: Any, at: str, where: str) -> tuple[list[Any], list[str | int]]:
+    """The containers along ``at`` (the data file first, the value last) and the keys taken."""
+    chain = [doc]
+    keys: list[str | int] = []
+    for part in at.split("/"):
+        value, key = _step(chain[-1], part, where)
+        chain.append(value)
+        keys.append(key)
+    if isinstance(chain[-1], dict | list):
+        raise BadInput(f"{where}: {printable(at)} is not a single value")
+    return chain, keys
+
+
+def _own_slot(chain: list[Any], keys: list[str | int]) -> tuple[Any, str | int] | None:
+    """Where the value's own provenance is or can be written, if the data file gives it one."""
+    parent, key = chain[-2], keys[-1]
+    if isinstance(parent, dict):
+        prov = parent.get("provenance")
+        if isinstance(prov, dict) and key in prov:
+            return prov, key
+        if isinstance(prov, dict) and key in UNIT_FIELDS and "unit" in prov:  # a counter's identity
+            return prov, "unit"
+        if isinstance(parent.get(f"{key}_provenance"), str):
+            return parent, f"{key}_provenance"
+    if isinstance(parent, list) and len(chain) >= 3 and isinstance(chain[-3], dict):
+        owner, name = chain[-3], keys[-2]
+        for slot in ("provenance", f"{name}_provenance"):
+            prov = owner.get(slot)
+            if isinstance(prov, list) and isinstance(key, int) and key < len(prov):
+                return prov, key
+    if len(chain) >= 3 and isinstance(chain[-3], dict) and isinstance(chain[-2], dict):
+        prov = chain[-3].get("provenance")  # a counter's provenance keyed by the field holding the value
+        if isinstance(prov, dict) and keys[-2] in prov:
+            return prov, keys[-2]
+    return None
+
+
+def provenance_of(chain: list[Any], keys: list[str | int]) -> str:
+    """The provenance that covers one value: its own, else its item's, else the nearest default."""
+    slot = _own_slot(chain, keys)
+    if slot is not None:
+        return str(slot[0][slot[1]])
+    for index in range(len(chain) - 2, -1, -1):
+        node = chain[index]
+        if isinstance(node, dict):
+            below = keys[index] if index < len(keys) else None
+            if isinstance(node.get("provenance"), str) and (index > 0 or below is None):
+                return str(node["provenance"])
+            if below is not None and isinstance(node.get(f"{below}_provenance"), str):
+                return str(node[f"{below}_provenance"])
+            if isinstance(node.get("default_provenance"), str):
+                return str(node["default_provenance"])
+    for index in range(len(chain) - 2, -1, -1):  # a chart that names its case and nothing else: the case's
+        if isinstance(chain[index], dict) and isinstance(chain[index].get("case"), str):
+            return f"rulebook: {chain[index]['case']}"
+    return "provisional: no provenance given"
+
+
+def _mark_overlay(chain: list[Any], keys: list[str | int]) -> None:
+    """Give a copied value the provenance ``overlay``, in the place the rules read it from."""
+    slot = _own_slot(chain, keys)
+    if slot is not None:
+        slot[0][slot[1]] = OVERLAY
+        return
+    parent, key = chain[-2], keys[-1]
+    if isinstance(parent, list) and len(chain) >= 3 and isinstance(chain[-3], dict) and isinstance(key, int):
+        owner = chain[-3]
+        prov = owner.get("provenance")
+        if isinstance(prov, str) or (prov is None and keys[-2] == "results"):  # a table row: one mark per cell
+            base = prov if isinstance(prov, str) else provenance_of(chain, keys)
+            owner["provenance"] = [base] * len(parent)
+            owner["provenance"][key] = OVERLAY
+        return
+    if isinstance(parent, dict) and len(chain) >= 3 and isinstance(chain[-3], list):
+        parent["provenance"] = OVERLAY  # an item of a list (a chart cell, a place): its own mark
+    # otherwise (a hex's terrain in the map's terrain mapping) the file's default stays in force
+
+
+def source_of(provenance: str) -> str:
+    return provenance.split(":", 1)[0].strip()
+
+
+# -- export ----------------------------------------------------------------------------------------------
+
+
+def _label(chain: list[Any], keys: list[str | int]) -> str:
+    parts: list[str] = []
+    for index, key in enumerate(keys):
+        node = chain[index + 1]
+        container = chain[index]
+        if isinstance(key, int):
+            named = [f"{k}={node[k]}" for k in LABEL_KEYS if isinstance(node, dict) and k in node]
+            columns = None
+            if index >= 1 and isinstance(chain[index - 1], dict):
+                for back in range(index - 1, -1, -1):
+                    if isinstance(chain[back], dict) and isinstance(chain[back].get("columns"), list):
+                        columns = chain[back]["columns"]
+                        break
+            if keys[index - 1] == "results" and columns and len(columns) == len(container):
+                named = [f"column {columns[key]}"]
+            parts.append(f"[{', '.join(named) or key + 1}]")
+        else:
+            parts.append(("." if parts else "") + str(key))
+    return "".join(parts)
+
+
+def _walk(doc: Any, chain: list[Any], keys: list[str | int]) -> Any:
+    node = chain[-1]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in SKIPPED_KEYS or str(key).endswith("_provenance"):
+                continue
+            yield from _walk(doc, [*chain, value], [*keys, str(key)])
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _walk(doc, [*chain, value], [*keys, index])
+    elif keys and not isinstance(node, float):
+        yield chain, keys
+
+
+def export_form(ruleset: str, kind: str) -> dict[str, Any]:
+    """Every value of the shipped data file as a transcription form, in the file's (the sheet's) order."""
+    doc = shipped(ruleset, kind)
+    entries = []
+    for chain, keys in _walk(doc, [doc], []):
+        prov = provenance_of(chain, keys)
+        entries.append({"at": "/".join(str(k) for k in keys), "label": _label(chain, keys), "value": chain[-1],
+                        "copied": False, "source": source_of(prov), "shipped": prov})
+    return {"transcription": FORMAT, "ruleset": ruleset, "kind": kind, "by": "", "entries": entries}
+
+
+def form_text(form: dict[str, Any]) -> str:
+    import yaml
+
+    head = (f"# Transcription form for the {form['kind']} of {form['ruleset']} (rsr data export; docs/"
+            f"{form['ruleset']}/data.md).\n# For each value you copy from your printed sheet: write it as `value` "
+            "and set `copied: true`.\n# Entries left `copied: false` (or deleted) keep the shipped value. "
+            "`source: provisional` marks our stand-ins;\n# rulebook/errata/derived values are pinned by the "
+            "rules and `rsr data check` refuses a contradiction.\n")
+    lines = [head, yaml.safe_dump({k: v for k, v in form.items() if k != "entries"}, sort_keys=False,
+                                  allow_unicode=True, width=1000), "entries:\n"]
+    for entry in form["entries"]:
+        lines.append("  - " + yaml.safe_dump(entry, default_flow_style=True, sort_keys=False, allow_unicode=True,
+                                             width=100000).strip() + "\n")
+    return "".join(lines)
+
+
+# -- reading and checking --------------------------------------------------------------------------------
+
+
+def shipped(ruleset: str, kind: str) -> Any:
+    from rsr.rulesets import get_ruleset
+    from rsr.scenario import SCENARIO_ROOT, _validate_part
+    from rsr.yamlio import load_yaml_file
+
+    get_ruleset(ruleset)
+    if kind not in KINDS:
+        raise BadInput(f"no data kind {printable(kind)!r} (known: {', '.join(KINDS)})")
+    path = SCENARIO_ROOT / ruleset / f"{kind}.yaml"
+    doc = load_yaml_file(path)
+    _validate_part(ruleset, kind, doc, str(path))
+    return doc
+
+
+def parse(raw: Any, where: str) -> Transcription:
+    """A transcription file's copied entries, checked for shape (not yet against the data)."""
+    from rsr.schemas import validate
+
+    validate("transcription", raw, where)
+    if raw["transcription"] != FORMAT:
+        raise BadInput(f"{where}: transcription format {raw['transcription']}; this rsr reads format {FORMAT}")
+    entries = []
+    seen: set[str] = set()
+    for index, item in enumerate(raw["entries"]):
+        if not item.get("copied", True):  # an entry written by hand, without `copied`, means it
+            continue
+        if item["at"] in seen:
+            raise BadInput(f"{where}: entries[{index}]: {printable(item['at'])} is given twice")
+        seen.add(item["at"])
+        entries.append(Entry(item["at"], item["value"]))
+    return Transcription(raw["ruleset"], raw["kind"], tuple(entries))
+
+
+def load_file(path: Path) -> Transcription:
+    from rsr.yamlio import load_yaml_file
+
+    return parse(load_yaml_file(path), str(path))
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    copied: int
+    changed: list[tuple[str, str, Scalar, Scalar]]  # (at, label, shipped value, transcribed value)
+    provisional: list[str]                         # labels of values still provisional
+
+
+def apply(doc: Any, transcription: Transcription, where: str) -> tuple[Any, CheckResult]:
+    """The data file with the copied values in it; refuses one that contradicts a pinned value."""
+    original = doc
+    doc = copy.deepcopy(doc)
+    changed = []
+    copied: set[str] = set()
+    for entry in transcription.entries:
+        here = f"{where}: {printable(entry.at)}"
+        chain, keys = resolve(doc, entry.at, here)
+        old_chain, old_keys = resolve(original, entry.at, here)
+        prov = provenance_of(old_chain, old_keys)
+        shipped_value = old_chain[-1]
+        if entry.value != shipped_value and source_of(prov) in PINNED:
+            raise BadInput(f"{here}: {printable(repr(entry.value))} contradicts {printable(repr(shipped_value))}, "
+                           f"which the rules pin ({printable(prov)})")
+        if type(entry.value) is not type(shipped_value) and shipped_value is not None and entry.value is not None:
+            raise BadInput(f"{here}: {printable(repr(entry.value))} is a {type(entry.value).__name__}; the shipped "
+                           f"value {printable(repr(shipped_value))} is a {type(shipped_value).__name__}")
+        if entry.value != shipped_value:
+            changed.append((entry.at, _label(old_chain, old_keys), shipped_value, entry.value))
+        chain[-2][keys[-1]] = entry.value
+        _mark_overlay(chain, keys)
+        copied.add(entry.at)
+    provisional = []
+    for chain, keys in _walk(original, [original], []):
+        at = "/".join(str(k) for k in keys)
+        if at not in copied and is_provisional(provenance_of(chain, keys)):
+            provisional.append(_label(chain, keys))
+    return doc, CheckResult(len(copied), changed, provisional)
+
+
+def check(path: Path) -> tuple[Transcription, CheckResult]:
+    """``rsr data check``: the file's shape, then its values against the shipped data and the schema."""
+    from rsr.scenario import _validate_part
+
+    transcription = load_file(path)
+    doc, result = apply(shipped(transcription.ruleset, transcription.kind), transcription, str(path))
+    _validate_part(transcription.ruleset, transcription.kind, doc, f"{path} (applied)")
+    playable(transcription, str(path))
+    return transcription, result
+
+
+def playable(transcription: Transcription, where: str) -> Any:
+    """The ruleset builds a game on it (what the schema cannot say: terrain on the chart, hexes adjacent)."""
+    from rsr.catalogue import available
+    from rsr.errors import RulesError
+    from rsr.rulesets import get_ruleset
+    from rsr.scenario import SCENARIO_ROOT, load_scenario
+
+    ruleset = get_ruleset(transcription.ruleset)
+    for name in available(ruleset.id, SCENARIO_ROOT):
+        scenario = load_scenario(ruleset.id, name)
+        if scenario.data["scenario"]["include"].get(transcription.kind) == f"{transcription.kind}.yaml":
+            try:
+                ruleset.initial_state(scenario_with(scenario, [transcription]), {})
+            except (RulesError, BadInput) as exc:
+                raise BadInput(f"{where}: scenario {name} cannot be played on it: {exc}") from exc
+            return scenario_with(scenario, [transcription])
+    raise BadInput(f"{where}: no scenario of {ruleset.id} plays on {transcription.kind}.yaml")
+
+
+# -- in a game --------------------------------------------------------------------------------------------
+
+
+def invite_data(transcriptions: list[Transcription]) -> list[dict[str, Any]]:
+    kinds = [t.kind for t in transcriptions]
+    for kind in kinds:
+        if kinds.count(kind) > 1:
+            raise BadInput(f"two transcriptions of the {kind}: merge them into one file")
+    return [t.to_json() for t in sorted(transcriptions, key=lambda t: KINDS.index(t.kind))]
+
+
+def from_invite(ruleset: str, items: list[dict[str, Any]]) -> list[Transcription]:
+    return [Transcription(ruleset, item["kind"], tuple(Entry(e["at"], e["value"]) for e in item["set"]))
+            for item in items]
+
+
+def scenario_with(scenario: Any, transcriptions: list[Transcription]) -> Any:
+    """The scenario with the transcriptions applied and its hash recomputed (rsr.scenario.Scenario)."""
+    from rsr.scenario import Scenario, _validate_part
+
+    if not transcriptions:
+        return scenario
+    data = dict(scenario.data)
+    include = data["scenario"]["include"]
+    for transcription in transcriptions:
+        if transcription.ruleset != scenario.ruleset:
+            raise BadInput(f"the transcription is for {transcription.ruleset}, the scenario for {scenario.ruleset}")
+        kind = transcription.kind
+        if include.get(kind) != f"{kind}.yaml":
+            raise BadInput(f"scenario {scenario.name} does not play on {kind}.yaml, which the transcription changes")
+        where = f"transcription of the {kind}"
+        data[kind], _ = apply(data[kind], transcription, where)
+        _validate_part(scenario.ruleset, kind, data[kind], where)
+    digest = hashlib.sha256(canonical_bytes(data)).hexdigest()
+    return Scenario(scenario.ruleset, scenario.name, data, digest)
+
+
+def describe(scenario: Any, transcriptions: list[Transcription]) -> list[str]:
+    """One line per value a transcription changes, for the acceptor to read (``rsr accept``)."""
+    lines = []
+    for transcription in transcriptions:
+        base = scenario.data[transcription.kind]
+        _, result = apply(base, transcription, f"transcription of the {transcription.kind}")
+        lines.append(f"the {transcription.kind}: {result.copied} value(s) transcribed, {len(result.changed)} "
+                     f"differ from rsr's")
+        for _, label, old, new in result.changed:
+            lines.append(f"  {printable(label)}: {printable(repr(old))} -> {printable(repr(new))}")
+    return lines
