@@ -46,7 +46,8 @@ class RedStar(DecisionRuleset):
     """Red Sun/Red Star (S&T 158). See docs/red-star/coverage.md for what is implemented."""
 
     id = "red-star"
-    version = "0.2"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE)
+    version = "0.3"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE); 0.3: issue 22
+    # (artillery as written: no defensive support at night, guns count toward 6.32, support per firefight)
     sides = ("japan", "soviet")
     driver = DRIVER
     policy_defaults = DRIVER.policy_defaults()

@@ -55,6 +55,8 @@ def support_problem(state: RsState, combat: Combat, role: str, gun_id: str) -> s
         return "direct fire support is given only in Prepared Combat (RS/RS 5.3, 7.54)"
     if role == "attacker" and combat.night:
         return "no Offensive Support in a night combat (RS/RS 5.31)"
+    if combat.night:  # RS/RS 5.32 with 6.92: Weapons class (artillery too) does not fire at night, either side
+        return "no Weapons class fire at night, so no Defensive Support in a night combat (RS/RS 5.32, 6.92)"
     if gun.fired:
         return f"{gun_id} has a Fired marker: artillery fires once per player turn (RS/RS 5.1)"
     if gun.disruption:
