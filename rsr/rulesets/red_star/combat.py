@@ -517,7 +517,14 @@ def solve(state: RsState, combat: Combat, role: str, units: list[Unit], target: 
     guns = []
     for gun in direct_support(state, combat, role, units, target_hex):  # RS/RS 5.3, errata: the chart applies
         multiplier, provenance = effectiveness(state, gun["row"], target_class, gun["adjacent"])
-        total = Fraction(int(gun["factors"]))
+        # RS/RS 6.32 with 5.3: a gun's printed factors count toward the maximum fire strength like any
+        # firer's; listed after the units, its factors are the first ignored beyond the cap
+        take = int(gun["factors"]) if budget is None else min(int(gun["factors"]), budget)
+        printed[gun["unit"]] = int(gun["factors"])
+        used[gun["unit"]] = take
+        if budget is not None:
+            budget -= take
+        total = Fraction(take)
         value = total * multiplier if keep_fractions else Fraction(math.ceil(total * multiplier))
         exact += value
         guns.append(gun["unit"])
