@@ -135,10 +135,11 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
     crt = state.static.crt
     shifts = [{"value": s.value, "reason": s.reason, "case": s.case} for s in solution.shifts]
     shift_text = ", ".join(f"{s.value:+d} {s.reason}" for s in solution.shifts) or "no shifts"
+    firers = [f"{u} ({solution.used[u]})" for u in solution.units]
+    firers += [f"{g} ({solution.used[g]}, support)" for g in solution.support]
     ctx.emit(
         "firefight",
-        f"firefight {number} ({combat.id}): {side} "
-        f"{' + '.join([f'{u} ({solution.used[u]})' for u in solution.units] + [f'{g} ({solution.used[g]}, support)' for g in solution.support])}"
+        f"firefight {number} ({combat.id}): {side} {' + '.join(firers)}"
         f" = {solution.strength} at {target.id} in {target_hex}; column {crt.columns[solution.base_column]}, "
         f"{shift_text} -> {crt.columns[solution.column]}; die {die} -> {cell.text}",
         "RS/RS 6.3", provisional=provisional,
@@ -148,7 +149,8 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
         base_column=crt.columns[solution.base_column], shifts=shifts, net_shift=solution.net_shift,
         column=crt.columns[solution.column], die=die, result=cell.text, steps=cell.steps, morale=cell.morale,
         night=combat.night, support=list(solution.support),
-        support_firing=[{"unit": g, "printed": solution.printed[g], "used": solution.used[g]} for g in solution.support],
+        support_firing=[{"unit": g, "printed": solution.printed[g], "used": solution.used[g]}
+                        for g in solution.support],
     )
     result: dict[str, Any] = {
         "target": target.id, "hex": target_hex, "role": other, "owner": target.side, "steps": cell.steps,
