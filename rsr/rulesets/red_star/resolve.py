@@ -90,10 +90,12 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
     other = "attacker" if role == "defender" else "defender"
     units = [state.units[u] for u in group["units"] if cm.can_fire(state, combat, role, state.units[u])]
     if not units:
+        support.waste_assigned(state, ctx, combat, role, group, [])  # RS/RS 5.3: never alone (5.1)
         return
     target_hex = combat.hex if role == "attacker" else (group.get("at") or _default_hex(state, combat))
     targets = cm.legal_targets(state, combat, other, target_hex)
     if not targets:
+        support.waste_assigned(state, ctx, combat, role, group, [])  # RS/RS 5.3
         return
     if not combat.support_paid and role == "defender":
         if state.support.get(side, 0) < 1:  # RS/RS 6.1: the defender pays one support point to fire at all
@@ -116,8 +118,9 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
                      combat=combat.id, wanted=wanted, target=target.id)
         else:
             target = chosen
-    solution = cm.solve(state, combat, role, units, target, target_hex, combat.last_printed)
+    solution = cm.solve(state, combat, role, units, target, target_hex, combat.last_printed, group)
     support.fired(state, combat, solution.support)  # RS/RS 5.1, 5.3 (issue 14)
+    support.waste_assigned(state, ctx, combat, role, group, solution.support)  # RS/RS 5.3, 5.51 (issue 22)
     combat.last_printed = sum(solution.used.values())
     combat.firefights += 1
     number = combat.firefights
