@@ -131,6 +131,8 @@ class RedStar(DecisionRuleset):
             missions = bot.fire_missions(state, request.side)
             return bot.combats_planned_with(state, request.side, missions) + [
                 {"request": request.id, "answer": missions}]
+        if request.kind == "more-missions":  # RS/RS 5.2: the bot plans all its missions in its first answer
+            return [{"request": request.id, "answer": {"missions": []}}]
         inputs = bot.answer(state, request)
         if request.kind == "attack-choices":  # offensive support (RS/RS 5.31)
             inputs = bot.support_for_attacks(state, request, inputs)
