@@ -373,6 +373,12 @@ def run_marker_adjustment(state: RsState, ctx: Context, side: str | None) -> boo
                 unit.disruption = 0
                 ctx.emit("markers", f"{unit.id}: {', '.join(removed)} marker(s) removed", "RS/RS 5.7",
                          unit=unit.id)
+        if state.options.get("fired-off-each-player-turn"):  # RS/RS 5.1 read as once per player turn (option)
+            for unit in state.on_map(enemy_of(side)):
+                if unit.fired:
+                    unit.fired = False
+                    ctx.emit("markers", f"{unit.id}: Fired marker removed at the end of the player turn (rule "
+                             "option fired-off-each-player-turn)", "RS/RS 5.1", unit=unit.id)
         state.force_step = "reserves"
         if any(u.reserve for u in state.on_map(side)) or reserves.creatable(state, side):
             state.ask = Ask("reserves", side, f"t{state.turn}/{side}/markers/reserves")
