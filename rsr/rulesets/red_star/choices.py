@@ -78,11 +78,15 @@ UNSEAL = Decision(
 
 def apply_fire_missions(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
     missions = artillery.check_missions(state, ask.side, answer)
+    if ask.kind == "more-missions" and not missions:
+        state.cb = {}  # RS/RS 5.2: no more missions this segment
+        return
     artillery.announce(state, ctx, ask.side, missions)
     state.missions = missions
     guns = [g for m in missions for g in m["artillery"]]
+    round_part = f"/{state.mission_round + 1}" if state.mission_round else ""  # the first keeps its ids
     counterbattery.open_chain(state, ctx, "artillery", {ask.side: guns}, enemy_of(ask.side),
-                              f"t{state.turn}/{ask.side}/artillery")
+                              f"t{state.turn}/{ask.side}/artillery{round_part}")
 
 
 FIRE_MISSIONS = Decision(
@@ -94,6 +98,18 @@ FIRE_MISSIONS = Decision(
     template=lambda state, ask: {"missions": []},
     policy=Policy("fire-missions", ("ask", "hold"), default="ask",
                   answer=lambda state, ask, request, rule: {"missions": []} if rule == "hold" else None),
+    apply=apply_fire_missions)
+
+
+MORE_MISSIONS = Decision(
+    "more-missions", "t{turn}/{side}/artillery/missions/{n}", "RS/RS 5.2", "the phasing player",
+    prompt=lambda state, ask: f"Artillery Fire segment, {state.date()}: your missions so far have resolved; "
+                              "more bombardment and interdiction missions (an empty list fires no more)",
+    options=lambda state, ask: {"artillery": artillery.options(state, ask.side),
+                                "support_points": state.support.get(ask.side, 0)},
+    template=lambda state, ask: {"missions": []},
+    policy=Policy("more-missions", ("planned", "ask"), default="planned",
+                  answer=lambda state, ask, request, rule: {"missions": []} if rule == "planned" else None),
     apply=apply_fire_missions)
 
 
@@ -446,6 +462,6 @@ RESERVE_MOVE = Decision(
 # the policies are listed to players in this order (attack-choices first, counterbattery last)
 DECISIONS: tuple[Decision, ...] = (
     ATTACK_CHOICES, DEFENCE_CHOICES, MORALE, RETREAT, RETREAT_LOSSES, INTERDICTION_LOSSES, TARGET_TIES, OVERSTACK,
-    ADVANCE, REPLACEMENTS, RESERVES, RESERVE_MOVE, FIRE_MISSIONS, COMBATS, COUNTERBATTERY,
+    ADVANCE, REPLACEMENTS, RESERVES, RESERVE_MOVE, FIRE_MISSIONS, MORE_MISSIONS, COMBATS, COUNTERBATTERY,
     ENTRY_PLAN, UNSEAL, MOVEMENT,
 )

@@ -260,7 +260,9 @@ def check_choice(state: RsState, combat: Combat, role: str, raw: Any, where: str
             raise RulesError(f"{where}: {armored[0]} is Armor and the lead unit, so armor protection may not be "
                              "chosen (RS/RS 6.22)")
     fire = _check_fire(state, combat, role, raw.get("fire"), by_hex, lead, where)
-    guns = support.check_support(state, combat, role, raw.get("support"), where)  # RS/RS 5.3 (issue 14)
+    listed = support.with_assigned(raw.get("support"), fire)  # RS/RS 5.3: a gun named in a firefight is allocated
+    guns = support.check_support(state, combat, role, listed, where)  # RS/RS 5.3 (issue 14)
+    support.check_assignments(state, combat, role, fire, where)  # RS/RS 5.1, 5.3, 5.6 (issue 22)
     return {"lead": lead, "armor_protection": protection, "fire": fire, "support": guns}
 
 
@@ -288,8 +290,9 @@ def _check_fire(state: RsState, combat: Combat, role: str, raw: Any, by_hex: dic
     for number, item in enumerate(raw, start=1):
         if isinstance(item, list):
             item = {"units": item}
-        if not isinstance(item, dict) or set(item) - {"units", "target", "at"} or not item.get("units"):
-            raise RulesError(f"{where}: firefight {number} is a list of units or {{units, target, at}} (RS/RS 6.3)")
+        if not isinstance(item, dict) or set(item) - {"units", "target", "at", "support"} or not item.get("units"):
+            raise RulesError(f"{where}: firefight {number} is a list of units or {{units, target, at, support}} "
+                             "(RS/RS 6.3, 5.3)")
         for unit_id in item["units"]:
             if unit_id not in everyone:
                 raise RulesError(f"{where}: firefight {number}: {unit_id} is not a unit of this side in the combat")
@@ -298,7 +301,13 @@ def _check_fire(state: RsState, combat: Combat, role: str, raw: Any, by_hex: dic
         at = item.get("at")
         if at is not None and (role != "defender" or at not in attack_hexes(combat)):
             raise RulesError(f"{where}: firefight {number}: at names an attacking hex, for the defender only")
-        groups.append({"units": list(item["units"]), "target": item.get("target", "next"), "at": at})
+        group = {"units": list(item["units"]), "target": item.get("target", "next"), "at": at}
+        if item.get("support") is not None:  # RS/RS 5.3: the owner assigns a gun to the firefight it joins
+            guns = item["support"]
+            if not isinstance(guns, list) or not all(isinstance(g, str) for g in guns):
+                raise RulesError(f"{where}: firefight {number}: support is a list of artillery unit ids (RS/RS 5.3)")
+            group["support"] = list(guns)
+        groups.append(group)
         seen += list(item["units"])
     for hex_id, unit_ids in sorted(by_hex.items()):
         first = next((g for g in groups if set(g["units"]) & set(unit_ids)), None)
@@ -469,13 +478,13 @@ def effectiveness(state: RsState, row: str, target_class: str, adjacent: bool) -
     return cell.multiplier, cell.provenance
 
 
-def direct_support(state: RsState, combat: Combat, role: str, units: list[Unit], target_hex: str) -> list[
-        dict[str, Any]]:
+def direct_support(state: RsState, combat: Combat, role: str, units: list[Unit], target_hex: str,
+                   group: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """RS/RS 5.3, 5.31, 5.32: artillery direct fire joining a side's firefight, as ``{unit, row, factors,
     adjacent}`` (rsr/rulesets/red_star/support.py). It joins only fire by non-artillery units (5.1)."""
     if not units:
         return []
-    return support.rows(state, combat, role, target_hex)
+    return support.rows(state, combat, role, target_hex, units, group)
 
 
 def proficiency(state: RsState, combat: Combat, unit: Unit, firing: bool, role: str) -> int:
@@ -489,7 +498,7 @@ def proficiency(state: RsState, combat: Combat, unit: Unit, firing: bool, role: 
 
 
 def solve(state: RsState, combat: Combat, role: str, units: list[Unit], target: Unit, target_hex: str,
-          cap: int | None) -> FireSolution:
+          cap: int | None, group: dict[str, Any] | None = None) -> FireSolution:
     """RS/RS 6.3-6.55: fire strength, column and shifts of one firefight."""
     static = state.static
     printed = {u.id: current(state, u) for u in units}
@@ -524,9 +533,16 @@ def solve(state: RsState, combat: Combat, role: str, units: list[Unit], target: 
         if is_provisional(provenance):
             provisional.append(f"Combat Effectiveness {row} vs {target_class}: {provenance}")
     guns = []
-    for gun in direct_support(state, combat, role, units, target_hex):  # RS/RS 5.3, errata: the chart applies
+    for gun in direct_support(state, combat, role, units, target_hex, group):  # RS/RS 5.3, errata: the chart
         multiplier, provenance = effectiveness(state, gun["row"], target_class, gun["adjacent"])
-        total = Fraction(int(gun["factors"]))
+        # RS/RS 6.32 with 5.3: a gun's printed factors count toward the maximum fire strength like any
+        # firer's; listed after the units, its factors are the first ignored beyond the cap
+        take = int(gun["factors"]) if budget is None else min(int(gun["factors"]), budget)
+        printed[gun["unit"]] = int(gun["factors"])
+        used[gun["unit"]] = take
+        if budget is not None:
+            budget -= take
+        total = Fraction(take)
         value = total * multiplier if keep_fractions else Fraction(math.ceil(total * multiplier))
         exact += value
         guns.append(gun["unit"])

@@ -91,10 +91,12 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
     other = "attacker" if role == "defender" else "defender"
     units = [state.units[u] for u in group["units"] if cm.can_fire(state, combat, role, state.units[u])]
     if not units:
+        support.waste_assigned(state, ctx, combat, role, group, [])  # RS/RS 5.3: never alone (5.1)
         return
     target_hex = combat.hex if role == "attacker" else (group.get("at") or _default_hex(state, combat))
     targets = cm.legal_targets(state, combat, other, target_hex)
     if not targets:
+        support.waste_assigned(state, ctx, combat, role, group, [])  # RS/RS 5.3
         return
     if not combat.support_paid and role == "defender":
         if state.support.get(side, 0) < 1:  # RS/RS 6.1: the defender pays one support point to fire at all
@@ -117,8 +119,9 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
                      combat=combat.id, wanted=wanted, target=target.id)
         else:
             target = chosen
-    solution = cm.solve(state, combat, role, units, target, target_hex, combat.last_printed)
+    solution = cm.solve(state, combat, role, units, target, target_hex, combat.last_printed, group)
     support.fired(state, combat, solution.support)  # RS/RS 5.1, 5.3 (issue 14)
+    support.waste_assigned(state, ctx, combat, role, group, solution.support)  # RS/RS 5.3, 5.51 (issue 22)
     combat.last_printed = sum(solution.used.values())
     combat.firefights += 1
     number = combat.firefights
@@ -136,9 +139,11 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
     crt = state.static.crt
     shifts = [{"value": s.value, "reason": s.reason, "case": s.case} for s in solution.shifts]
     shift_text = ", ".join(f"{s.value:+d} {s.reason}" for s in solution.shifts) or "no shifts"
+    firers = [f"{u} ({solution.used[u]})" for u in solution.units]
+    firers += [f"{g} ({solution.used[g]}, support)" for g in solution.support]
     ctx.emit(
         "firefight",
-        f"firefight {number} ({combat.id}): {side} {' + '.join(f'{u} ({solution.used[u]})' for u in solution.units)}"
+        f"firefight {number} ({combat.id}): {side} {' + '.join(firers)}"
         f" = {solution.strength} at {target.id} in {target_hex}; column {crt.columns[solution.base_column]}, "
         f"{shift_text} -> {crt.columns[solution.column]}; die {die} -> {cell.text}",
         "RS/RS 6.3", provisional=provisional,
@@ -148,6 +153,8 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
         base_column=crt.columns[solution.base_column], shifts=shifts, net_shift=solution.net_shift,
         column=crt.columns[solution.column], die=die, result=cell.text, steps=cell.steps, morale=cell.morale,
         night=combat.night, support=list(solution.support),
+        support_firing=[{"unit": g, "printed": solution.printed[g], "used": solution.used[g]}
+                        for g in solution.support],
     )
     result: dict[str, Any] = {
         "target": target.id, "hex": target_hex, "role": other, "owner": target.side, "steps": cell.steps,

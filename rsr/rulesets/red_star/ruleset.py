@@ -48,6 +48,7 @@ class RedStar(DecisionRuleset):
     id = "red-star"
     version = "0.3"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE); 0.3: issue 22
     # (RS/RS 7.61-7.63, 11.2: reserves settled before markers come off, reserve markers kept by default, ...)
+    # (artillery as written: no defensive support at night, guns count toward 6.32, support per firefight)
     sides = ("japan", "soviet")
     driver = DRIVER
     policy_defaults = DRIVER.policy_defaults()
@@ -131,6 +132,8 @@ class RedStar(DecisionRuleset):
             missions = bot.fire_missions(state, request.side)
             return bot.combats_planned_with(state, request.side, missions) + [
                 {"request": request.id, "answer": missions}]
+        if request.kind == "more-missions":  # RS/RS 5.2: the bot plans all its missions in its first answer
+            return [{"request": request.id, "answer": {"missions": []}}]
         inputs = bot.answer(state, request)
         if request.kind == "attack-choices":  # offensive support (RS/RS 5.31)
             inputs = bot.support_for_attacks(state, request, inputs)

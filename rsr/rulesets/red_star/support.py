@@ -6,8 +6,10 @@ answers before they are revealed, so neither sees the other's before both are fi
 secretly, revealed together). Points are spent when the combat starts, right after the attacker's
 ground-combat cost (6.1): one per gun, nothing for a defending gun in the attacked hex (S&T 158 errata); a
 gun its side cannot pay for does not fire. A paid gun adds its factors, through the Combat Effectiveness
-Chart's Weapons Direct Fire row, to its side's first firefight in the combat (our reading of "whenever
-they fire" with 5.1's one fire per player turn; interpretations.md 5.3) and takes a Fired marker.
+Chart's Weapons Direct Fire row, to the firefight its owner assigns it to (``support`` inside a firefight of
+``fire``), or, unassigned, to its side's first firefight it may join (issue 22: the Formation Chart against
+the units it fires with, 5.1's adjacent-target limit against that firefight's target), and takes a Fired
+marker (interpretations.md 5.3).
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ def support_problem(state: RsState, combat: Combat, role: str, gun_id: str) -> s
         return "direct fire support is given only in Prepared Combat (RS/RS 5.3, 7.54)"
     if role == "attacker" and combat.night:
         return "no Offensive Support in a night combat (RS/RS 5.31)"
+    if combat.night:  # RS/RS 5.32 with 6.92: Weapons class (artillery too) does not fire at night, either side
+        return "no Weapons class fire at night, so no Defensive Support in a night combat (RS/RS 5.32, 6.92)"
     if gun.fired:
         return f"{gun_id} has a Fired marker: artillery fires once per player turn (RS/RS 5.1)"
     if gun.disruption:
@@ -152,12 +156,91 @@ def pay(state: RsState, ctx: Context, combat: Combat) -> None:
         combat.support_guns[role] = paid
 
 
-def rows(state: RsState, combat: Combat, role: str, target_hex: str) -> list[dict[str, Any]]:
-    """The hook of combat.direct_support: guns paid for and not yet fired, each with its factors."""
+def with_assigned(raw: Any, fire: list[dict[str, Any]]) -> Any:
+    """RS/RS 5.3: the guns a side allocates to a combat: its ``support`` list, then any gun it names only
+    inside a firefight (left as given when it is not a list, for check_support to refuse)."""
+    named = [g for group in fire for g in group.get("support", [])]
+    if not named or (raw is not None and not isinstance(raw, list)):
+        return raw
+    listed = list(raw or [])
+    return listed + [g for g in named if g not in listed]
+
+
+def adjacent_only(state: RsState, gun: Unit) -> bool:
+    """RS/RS 5.1, 10.3: a gun next to an enemy unit, or out of supply, fires only at an adjacent unit."""
+    enemy = enemy_of(gun.side)
+    near_enemy = any(state.units_in(h, enemy) for h in state.static.neighbours(gun.hex or ""))
+    return near_enemy or not in_supply(state, gun)
+
+
+def joins(state: RsState, gun: Unit, units: list[Unit], target_hex: str) -> bool:
+    """May ``gun`` add its factors to a firefight of ``units`` at ``target_hex``? The Formation Chart against
+    the units it fires with (RS/RS 5.3, 5.6), and 5.1's adjacent target for a gun next to an enemy."""
+    if not any(formation_allows(state, gun, u) for u in units if not state.counter(u.id).artillery):
+        return False
+    return state.static.grid.distance(gun.hex or "", target_hex) <= 1 or not adjacent_only(state, gun)
+
+
+def check_assignments(state: RsState, combat: Combat, role: str, fire: list[dict[str, Any]], where: str) -> None:
+    """RS/RS 5.1, 5.3, 5.6: each gun assigned to one firefight, which it may join: a unit of that firefight
+    passes the Formation Chart, and a gun next to an enemy fires only at an adjacent hex (a defender's
+    firefight with no ``at`` is checked when it fires, its target hex not being known before)."""
+    seen: dict[str, int] = {}
+    for number, group in enumerate(fire, start=1):
+        for gun_id in group.get("support", []):
+            if gun_id in seen:
+                raise RulesError(f"{where}: {gun_id} is assigned to firefights {seen[gun_id]} and {number}: "
+                                 "artillery fires once per player turn (RS/RS 5.1)")
+            seen[gun_id] = number
+            gun = state.units[gun_id]
+            units = [state.units[u] for u in group["units"]]
+            fighters = [u for u in units if not state.counter(u.id).artillery]
+            if not any(formation_allows(state, gun, u) for u in fighters):
+                counter = state.counter(gun_id)
+                raise RulesError(f"{where}: firefight {number}: {gun_id} ({counter.box_colour} box, "
+                                 f"{counter.id_colour} ID {counter.formation_id}) may support none of "
+                                 f"{', '.join(u.id for u in fighters)} (RS/RS 5.6, Formation Chart)")
+            target_hex = combat.hex if role == "attacker" else group.get("at")
+            if target_hex is not None and adjacent_only(state, gun) \
+                    and state.static.grid.distance(gun.hex or "", target_hex) > 1:
+                raise RulesError(f"{where}: firefight {number}: {gun_id} is next to an enemy unit or out of supply "
+                                 f"and may fire only at an adjacent unit; {target_hex} is not adjacent "
+                                 "(RS/RS 5.1, 10.3)")
+
+
+def assigned(combat: Combat, role: str) -> set[str]:
+    """Guns its owner assigned to a particular firefight of this combat (RS/RS 5.3)."""
+    choice = (combat.attack_choice if role == "attacker" else combat.defence_choice) or {}
+    return {g for group in (choice.get("fire") or []) for g in group.get("support", [])}
+
+
+def waste_assigned(state: RsState, ctx: Context, combat: Combat, role: str, group: dict[str, Any],
+                   joined: list[str]) -> None:
+    """RS/RS 5.3 with 5.51: a gun assigned to a firefight it cannot join there (the formation's units no
+    longer fire in it, or 5.1's adjacent target is not the one fired at) is wasted: it keeps its cost and
+    takes its Fired marker, and fires in no other firefight."""
+    side = combat.attacker if role == "attacker" else combat.defender
+    for gun_id in group.get("support", []):
+        gun = state.units[gun_id]
+        if gun_id in joined or gun_id not in combat.support_guns.get(role, []) or gun_id in combat.fired \
+                or not gun.on_map or gun.fired or gun.disruption:
+            continue
+        fired(state, combat, [gun_id])
+        ctx.emit("support-off", f"{gun_id} may not join the firefight it was assigned to in {combat.id}: its fire "
+                 "is wasted (Fired marker)", "RS/RS 5.3", combat=combat.id, unit=gun_id, side=side, wasted=True)
+
+
+def rows(state: RsState, combat: Combat, role: str, target_hex: str, units: list[Unit] | None = None,
+         group: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The hook of combat.direct_support: guns paid for and not yet fired that join this firefight, each
+    with its factors: those assigned to it, and unassigned ones that may join it (RS/RS 5.1, 5.3, 5.6)."""
     out = []
+    elsewhere = assigned(combat, role) - set((group or {}).get("support", []))
     for gun_id in combat.support_guns.get(role, []):
         gun = state.units[gun_id]
-        if gun_id in combat.fired or not gun.on_map or gun.fired or gun.disruption:
+        if gun_id in combat.fired or not gun.on_map or gun.fired or gun.disruption or gun_id in elsewhere:
+            continue
+        if units is not None and not joins(state, gun, units, target_hex):
             continue
         out.append({"unit": gun_id, "row": "weapons-direct-fire", "factors": current(state, gun),
                     "adjacent": state.static.grid.distance(gun.hex or "", target_hex) <= 1})

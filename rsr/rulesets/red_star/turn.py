@@ -64,6 +64,7 @@ def start_segment(state: RsState, ctx: Context) -> None:
     state.movement = None
     state.cb = {}  # RS/RS 5.41
     state.missions = []
+    state.mission_round = 0
     if segment.key == "reinforcement-planning":
         state.entry_plans = {}
         force.receive_points(state, ctx)
@@ -137,8 +138,17 @@ def run_artillery_fire(state: RsState, ctx: Context, side: str | None) -> bool:
         if not counterbattery.step(state, ctx):
             return False
         artillery.resolve_missions(state, ctx, side, state.missions, state.cb["suppressed"])
+        fired = bool(state.missions)
         state.missions = []
         state.force_step = "resolved"
+        if fired and artillery.eligible(state, side) and state.support.get(side, 0) >= 1:
+            # RS/RS 5.2: the next mission is decided after the previous one's dice (issue 22); policy
+            # more-missions "planned" (default) answers "no more": the first answer was the whole plan
+            state.mission_round += 1
+            state.force_step = "asked"
+            state.ask = Ask("more-missions", side,
+                            f"t{state.turn}/{side}/artillery/missions/{state.mission_round + 1}")
+            return False
     if state.force_step == "":
         state.force_step = "asked"
         artillery.clear_interdiction(state, ctx, side)
@@ -385,6 +395,12 @@ def remove_markers(state: RsState, ctx: Context, side: str) -> None:
             ctx.emit("markers", f"{unit.id}: {', '.join(removed)} {plural_word('marker', len(removed))} removed",
                      "RS/RS 5.7",
                      unit=unit.id)
+    if state.options.get("fired-off-each-player-turn"):  # RS/RS 5.1 read as once per player turn (option)
+        for unit in state.on_map(enemy_of(side)):
+            if unit.fired:
+                unit.fired = False
+                ctx.emit("markers", f"{unit.id}: Fired marker removed at the end of the player turn (rule "
+                         "option fired-off-each-player-turn)", "RS/RS 5.1", unit=unit.id)
 
 
 def run_turn_completion(state: RsState, ctx: Context, side: str | None) -> bool:
