@@ -281,10 +281,18 @@ def combats_planned_with(state: RsState, side: str, missions: dict[str, Any]) ->
     the fire's dice; what the fire changes is checked when the plan is declared."""
     if not any(missions.get(key) for key in missions):
         return []
+    from rsr.rulesets.red_star import artillery
+
     scratch = copy.deepcopy(state)
+    spent = sum(artillery.cost_of(state, m["mission"], len(m["artillery"]))
+                for m in artillery.check_missions(state, side, missions))
+    budget = state.support.get(side, 0) - spent  # RS/RS 6.1: the points the missions leave for the combats
     plan = []
     used: list[str] = []
     for number, raw in enumerate(prepared_attacks(scratch, side), start=1):
         combat = cm.parse_declaration(scratch, side, raw, number, used, "prepared", f"plan/c{number}")
-        plan.append({**raw, **cm.auto_choice(scratch, combat, "attacker")})
+        cost = len(cm.attack_hexes(combat))
+        if cost <= budget:
+            plan.append({**raw, **cm.auto_choice(scratch, combat, "attacker")})
+            budget -= cost
     return [{"policy": "combats", "rule": {"turn": state.turn, "combats": plan}}] if plan else []
