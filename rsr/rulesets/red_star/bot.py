@@ -284,8 +284,11 @@ def combats_planned_with(state: RsState, side: str, missions: dict[str, Any]) ->
     from rsr.rulesets.red_star import artillery
 
     scratch = copy.deepcopy(state)
-    spent = sum(artillery.cost_of(state, m["mission"], len(m["artillery"]))
-                for m in artillery.check_missions(state, side, missions))
+    try:
+        checked = artillery.check_missions(state, side, missions)
+    except RulesError:  # (missions the rules refuse are refused where they are signed; they pay for nothing)
+        checked = []
+    spent = sum(artillery.cost_of(state, m["mission"], len(m["artillery"])) for m in checked)
     budget = state.support.get(side, 0) - spent  # RS/RS 6.1: the points the missions leave for the combats
     plan = []
     used: list[str] = []
