@@ -34,7 +34,7 @@ from rsr.engine import Position, Ruleset
 from rsr.fileio import atomic_write, read_limited
 from rsr.gamedir import KnownFile, read_log
 from rsr.log import PassRecord, Replay, replay
-from rsr.packet import Header, Packet, header_of
+from rsr.packet import Header, Packet, header_of, self_signed_key
 from rsr.provenance import SharedStatic
 
 FORMAT = 2  # 2: positions carry contract version 2's void answers (rsr/engine.py Position)
@@ -118,19 +118,20 @@ class HomeCheckpoints:
         return entries
 
     def save_files(self, result: Replay, digests: Mapping[str, bytes], partial: bool = False) -> None:
-        """Record the files of ``result``'s packets (from packet 2 on) whose bytes hash to ``digests`` (with
+        """Record the files of ``result``'s packets whose bytes hash to ``digests`` (with
         ``partial``, a packet missing from ``digests`` keeps what the record says); only the chunks of the
         record that changed are written (a receive writes one)."""
         before = self.known_files(result.game_id)
         entries: dict[str, KnownFile] = {}
         dirty: set[int] = set()
-        for packet in result.packets[2:]:
+        for packet in result.packets:  # (packets 0 and 1 too: their signatures, rsr/gamedir.py _vouch_early)
             name = packet.file_name()
             old = before.get(name)
             digest = digests.get(name)
             if digest is None and partial and old is not None:
                 digest = old.file_sha256
-            key = result.keys.get(packet.side)
+            # (packets 0 and 1: the key each introduces and was checked under, whatever the game pins later)
+            key = self_signed_key(packet) if packet.seq <= 1 else result.keys.get(packet.side)
             if digest is None or key is None:
                 continue
             if old is not None and old.file_sha256 == digest and old.payload_bytes == packet.payload_bytes and \

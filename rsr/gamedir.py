@@ -10,6 +10,7 @@ import gc
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,6 +128,8 @@ def _read_log(game_dir: Path, known: KnownFiles | None) -> LogFiles:
         data = read_limited(os.path.join(folder, name), MAX_PACKET_FILE, "packet file")
         digest = hashlib.sha256(data).digest()
         digests[name] = digest
+        if seq <= 1 and known is not None:
+            _vouch_early(data, name, digest, known)
         entry = checked.get(name) if seq >= 2 and keys is not None else None
         packet = _known_packet(entry, digest, keys) if entry is not None else None
         if packet is None:
@@ -150,6 +153,22 @@ def _read_log(game_dir: Path, known: KnownFiles | None) -> LogFiles:
                 f"by {first.side} and {second.side}"
             raise VerificationError(f"two different packets, {first_name} and {second_name}, {who}", seq)
     return LogFiles([found[0][1] for _, found in sorted(by_seq.items())], digests)
+
+
+_GAME_LINE = re.compile(rb"^Game: ([0-9a-f]{8,64})[ \t\r]*$", re.M)
+
+
+def _vouch_early(data: bytes, name: str, digest: bytes, known: KnownFiles) -> None:
+    """Packet 0 or 1 names the key that checks it, so it is read in full every time; but if the record of
+    checked files holds this file's very bytes, the signature it holds verified then, and is taken as
+    verified now (a reading command then imports no cryptography: issue 24, start-up). The armor's Game line
+    only says which record to look in: an entry counts only for bytes hashing as recorded."""
+    found = _GAME_LINE.search(data[:4096])
+    if found is None:
+        return
+    entry = known(found.group(1).decode("ascii")).get(name)
+    if entry is not None and entry.file_sha256 == digest:
+        checked_before(entry.key, entry.signature, entry.payload_bytes)
 
 
 def _text(data: bytes) -> str:
