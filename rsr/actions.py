@@ -206,12 +206,12 @@ def email_text(text: str) -> str:
     """If ``text`` is an email whose body is encoded (quoted-printable, base64, multipart), decode every
     text part; otherwise return it as it is. Mail clients re-encode bodies, and '=' in base64 padding
     becomes '=3D' in quoted-printable."""
-    import email
-    import email.policy
-
     head = text[:4096]
     if "BEGIN RSR PACKET" in text and "Content-Transfer-Encoding" not in head and "multipart/" not in head:
         return text
+    import email  # (after the plain packet file's return: issue 24, start-up)
+    import email.policy
+
     message = email.message_from_string(text, policy=email.policy.default)
     parts = []
     for part in message.walk():
