@@ -138,7 +138,7 @@ def _shape_checker(schema: dict[str, Any]) -> Callable[[Any], bool]:
         return found
     import jsonschema
 
-    return jsonschema.Draft202012Validator(schema).is_valid  # type: ignore[no-any-return]
+    return jsonschema.Draft202012Validator(schema).is_valid
 
 
 class DecisionDriver:

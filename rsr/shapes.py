@@ -34,12 +34,12 @@ def simple_checker(schema: Any) -> Checker | None:
         kind = _TYPES.get(schema["type"]) if isinstance(schema["type"], str) else None
         if kind is None:
             return None
-        parts.append(lambda value, kind=kind: isinstance(value, kind))
+        parts.append(_is_a(kind))
     if "enum" in schema:
         allowed = schema["enum"]
         if not isinstance(allowed, list) or not all(isinstance(item, str) for item in allowed):
             return None
-        parts.append(lambda value, allowed=tuple(allowed): isinstance(value, str) and value in allowed)
+        parts.append(_one_of(tuple(allowed)))
     object_part = _object_checker(schema)
     if object_part is False:
         return None
@@ -50,6 +50,14 @@ def simple_checker(schema: Any) -> Checker | None:
         return all(part(value) for part in parts)
 
     return check
+
+
+def _is_a(kind: type) -> Checker:
+    return lambda value: isinstance(value, kind)
+
+
+def _one_of(allowed: tuple[str, ...]) -> Checker:
+    return lambda value: isinstance(value, str) and value in allowed
 
 
 def _object_checker(schema: dict[str, Any]) -> Checker | bool:
