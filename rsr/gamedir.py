@@ -29,6 +29,7 @@ from rsr.packet import (
     known_packet,
     open_packet,
     read_packets,
+    schema_checked_before,
 )
 from rsr.yamlio import dump_yaml
 
@@ -169,6 +170,7 @@ def _vouch_early(data: bytes, name: str, digest: bytes, known: KnownFiles) -> No
     entry = known(found.group(1).decode("ascii")).get(name)
     if entry is not None and entry.file_sha256 == digest:
         checked_before(entry.key, entry.signature, entry.payload_bytes)
+        schema_checked_before(entry.payload_bytes)
 
 
 def _text(data: bytes) -> str:
