@@ -177,18 +177,27 @@ def supply_sources(state: RsState, side: str) -> list[str]:
     if side == "japan":
         rows = [state.static.grid.parse(u.hex)[0] for u in state.on_map("japan") if u.hex is not None]
         westernmost = min(rows) if rows else None
-    sources: set[str] = set()
-    for edge in state.static.supply_edges:
-        if edge.side != side:
-            continue
-        for hex_id in edge.hexes:
-            if hex_id in enemy_hexes:
+    return [hex_id for hex_id in _edge_sources(state, side, westernmost) if hex_id not in enemy_hexes]
+
+
+def _edge_sources(state: RsState, side: str, westernmost: int | None) -> tuple[str, ...]:
+    """RS/RS 10.1: the edge hexes serving ``side`` before enemy units are considered, sorted: fixed for the map
+    and the westernmost Japanese row, so kept in the map's memo (issue 24, real play)."""
+    memo = state.static.memo
+    key = ("edge-sources", side, westernmost)
+    found: tuple[str, ...] | None = memo.get(key)
+    if found is None:
+        sources: set[str] = set()
+        for edge in state.static.supply_edges:
+            if edge.side != side:
                 continue
-            if edge.condition == "east-of-westernmost-friendly-line":
-                if westernmost is None or state.static.grid.parse(hex_id)[0] <= westernmost:
-                    continue
-            sources.add(hex_id)
-    return sorted(sources)
+            for hex_id in edge.hexes:
+                if edge.condition == "east-of-westernmost-friendly-line":
+                    if westernmost is None or state.static.grid.parse(hex_id)[0] <= westernmost:
+                        continue
+                sources.add(hex_id)
+        found = memo[key] = tuple(sorted(sources))
+    return found
 
 
 def supplied_hexes(state: RsState, side: str) -> frozenset[str]:
