@@ -167,6 +167,43 @@ def test_an_invite_file_that_changed_is_checked_again(long_game: Path, tmp_path:
     assert len(checked) == len(first.packets)
 
 
+def test_files_unchanged_since_they_were_hashed_are_not_read(long_game: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24: a command reads only new or changed packet files; one whose size, times and inode are those
+    recorded when its bytes were hashed is taken as those bytes. A file rewritten, even with the same bytes,
+    is read again (its change time moved); the replay comes out the same."""
+    from rsr import gamedir
+
+    game_dir = _copy_game(long_game, tmp_path)
+    store = HomeCheckpoints(tmp_path / "cache")
+    first = store.load(game_dir)
+    _fresh_process(monkeypatch)
+    store.load(game_dir)
+    assert not any(e.stat for e in store.known_files(first.game_id).values())  # (files just written: racy)
+    monkeypatch.setattr(gamedir, "RACY_NS", -10**12)  # (as if every file were older)
+    _fresh_process(monkeypatch)
+    store.load(game_dir)  # (the first command after the record gained the files' stats)
+    read: list[str] = []
+    real = gamedir.read_limited
+
+    def counting(path: object, limit: int, what: str = "file") -> bytes:
+        read.append(Path(str(path)).name)
+        return real(path, limit, what)
+
+    monkeypatch.setattr(gamedir, "read_limited", counting)
+    _fresh_process(monkeypatch)
+    again = store.load(game_dir)
+    assert sorted(read) == sorted(p.file_name() for p in first.packets[:2])  # the invite and acceptance only
+    assert again.position.digest(again.ruleset) == first.position.digest(first.ruleset)
+    changed = sorted((game_dir / "turns").glob("*.rsr"))[4]
+    changed.write_bytes(changed.read_bytes())  # the same bytes, written again
+    read.clear()
+    _fresh_process(monkeypatch)
+    again = store.load(game_dir)
+    assert changed.name in read and len(read) == 3
+    assert again.position.digest(again.ruleset) == first.position.digest(first.ruleset)
+
+
 def test_packets_read_from_the_record_are_parsed_only_when_read(long_game: Path, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """A file checked before gives a packet whose seq, side, game and prev come from the record and whose
