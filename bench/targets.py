@@ -93,6 +93,7 @@ def player_commands(game_dir: Path, old_seq: int, out: Path) -> dict[str, list[s
         f"dice show {s}": ["dice", "show", g, s],
         f"map {s}": ["map", g, s, "--out", str(out / "m.svg")],
         "orders template": ["orders", "template", g],
+        "inbox (the game's folder)": ["inbox", str(game_dir.parent)],
     }
 
 

@@ -81,14 +81,28 @@ def verify_game(game_dir: Path) -> Replay:
 
 def choose_key(result: Replay, name: str | None) -> keystore.KeyPair:
     """The named key, or the one stored key of this game (the side to write, when both are here)."""
+    return keystore.load_key(chosen_key_name(result, name))
+
+
+def chosen_key_name(result: Replay, name: str | None) -> str:
+    """The name of the key ``choose_key`` loads."""
     if name:
-        return keystore.load_key(name)
+        return name
     found = keystore.find_keys_for(result.keys)
     if not found:
         raise BadInput("none of your stored keys belongs to this game (use --key NAME)")
     side = result.next_author()
-    chosen = found.get(side) or found[sorted(found)[0]]
-    return keystore.load_key(chosen)
+    return found.get(side) or found[sorted(found)[0]]
+
+
+def stored_side(result: Replay, key_name: str | None) -> str | None:
+    """The side of the key ``choose_key`` would load, read from its public half (``NAME.pub``): no private key
+    is read and no cryptography imported (issue 24, start-up). None if that cannot tell."""
+    try:
+        public = keystore.stored_public(chosen_key_name(result, key_name))
+    except BadInput:
+        return None
+    return next((s for s, pub in sorted(result.keys.items()) if pub == public), None)
 
 
 OPTION_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
@@ -217,12 +231,12 @@ def email_text(text: str) -> str:
     """If ``text`` is an email whose body is encoded (quoted-printable, base64, multipart), decode every
     text part; otherwise return it as it is. Mail clients re-encode bodies, and '=' in base64 padding
     becomes '=3D' in quoted-printable."""
-    import email
-    import email.policy
-
     head = text[:4096]
     if "BEGIN RSR PACKET" in text and "Content-Transfer-Encoding" not in head and "multipart/" not in head:
         return text
+    import email  # (after the plain packet file's return: issue 24, start-up)
+    import email.policy
+
     message = email.message_from_string(text, policy=email.policy.default)
     parts = []
     for part in message.walk():
@@ -513,6 +527,9 @@ AuthorView = tuple[Position, Request | None, PassRecord | None]
 def author_view(result: Replay, key_name: str | None) -> tuple[str | None, AuthorView | None]:
     """This player's side (None if no key of the game is here) and, when the next packet is theirs,
     ``position_for_author``."""
+    known = stored_side(result, key_name)
+    if known is not None and (result.next_author() != known or progress.is_over(result)):
+        return known, None  # (not this player's packet to write: the private key is not needed)
     try:
         key = choose_key(result, key_name)
         side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)

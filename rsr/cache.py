@@ -34,7 +34,7 @@ from rsr.engine import Position, Ruleset
 from rsr.fileio import atomic_write, read_limited
 from rsr.gamedir import KnownFile, read_log
 from rsr.log import PassRecord, Replay, replay
-from rsr.packet import Header, Packet, header_of
+from rsr.packet import Packet, header_of, self_signed_key
 from rsr.provenance import SharedStatic
 
 FORMAT = 2  # 2: positions carry contract version 2's void answers (rsr/engine.py Position)
@@ -79,7 +79,7 @@ class HomeCheckpoints:
             return last  # every file is one this process read before: the same packets replay the same
         result = replay(log.packets, self)
         self.save(result)
-        self.save_files(result, log.digests)
+        self.save_files(result, log.digests, stats=log.stats)
         return result
 
     def remember(self, result: Replay) -> None:
@@ -117,28 +117,33 @@ class HomeCheckpoints:
         _KNOWN[(self.root, game_id)] = entries
         return entries
 
-    def save_files(self, result: Replay, digests: Mapping[str, bytes], partial: bool = False) -> None:
-        """Record the files of ``result``'s packets (from packet 2 on) whose bytes hash to ``digests`` (with
+    def save_files(self, result: Replay, digests: Mapping[str, bytes], partial: bool = False,
+                   stats: Mapping[str, tuple[int, ...]] | None = None) -> None:
+        """Record the files of ``result``'s packets whose bytes hash to ``digests`` (with
         ``partial``, a packet missing from ``digests`` keeps what the record says); only the chunks of the
         record that changed are written (a receive writes one)."""
         before = self.known_files(result.game_id)
         entries: dict[str, KnownFile] = {}
         dirty: set[int] = set()
-        for packet in result.packets[2:]:
+        for packet in result.packets:  # (packets 0 and 1 too: their signatures, rsr/gamedir.py _vouch_early)
             name = packet.file_name()
             old = before.get(name)
             digest = digests.get(name)
             if digest is None and partial and old is not None:
                 digest = old.file_sha256
-            key = result.keys.get(packet.side)
+            # (packets 0 and 1: the key each introduces and was checked under, whatever the game pins later)
+            key = self_signed_key(packet) if packet.seq <= 1 else result.keys.get(packet.side)
             if digest is None or key is None:
                 continue
+            # (the file's stat when read, or the one recorded for the same bytes: issue 24)
+            stat = (stats or {}).get(name) or (old.stat if old is not None and old.file_sha256 == digest else None)
             if old is not None and old.file_sha256 == digest and old.payload_bytes == packet.payload_bytes and \
-                    old.signature == packet.signature and old.key == key:
+                    old.signature == packet.signature and old.key == key and old.stat == stat:
                 entries[name] = old if old.packet is packet else old._replace(packet=packet)
                 continue
             dirty.add(_chunk_of(name))
-            entries[name] = KnownFile(digest, packet.payload_bytes, packet.signature, key, header_of(packet), packet)
+            entries[name] = KnownFile(digest, packet.payload_bytes, packet.signature, key, header_of(packet), packet,
+                                      stat)
         dirty.update(_chunk_of(name) for name in before.keys() - entries.keys())
         _REPLAYS[(self.root, result.game_id)] = result
         _KNOWN[(self.root, result.game_id)] = entries  # (with the packet objects: read again, they are reused)
@@ -236,10 +241,12 @@ class HomeCheckpoints:
                 pass
 
 
-def _stored(entry: KnownFile) -> tuple[bytes, bytes, bytes, bytes, Header | None]:
-    """An entry as written: with what checking the chain reads (the payload itself is parsed only if read)."""
+def _stored(entry: KnownFile) -> tuple[Any, ...]:
+    """An entry as written: with what checking the chain reads (the payload itself is parsed only if read), and
+    the file's stat when it has one (issue 24)."""
     header = entry.header if entry.header is not None or entry.packet is None else header_of(entry.packet)
-    return entry.file_sha256, entry.payload_bytes, entry.signature, entry.key, header
+    stored = (entry.file_sha256, entry.payload_bytes, entry.signature, entry.key, header)
+    return stored if entry.stat is None else stored + (entry.stat,)
 
 
 def _same_packets(mine: list[Packet], read: list[Packet]) -> bool:
@@ -290,11 +297,16 @@ def _read_chunk(path: Path, chunk: int) -> dict[str, KnownFile]:
     entries: dict[str, KnownFile] = {}
     for name, value in raw.items():
         if not (type(name) is str and name[:4].isascii() and name[:4].isdigit() and _chunk_of(name) == chunk
-                and type(value) is tuple and len(value) == 5 and all(type(v) is bytes for v in value[:4])
-                and _is_header(value[4])):
+                and type(value) is tuple and len(value) in (5, 6) and all(type(v) is bytes for v in value[:4])
+                and _is_header(value[4]) and (len(value) == 5 or _is_stat(value[5]))):
             return {}
-        entries[name] = KnownFile(*value)
+        entries[name] = KnownFile(value[0], value[1], value[2], value[3], value[4], None,
+                                  value[5] if len(value) == 6 else None)
     return entries
+
+
+def _is_stat(value: Any) -> bool:
+    return type(value) is tuple and len(value) == 5 and all(type(v) is int for v in value)
 
 
 def _is_header(value: Any) -> bool:

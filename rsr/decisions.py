@@ -23,8 +23,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import jsonschema
-
 from rsr.engine import Context, Event, Request, Sealed
 from rsr.errors import RulesError
 from rsr.fairdice import Dice
@@ -101,9 +99,6 @@ class Decision:
     unseals: bool = False
     _validator: Any = field(default=None, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        if self.schema is not None:
-            object.__setattr__(self, "_validator", jsonschema.Draft202012Validator(self.schema))
 
     def request(self, state: Any, ask: Pending) -> Request:
         """The request that asks ``ask.side`` this question now."""
@@ -117,14 +112,33 @@ class Decision:
 
     def check_shape(self, answer: Any) -> None:
         """ShapeError unless ``answer`` (not a sealed one: its content is hidden) fits the schema."""
-        if self._validator is not None and not isinstance(answer, Sealed) and not self._validator.is_valid(answer):
+        if self.schema is None or isinstance(answer, Sealed):
+            return
+        validator = self._validator
+        if validator is None:  # (made on first use; jsonschema only for a shape rsr/shapes.py cannot check)
+            validator = _shape_checker(self.schema)
+            object.__setattr__(self, "_validator", validator)
+        if not validator(answer):
             raise ShapeError(self.shape)
 
 
 def check_shape(schema: dict[str, Any], answer: Any, shape: str) -> None:
     """ShapeError ``shape`` unless ``answer`` fits ``schema`` (for an answer that comes another way: unsealed)."""
-    if not jsonschema.Draft202012Validator(schema).is_valid(answer):
+    if not _shape_checker(schema)(answer):
         raise ShapeError(shape)
+
+
+def _shape_checker(schema: dict[str, Any]) -> Callable[[Any], bool]:
+    """jsonschema's verdict on an answer (Draft 2020-12): from rsr/shapes.py for the simple shapes the rules
+    use, so that replaying a few answers does not import jsonschema (issue 24, start-up)."""
+    from rsr.shapes import simple_checker
+
+    found = simple_checker(schema)
+    if found is not None:
+        return found
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(schema).is_valid
 
 
 class DecisionDriver:

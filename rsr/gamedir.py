@@ -10,8 +10,11 @@ import gc
 import hashlib
 import json
 import os
+import re
+import stat
+import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -28,6 +31,7 @@ from rsr.packet import (
     known_packet,
     open_packet,
     read_packets,
+    schema_checked_before,
 )
 from rsr.yamlio import dump_yaml
 
@@ -67,6 +71,7 @@ class KnownFile(NamedTuple):
     key: bytes
     header: Header | None = None
     packet: Packet | None = None
+    stat: tuple[int, ...] | None = None  # the file's size, times and inode when its bytes were hashed (issue 24)
 
 
 KnownFiles = Callable[[str], Mapping[str, KnownFile]]  # by game id: file name -> what was checked
@@ -78,6 +83,7 @@ class LogFiles:
 
     packets: list[Packet]
     digests: dict[str, bytes]
+    stats: dict[str, tuple[int, ...]] = field(default_factory=dict)  # (of the files read, taken before reading)
 
 
 def load_log(game_dir: Path) -> list[Packet]:
@@ -117,6 +123,8 @@ def _read_log(game_dir: Path, known: KnownFiles | None) -> LogFiles:
     folder = str(turns)
     by_seq: dict[int, list[tuple[str, Packet]]] = {}
     digests: dict[str, bytes] = {}
+    stats: dict[str, tuple[int, ...]] = {}
+    started = time.time_ns()
     keys: dict[str, bytes] | None = None
     checked: Mapping[str, KnownFile] = {}
     for name in names:
@@ -124,12 +132,24 @@ def _read_log(game_dir: Path, known: KnownFiles | None) -> LogFiles:
         if not (head.isascii() and head.isdigit()) or len(head) > 7:  # '①'.isdigit() is true, int('①') fails
             raise VerificationError(f"{printable(name)} is not named NNNN-side-tag.rsr")
         seq = int(head)
-        data = read_limited(os.path.join(folder, name), MAX_PACKET_FILE, "packet file")
-        digest = hashlib.sha256(data).digest()
-        digests[name] = digest
+        path = os.path.join(folder, name)
         entry = checked.get(name) if seq >= 2 and keys is not None else None
+        now = file_stat(path)
+        data: bytes | None = None
+        if entry is not None and now is not None and entry.stat == now:
+            digest = entry.file_sha256  # (the very file hashed then: not read again)
+        else:
+            data = read_limited(path, MAX_PACKET_FILE, "packet file")
+            digest = hashlib.sha256(data).digest()
+            if now is not None and now[2] < started - RACY_NS:
+                stats[name] = now
+        digests[name] = digest
+        if seq <= 1 and known is not None and data is not None:
+            _vouch_early(data, name, digest, known)
         packet = _known_packet(entry, digest, keys) if entry is not None else None
         if packet is None:
+            if data is None:
+                data = read_limited(path, MAX_PACKET_FILE, "packet file")
             packet = _read_packet_file(turns, name, _text(data), seq, keys)
         if seq == 0:
             keys = {s: decode_public(t) for s, t in sorted(packet.payload["invite"]["keys"].items())}
@@ -149,7 +169,43 @@ def _read_log(game_dir: Path, known: KnownFiles | None) -> LogFiles:
             who = f"both signed by {first.side} (equivocation)" if first.side == second.side else \
                 f"by {first.side} and {second.side}"
             raise VerificationError(f"two different packets, {first_name} and {second_name}, {who}", seq)
-    return LogFiles([found[0][1] for _, found in sorted(by_seq.items())], digests)
+    return LogFiles([found[0][1] for _, found in sorted(by_seq.items())], digests, stats)
+
+
+# A file changed less than this before it is read is not vouched for by its stat (read again next time): file
+# times tick coarsely, so a file rewritten in place at once, to the same size, might keep its times (as git's
+# "racy" entries).
+RACY_NS = 2_000_000_000
+
+
+def file_stat(path: str) -> tuple[int, ...] | None:
+    """What says a packet file is the one hashed before (issue 24: a command reads only new or changed files):
+    its size, modification and change times (the change time moves with every write and cannot be set back)
+    and its inode and device. None for anything but a regular file (it is read, and refused, as before)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev
+
+
+_GAME_LINE = re.compile(rb"^Game: ([0-9a-f]{8,64})[ \t\r]*$", re.M)
+
+
+def _vouch_early(data: bytes, name: str, digest: bytes, known: KnownFiles) -> None:
+    """Packet 0 or 1 names the key that checks it, so it is read in full every time; but if the record of
+    checked files holds this file's very bytes, the signature it holds verified then, and is taken as
+    verified now (a reading command then imports no cryptography: issue 24, start-up). The armor's Game line
+    only says which record to look in: an entry counts only for bytes hashing as recorded."""
+    found = _GAME_LINE.search(data[:4096])
+    if found is None:
+        return
+    entry = known(found.group(1).decode("ascii")).get(name)
+    if entry is not None and entry.file_sha256 == digest:
+        checked_before(entry.key, entry.signature, entry.payload_bytes)
+        schema_checked_before(entry.payload_bytes)
 
 
 def _text(data: bytes) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rsr import keys as keystore
 from rsr.errors import RsrError
-from rsr.game import game_dir_name, load_log, replay
+from rsr.game import game_dir_name, load_log
 from rsr.packet import Armored
 from rsr.progress import is_over
 from rsr.safetext import visible
@@ -29,8 +29,10 @@ def game_dirs(folder: Path) -> list[Path]:
 
 def turn_line(game_dir: Path) -> tuple[str, str | None]:
     """``game-1a2b3c4d  red-star july-1939-contact  7 packets  your packet next``, and the game id."""
+    from rsr.cache import HomeCheckpoints
+
     try:
-        result = replay(load_log(game_dir))
+        result = HomeCheckpoints().load(game_dir)  # (from this home's checkpoints, as status: issue 24)
     except RsrError as exc:
         return f"{game_dir}  cannot be read: {exc}", None
     mine = keystore.find_keys_for(result.keys)

@@ -17,14 +17,18 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from rsr.errors import BadInput
 from rsr.fileio import atomic_write
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+# cryptography is imported on first use (issue 24, start-up): a reading command whose packets the record of
+# checked files already vouches for verifies no signature and loads no key.
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -59,6 +63,9 @@ def decode_public(text: str) -> bytes:
 
 
 def verify_signature(public_raw: bytes, signature: bytes, message: bytes) -> bool:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(public_raw).verify(signature, message)
     except (InvalidSignature, ValueError):
@@ -75,10 +82,14 @@ class KeyPair:
 
     @property
     def private(self) -> Ed25519PrivateKey:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         return Ed25519PrivateKey.from_private_bytes(self.seed)
 
     @property
     def public_raw(self) -> bytes:
+        from cryptography.hazmat.primitives import serialization
+
         return self.private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
     @property
@@ -96,6 +107,9 @@ def _check_name(name: str) -> None:
 
 def new_key(name: str, passphrase: str | None = None, directory: Path | None = None) -> KeyPair:
     """Create and store a new key pair; refuses to overwrite an existing one."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     _check_name(name)
     directory = directory or key_dir()
     path = directory / f"{name}.key"
@@ -153,6 +167,9 @@ def load_key(name: str, passphrase: str | None = None, directory: Path | None = 
     An unencrypted key is read as it is (``$RSR_PASSPHRASE`` set or not). An encrypted one uses
     ``passphrase``, else ``$RSR_PASSPHRASE``, else asks at the terminal.
     """
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     _check_name(name)
     path = (directory or key_dir()) / f"{name}.key"
     if not path.exists():

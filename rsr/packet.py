@@ -175,6 +175,12 @@ def checked_before(public_raw: bytes, signature: bytes, payload_bytes: bytes) ->
     _VERIFIED.add((public_raw, signature, payload_bytes))
 
 
+def schema_checked_before(payload_bytes: bytes) -> None:
+    """Take these payload bytes as canonical and in schema: only when an earlier command checked them in full
+    (packets 0 and 1 of a game directory whose files hash as recorded, rsr/gamedir.py ``_vouch_early``)."""
+    _SCHEMA_CHECKED.add(hashlib.sha256(payload_bytes).digest())
+
+
 def forget_checks() -> None:
     """Forget every signature and schema check of this process (benchmarks of cold reading; tests)."""
     _VERIFIED.clear()

@@ -135,7 +135,7 @@ def test_files_checked_before_are_not_checked_again(long_game: Path, tmp_path: P
     assert list((tmp_path / "cache" / first.game_id).glob("files-v2-*.bin"))
     checked = _fresh_process(monkeypatch)
     again = store.load(game_dir)
-    assert len(checked) == 2  # only the invite and the acceptance, which carry the keys
+    assert len(checked) == 0  # (the invite and the acceptance too: their files' bytes are recorded, issue 24)
     assert [p.payload_bytes for p in again.packets] == [p.payload_bytes for p in first.packets]
     assert [p.payload for p in again.packets] == [p.payload for p in first.packets]
     assert again.position.digest(again.ruleset) == replay(load_log(game_dir)).position.digest(again.ruleset)
@@ -146,6 +146,62 @@ def test_files_checked_before_are_not_checked_again(long_game: Path, tmp_path: P
     load_log(game_dir)  # what rsr verify reads: everything, from scratch
     assert len(checked) == count
 
+
+
+def test_an_invite_file_that_changed_is_checked_again(long_game: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Packets 0 and 1 carry their own keys: the record vouches for their signatures only for the very bytes
+    it recorded (issue 24). Other bytes, even the same packet with a line added, are verified again, and a
+    record naming another game (the armor's Game line is only where to look) vouches for nothing."""
+    game_dir = _copy_game(long_game, tmp_path)
+    store = HomeCheckpoints(tmp_path / "cache")
+    first = store.load(game_dir)
+    invite = next((game_dir / "turns").glob("0000-*.rsr"))
+    invite.write_bytes(invite.read_bytes() + b"\n")
+    checked = _fresh_process(monkeypatch)
+    again = store.load(game_dir)
+    assert len(checked) == 1  # the invite, whose bytes changed; the acceptance's did not
+    assert again.packets[0].payload_bytes == first.packets[0].payload_bytes
+    checked = _fresh_process(monkeypatch)
+    load_log(game_dir)  # no record at all: every packet verified
+    assert len(checked) == len(first.packets)
+
+
+def test_files_unchanged_since_they_were_hashed_are_not_read(long_game: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24: a command reads only new or changed packet files; one whose size, times and inode are those
+    recorded when its bytes were hashed is taken as those bytes. A file rewritten, even with the same bytes,
+    is read again (its change time moved); the replay comes out the same."""
+    from rsr import gamedir
+
+    game_dir = _copy_game(long_game, tmp_path)
+    store = HomeCheckpoints(tmp_path / "cache")
+    first = store.load(game_dir)
+    _fresh_process(monkeypatch)
+    store.load(game_dir)
+    assert not any(e.stat for e in store.known_files(first.game_id).values())  # (files just written: racy)
+    monkeypatch.setattr(gamedir, "RACY_NS", -10**12)  # (as if every file were older)
+    _fresh_process(monkeypatch)
+    store.load(game_dir)  # (the first command after the record gained the files' stats)
+    read: list[str] = []
+    real = gamedir.read_limited
+
+    def counting(path: object, limit: int, what: str = "file") -> bytes:
+        read.append(Path(str(path)).name)
+        return real(path, limit, what)
+
+    monkeypatch.setattr(gamedir, "read_limited", counting)
+    _fresh_process(monkeypatch)
+    again = store.load(game_dir)
+    assert sorted(read) == sorted(p.file_name() for p in first.packets[:2])  # the invite and acceptance only
+    assert again.position.digest(again.ruleset) == first.position.digest(first.ruleset)
+    changed = sorted((game_dir / "turns").glob("*.rsr"))[4]
+    changed.write_bytes(changed.read_bytes())  # the same bytes, written again
+    read.clear()
+    _fresh_process(monkeypatch)
+    again = store.load(game_dir)
+    assert changed.name in read and len(read) == 3
+    assert again.position.digest(again.ruleset) == first.position.digest(first.ruleset)
 
 
 def test_packets_read_from_the_record_are_parsed_only_when_read(long_game: Path, tmp_path: Path,
@@ -264,7 +320,7 @@ def test_a_record_entry_for_other_bytes_is_not_used(long_game: Path, tmp_path: P
     path.write_text(path.read_text().replace("\n", "\r\n"))  # what an email client might do: same packet
     checked = _fresh_process(monkeypatch)
     store.load(game_dir)
-    assert len(checked) == 3  # the invite, the acceptance and the rewritten file
+    assert len(checked) == 1  # the rewritten file (the invite and acceptance are recorded too: issue 24)
 
 
 def test_the_compiled_packet_schema_is_kept_and_a_damaged_copy_ignored(long_game: Path, tmp_path: Path) -> None:

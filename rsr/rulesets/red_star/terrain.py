@@ -177,18 +177,27 @@ def supply_sources(state: RsState, side: str) -> list[str]:
     if side == "japan":
         rows = [state.static.grid.parse(u.hex)[0] for u in state.on_map("japan") if u.hex is not None]
         westernmost = min(rows) if rows else None
-    sources: set[str] = set()
-    for edge in state.static.supply_edges:
-        if edge.side != side:
-            continue
-        for hex_id in edge.hexes:
-            if hex_id in enemy_hexes:
+    return [hex_id for hex_id in _edge_sources(state, side, westernmost) if hex_id not in enemy_hexes]
+
+
+def _edge_sources(state: RsState, side: str, westernmost: int | None) -> tuple[str, ...]:
+    """RS/RS 10.1: the edge hexes serving ``side`` before enemy units are considered, sorted: fixed for the map
+    and the westernmost Japanese row, so kept in the map's memo (issue 24, real play)."""
+    memo = state.static.memo
+    key = ("edge-sources", side, westernmost)
+    found: tuple[str, ...] | None = memo.get(key)
+    if found is None:
+        sources: set[str] = set()
+        for edge in state.static.supply_edges:
+            if edge.side != side:
                 continue
-            if edge.condition == "east-of-westernmost-friendly-line":
-                if westernmost is None or state.static.grid.parse(hex_id)[0] <= westernmost:
-                    continue
-            sources.add(hex_id)
-    return sorted(sources)
+            for hex_id in edge.hexes:
+                if edge.condition == "east-of-westernmost-friendly-line":
+                    if westernmost is None or state.static.grid.parse(hex_id)[0] <= westernmost:
+                        continue
+                sources.add(hex_id)
+        found = memo[key] = tuple(sorted(sources))
+    return found
 
 
 def supplied_hexes(state: RsState, side: str) -> frozenset[str]:
@@ -218,6 +227,9 @@ def supplied_hexes(state: RsState, side: str) -> frozenset[str]:
                 crossings.setdefault(second, []).append(first)
         blocked = enemy_hexes | (enemy_zoc - friendly)
         seen = {h for h in supply_sources(state, side) if open_hex(h)}
+        net = _spread_as_bits(state, seen, blocked, crossings)
+        if net is not None:
+            return net
         front = set(seen)
         while front:
             reached = set().union(*map(dry.__getitem__, front))
@@ -240,6 +252,100 @@ def _land_links(state: RsState) -> tuple[dict[str, tuple[str, ...]], tuple[tuple
         wet = tuple((h, n, side_id) for h, pairs in sorted(state.static.links.items()) for n, side_id in pairs
                     if side_id in halha and h < n)
         found = memo[("land-links",)] = (dry, wet)
+    return found
+
+
+def _spread_as_bits(state: RsState, sources: set[str], blocked: frozenset[str],
+                    crossings: dict[str, list[str]]) -> frozenset[str] | None:
+    """The breadth-first spread of ``supplied_hexes`` (RS/RS 10.2) with the map as one integer, a bit a hex: a
+    whole front steps over each dry link at once as a shift (the map's links are a few fixed steps between
+    the bits of sorted hex ids). The same hexes as the spread over sets (tests/test_supply_bits.py, and the
+    behaviour corpus: issue 24); None when a hex is not on the map (the caller then spreads over sets)."""
+    names, index, steps = _link_shifts(state)
+    seen = 0
+    for hex_id in sources:
+        at = index.get(hex_id)
+        if at is None:
+            return None
+        seen |= 1 << at
+    closed = 0
+    for hex_id in blocked:
+        at = index.get(hex_id)
+        if at is not None:  # (a hex off the map is never reached anyway)
+            closed |= 1 << at
+    bridged: dict[int, int] = {}
+    for here, theirs in crossings.items():
+        at = index.get(here)
+        if at is None:
+            return None
+        for there in theirs:
+            other = index.get(there)
+            if other is None:
+                return None
+            bridged[at] = bridged.get(at, 0) | 1 << other
+    bridge_ends = 0
+    for at in bridged:
+        bridge_ends |= 1 << at
+    open_hexes = ~closed
+    front = seen
+    while front:
+        reached = 0
+        for step, starts in steps:
+            moving = front & starts
+            if moving:
+                reached |= moving << step if step > 0 else moving >> -step
+        crossing = front & bridge_ends
+        while crossing:
+            low = crossing & -crossing
+            reached |= bridged[low.bit_length() - 1]
+            crossing ^= low
+        front = reached & ~seen & open_hexes
+        seen |= front
+    everything = (1 << len(names)) - 1
+    if seen.bit_count() * 2 > len(names):  # (most of the map: name the hexes left out, fewer)
+        return _all_hexes(state, names) - _names_of(state, names, everything & ~seen)
+    return _names_of(state, names, seen)
+
+
+def _all_hexes(state: RsState, names: list[str]) -> frozenset[str]:
+    memo = state.static.memo
+    found = memo.get(("all-hexes",))
+    if found is None:
+        found = memo[("all-hexes",)] = frozenset(names)
+    return found
+
+
+def _names_of(state: RsState, names: list[str], bits: int) -> frozenset[str]:
+    """The hexes of the set bits of ``bits``, a byte at a time (each byte's names kept in the map's memo)."""
+    memo = state.static.memo
+    table: dict[tuple[int, int], tuple[str, ...]] = memo.setdefault(("byte-names",), {})
+    found: list[str] = []
+    for at, byte in enumerate(bits.to_bytes((len(names) + 7) // 8, "little")):
+        if byte:
+            part = table.get((at, byte))
+            if part is None:
+                part = table[(at, byte)] = tuple(names[at * 8 + i] for i in range(8) if byte >> i & 1)
+            found.extend(part)
+    return frozenset(found)
+
+
+def _link_shifts(state: RsState) -> tuple[list[str], dict[str, int], tuple[tuple[int, int], ...]]:
+    """The map's hexes in sorted order, each one's bit, and its dry links grouped by step: (step, the bits of
+    the hexes with a dry link to the hex ``step`` bits on). Fixed for the map: kept in its memo."""
+    memo = state.static.memo
+    found = memo.get(("link-shifts",))
+    if found is None:
+        dry, _ = _land_links(state)
+        names = sorted(dry)
+        index = {hex_id: at for at, hex_id in enumerate(names)}
+        starts: dict[int, int] = {}
+        for hex_id, neighbours in dry.items():
+            at = index[hex_id]
+            for neighbour in neighbours:
+                other = index.get(neighbour)
+                if other is not None:  # (every neighbour is a map hex: the spread over sets would fail first)
+                    starts[other - at] = starts.get(other - at, 0) | 1 << at
+        found = memo[("link-shifts",)] = (names, index, tuple(sorted(starts.items())))
     return found
 
 

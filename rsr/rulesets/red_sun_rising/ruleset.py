@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rsr.engine import Context, Event, Request
 from rsr.errors import BadInput, RulesError
@@ -21,11 +21,23 @@ from rsr.rulesets.red_sun_rising import (
     victory,
 )
 from rsr.rulesets.red_sun_rising.data import load_static
-from rsr.rulesets.red_sun_rising.naval import flow as naval_flow  # issue 12
-from rsr.rulesets.red_sun_rising.naval.data import load_naval  # issue 12
 from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
 from rsr.words import plural
+
+if TYPE_CHECKING:
+    from rsr.rulesets.red_sun_rising.naval import flow as naval_flow  # issue 12
+else:
+    class _NavalFlow:
+        """naval/flow.py (issue 12), imported when the rules first need it: a land game's ``rsr status`` never
+        does (issue 24, start-up)."""
+
+        def __getattr__(self, name: str) -> Any:
+            from rsr.rulesets.red_sun_rising.naval import flow
+
+            return getattr(flow, name)
+
+    naval_flow = _NavalFlow()
 
 LOSS_RULES = ("reduce-first", "weakest-first", "ask")
 POLICIES: dict[str, tuple[str, ...]] = {
@@ -117,6 +129,8 @@ class RedSunRising:
         state.replacement_steps = int(spec.get("replacement_steps", 0))
         state.destroyed_fortresses = sorted(spec.get("destroyed_fortresses", []))
         # -- naval game (issue 12): ships, fleets and merchant fleets with their cargo (19.1-19.2)
+        from rsr.rulesets.red_sun_rising.naval.data import load_naval  # issue 12 (imported here: issue 24)
+
         state.naval_static = load_naval(data)
         if state.naval_static is not None:
             state.naval = naval_flow.setup(state, state.naval_static, spec.get("naval") or {}, _embarked_unit)
@@ -795,7 +809,8 @@ class RedSunRising:
             terrain = state.static.terrain.get(hex_id, "?")
             lines.append(f"  {hex_id} [{terrain}{', ' + ', '.join(extra) if extra else ''}]: "
                          + ", ".join(by_hex[hex_id]))
-        lines += naval_flow.describe(state)  # naval game (issue 12)
+        if state.naval is not None:
+            lines += naval_flow.describe(state)  # naval game (issue 12)
         return lines
 
 
