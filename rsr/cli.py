@@ -333,8 +333,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
     for line in terms_lines(load_log(game_dir)[0]):
         say(line)
     for line in actions.transcription_lines(load_log(game_dir)[0]):
-        click.echo("played on the inviter's transcription: " + visible(line) if not line.startswith(" ")
-                   else visible(line))
+        say("played on the inviter's transcription: " + visible(line) if not line.startswith(" ") else visible(line))
     _mark_shown(game_dir, packet.seq)
     contacts.ignore_local_files(game_dir)
     if opponent_email or sender:
@@ -1214,12 +1213,12 @@ def data_check(file: Path, show_all: bool) -> None:
     from rsr import transcription
 
     read, result = transcription.check(file)
-    click.echo(f"{visible(str(file))}: {read.ruleset} {read.kind}, {result.copied} value(s) transcribed, "
-               f"{len(result.changed)} differ from rsr's; none contradicts a value the rules pin")
+    say(f"{visible(str(file))}: {read.ruleset} {read.kind}, {plural(result.copied, 'value')} transcribed, "
+        f"{len(result.changed)} differ from rsr's; none contradicts a value the rules pin")
     for at, label, old, new in result.changed:
-        click.echo(visible(f"  {label} ({at}): {old!r} -> {new!r}"))
+        click.echo(visible(f"  {label} ({at}): {plain_value(old)} -> {plain_value(new)}"))
     shown = result.provisional if show_all else result.provisional[:10]
-    click.echo(f"still provisional: {len(result.provisional)} value(s)")
+    click.echo(f"still provisional: {plural(len(result.provisional), 'value')}")
     for label in shown:
         click.echo(visible(f"  {label}"))
     if len(shown) < len(result.provisional):
