@@ -89,12 +89,16 @@ def apply_fire_missions(state: RsState, ctx: Context, ask: Ask, answer: Any) -> 
                               f"t{state.turn}/{ask.side}/artillery{round_part}")
 
 
+def mission_options(state: RsState, ask: Ask) -> dict[str, Any]:
+    """RS/RS 5.2, 4.3: the guns that may fire and what each reaches, and the support points left to pay."""
+    return {"artillery": artillery.options(state, ask.side), "support_points": state.support.get(ask.side, 0)}
+
+
 FIRE_MISSIONS = Decision(
     "fire-missions", "t{turn}/{side}/artillery/missions", "RS/RS 5.2", "the phasing player",
     prompt=lambda state, ask: f"Artillery Fire segment, {state.date()}: bombardment and interdiction missions "
                               "(an empty list fires none)",
-    options=lambda state, ask: {"artillery": artillery.options(state, ask.side),
-                                "support_points": state.support.get(ask.side, 0)},
+    options=mission_options,
     template=lambda state, ask: {"missions": []},
     policy=Policy("fire-missions", ("ask", "hold"), default="ask",
                   answer=lambda state, ask, request, rule: {"missions": []} if rule == "hold" else None),
@@ -105,8 +109,7 @@ MORE_MISSIONS = Decision(
     "more-missions", "t{turn}/{side}/artillery/missions/{n}", "RS/RS 5.2", "the phasing player",
     prompt=lambda state, ask: f"Artillery Fire segment, {state.date()}: your missions so far have resolved; "
                               "more bombardment and interdiction missions (an empty list fires no more)",
-    options=lambda state, ask: {"artillery": artillery.options(state, ask.side),
-                                "support_points": state.support.get(ask.side, 0)},
+    options=mission_options,
     template=lambda state, ask: {"missions": []},
     policy=Policy("more-missions", ("planned", "ask"), default="planned",
                   answer=lambda state, ask, request, rule: {"missions": []} if rule == "planned" else None),
