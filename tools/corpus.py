@@ -109,9 +109,9 @@ def _write(path: Path, data: Any) -> None:
 
 def record(out: Path, ruleset_id: str, games: int, scenarios: list[str] | None, cases: bool) -> int:
     from rsr.demo import run_demo
+    from rsr.scenario import available
 
-    names = scenarios or sorted(p.stem for p in (REPO / "scenarios" / ruleset_id).glob("*.yaml")
-                                if p.stem not in ("counters", "map", "tables"))
+    names = scenarios or available(ruleset_id)
     out.mkdir(parents=True, exist_ok=True)
     for name in names:
         for number in range(games):
