@@ -445,3 +445,25 @@ def test_module_is_pure() -> None:
     text = Path(cp.__file__).read_text()
     for word in ("import random", "import time", "datetime", "os.environ"):
         assert word not in text
+
+
+def test_campaign_end_agrees_with_the_engines_victory_check(war: cp.Campaign) -> None:
+    """RSR 19.4: for every turn of the war and every number of cities, the pure campaign_end and the
+    engine's end_of_turn_check (victory.py, used by every scenario today) end the game alike."""
+    from rsr.rulesets import get_ruleset
+    from rsr.rulesets.red_sun_rising import victory
+    from rsr.scenario import load_scenario
+
+    state = get_ruleset("red-sun-rising").initial_state(load_scenario("red-sun-rising", "korea-1904"), {})
+    cities = state.static.victory_cities
+    assert len(cities) == len(war.cities)
+    state.last_turn = len(war.turns)
+    for turn in range(1, len(war.turns) + 1):
+        for held in range(len(cities) + 1):
+            state.turn = turn
+            state.control = {h: ("japan" if i < held else "russia") for i, h in enumerate(cities)}
+            engine = victory.end_of_turn_check(state)
+            pure = cp.campaign_end(war, turn, held)
+            assert (engine is None) == (pure is None), (turn, held)
+            if engine is not None and pure is not None:
+                assert (engine["winner"], engine["level"], engine["turn"]) == (pure.winner, pure.level, turn)
