@@ -467,3 +467,31 @@ def test_campaign_end_agrees_with_the_engines_victory_check(war: cp.Campaign) ->
             assert (engine is None) == (pure is None), (turn, held)
             if engine is not None and pure is not None:
                 assert (engine["winner"], engine["level"], engine["turn"]) == (pure.winner, pure.level, turn)
+
+
+def test_arrival_hexes(naval: dict[str, Any]) -> None:
+    """RSR 17.11: Russian command units arrive in 3316 or 3337, Japanese ones in a Japanese home port;
+    19.1's seven set-up hexes are the home ports of our naval map."""
+    assert cp.arrival_hexes("russia", [14]) == ("3316", "3337")
+    ports = load_yaml_file(FOLDER / "naval-map.yaml")["ports"]
+    home = [p["hex"] for p in ports if p.get("home") and p.get("friendly") == "japan"]
+    assert cp.arrival_hexes("japan", home) == ("14", "24", "25", "26", "27", "35", "47")
+
+
+def test_track_events_of_a_few_turns(war: cp.Campaign) -> None:
+    """RSR 18.8, 17.11, 17.13, 17.22, 19.2, 19.4: what the track does in February 1904, April 1904, May
+    1905 and December 1905, each marked provisional where the value is ours."""
+    first = {e.kind: e for e in cp.track_events(war, 1)}
+    assert first["special-rules"].value == ("18.81", "18.82", "18.83") and not first["special-rules"].provisional
+    assert first["command-points"].provisional and "replacement-step" not in first
+    assert first["cities-required"].value == cp.cities_required(war, 1)
+    april = [e.kind for e in cp.track_events(war, 3)]
+    assert "replacement-step" in april and "cities-required" not in april
+    may_1905 = cp.track_events(war, 16)
+    assert may_1905[0] == cp.TrackEvent("baltic-fleet", "RSR 19.2", "ru-fleet-baltic", False)
+    assert cp.TrackEvent("admiral-arrives", "RSR 19.3", "Rozhestvansky", False) in may_1905
+    last = cp.track_events(war, 23)
+    assert last[-1] == cp.TrackEvent("last-turn", "RSR 19.4", "1905-12", False)
+    assert all(e.kind != "cities-required" for e in last)
+    arrivals = [e.value for t in range(1, 24) for e in cp.track_events(war, t) if e.kind == "arrive"]
+    assert arrivals == [u for t in range(1, 24) for u in cp.arrivals(war, t)]

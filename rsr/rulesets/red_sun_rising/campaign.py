@@ -571,3 +571,59 @@ def provisional_values(c: Campaign, turn: int) -> list[str]:
             "arrive" if info.arrive else "", "withdraw" if info.withdraw else "",
             "admirals_arrive" if info.admirals_arrive else "", "admirals_withdraw" if info.admirals_withdraw else ""]
     return [name for name in used if name and provenance_of(c, turn, name).startswith("provisional:")]
+
+
+# -- what the track does in a turn, for the sequence of play and the reports ------------------------------
+
+RUSSIAN_ARRIVAL_HEXES: tuple[str, ...] = ("3316", "3337")  # RSR 17.11 (the rail supply sources of 10.11)
+
+
+def arrival_hexes(side: str, japanese_home_ports: Iterable[int]) -> tuple[str, ...]:
+    """RSR 17.11: where an arriving command unit is placed: Russian ones in 3316 or 3337 on the land map,
+    Japanese ones in any Japanese home port of the strategic naval map (hex numbers as strings)."""
+    if side == "russia":
+        return RUSSIAN_ARRIVAL_HEXES
+    return tuple(str(h) for h in sorted(set(japanese_home_ports)))
+
+
+@dataclass(frozen=True)
+class TrackEvent:
+    """One thing the Turn Record Track or the campaign data does in a Game-Turn."""
+
+    kind: str            # arrive | withdraw | admiral-arrives | admiral-withdrawn | command-points |
+                         # replacement-step | baltic-fleet | special-rules | cities-required | last-turn
+    case: str            # the case that gives the event its effect
+    value: Any
+    provisional: bool    # the value is ours, not printed: reports say so
+
+
+def track_events(c: Campaign, turn: int) -> list[TrackEvent]:
+    """Everything the campaign data does in Game-Turn ``turn``, in the order of the turn: the surprise
+    rules, the Baltic fleet (naval movement), reinforcements and replacements (4.22, 4.32), and in the End
+    Stage the season's city count and the last turn (19.4). Empty kinds are left out."""
+    info = turn_info(c, turn)
+
+    def flag(name: str) -> bool:
+        return provenance_of(c, turn, name).startswith("provisional:")
+
+    events: list[TrackEvent] = []
+    if february_1904_rules(c, turn):
+        events.append(TrackEvent("special-rules", "RSR 18.8", february_1904_rules(c, turn), False))
+    if baltic_fleet_arrives(c, turn):
+        events.append(TrackEvent("baltic-fleet", "RSR 19.2", c.baltic.fleet, False))
+    events += [TrackEvent("arrive", "RSR 17.11", unit, flag("arrive")) for unit in info.arrive]
+    events += [TrackEvent("withdraw", "RSR 17.3", unit, flag("withdraw")) for unit in info.withdraw]
+    events += [TrackEvent("admiral-arrives", "RSR 19.3", name, flag("admirals_arrive"))
+               for name in info.admirals_arrive]
+    events += [TrackEvent("admiral-withdrawn", "RSR 17.3", name, flag("admirals_withdraw"))
+               for name in info.admirals_withdraw]
+    if info.russian_command_points:
+        events.append(TrackEvent("command-points", "RSR 17.13", info.russian_command_points,
+                                 flag("russian_command_points")))
+    if replacement_steps(c, turn):
+        events.append(TrackEvent("replacement-step", "RSR 17.22", 1, False))
+    if info.cities_required is not None:
+        events.append(TrackEvent("cities-required", "RSR 19.4", info.cities_required, flag("cities_required")))
+    if is_last_turn(c, turn):
+        events.append(TrackEvent("last-turn", "RSR 19.4", info.month, False))
+    return events
