@@ -495,3 +495,20 @@ def test_track_events_of_a_few_turns(war: cp.Campaign) -> None:
     assert all(e.kind != "cities-required" for e in last)
     arrivals = [e.value for t in range(1, 24) for e in cp.track_events(war, t) if e.kind == "arrive"]
     assert arrivals == [u for t in range(1, 24) for u in cp.arrivals(war, t)]
+
+
+def test_japanese_split_every_ship_in_one_fleet(war: cp.Campaign, naval: dict[str, Any],
+                                                naval_1904: dict[str, Any]) -> None:
+    """RSR 19.1: the player splits every Japanese ship between Togo's and Kamimura's fleets; naval-1904's
+    split passes; a ship left out, put in both, foreign or in an unknown fleet is named."""
+    ships = [s["id"] for s in naval["ships"] if s["side"] == "japan"]
+    fleets = naval_1904["naval"]["fleets"]
+    split = {f: list(fleets[f]["ships"]) for f in ("jp-fleet-1", "jp-fleet-2")}
+    assert cp.japanese_split_problems(war, split, ships) == []
+    assert cp.japanese_split_problems(war, {"jp-fleet-1": ships}, ships) == []   # one fleet may hold all
+    broken = {"jp-fleet-1": split["jp-fleet-1"][1:] + ["ru-novik"], "jp-fleet-2": split["jp-fleet-2"] + [ships[-1]],
+              "jp-fleet-3": []}
+    problems = cp.japanese_split_problems(war, broken, ships)
+    assert problems == ["jp-fleet-3 is not a Japanese set-up fleet (RSR 19.1)",
+                        f"{split['jp-fleet-1'][0]} is in no fleet (RSR 19.1: every Japanese ship starts in one)",
+                        f"{ships[-1]} is in 2 fleets", "ru-novik is not a Japanese ship"]

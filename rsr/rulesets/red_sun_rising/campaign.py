@@ -554,6 +554,24 @@ def japanese_fleets_at_start(c: Campaign) -> dict[str, tuple[int, str]]:
     return {f.fleet: (f.hex, f.admiral) for f in c.japanese_fleets}
 
 
+def japanese_split_problems(c: Campaign, split: Mapping[str, Iterable[str]],
+                            japanese_ships: Iterable[str]) -> list[str]:
+    """RSR 19.1: the player's split of the Japanese ships between the set-up fleets: every Japanese ship in
+    exactly one of them, nothing else. (A fleet left empty is simply not on the map, 7.7.)"""
+    fleets = {f.fleet for f in c.japanese_fleets}
+    problems = [f"{name} is not a Japanese set-up fleet (RSR 19.1)" for name in sorted(set(split) - fleets)]
+    counted: dict[str, int] = {}
+    for name in sorted(split):
+        for ship in split[name]:
+            counted[ship] = counted.get(ship, 0) + 1
+    expected = set(japanese_ships)
+    problems += [f"{ship} is in no fleet (RSR 19.1: every Japanese ship starts in one)"
+                 for ship in sorted(expected - set(counted))]
+    problems += [f"{ship} is in {n} fleets" for ship, n in sorted(counted.items()) if n > 1]
+    problems += [f"{ship} is not a Japanese ship" for ship in sorted(set(counted) - expected)]
+    return problems
+
+
 # -- provenance ------------------------------------------------------------------------------------------
 
 def provenance_of(c: Campaign, turn: int, name: str) -> str:
