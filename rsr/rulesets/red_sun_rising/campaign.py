@@ -212,7 +212,7 @@ def _build(track: dict[str, Any], data: dict[str, Any]) -> Campaign:
 def consistency_problems(c: Campaign) -> list[str]:
     """What in the two files disagrees with itself or with the rules; empty when all is well."""
     problems: list[str] = []
-    if sorted(c.seasons) != list(range(1, 13)):
+    if sorted(c.seasons) != list(range(1, 13)):  # RSR 19.4: the twelve months each in one season
         problems.append("turns.yaml seasons: every calendar month must have exactly one season")
     expected = months_between(c.first_month, c.last_month)  # RSR 18.8, 19.4
     if [t.month for t in c.turns] != expected:
@@ -278,7 +278,7 @@ def reference_problems(c: Campaign, counters: Mapping[str, Mapping[str, Any]],
 
 
 def _baltic_start(c: Campaign) -> FleetStart:
-    return FleetStart(c.baltic.fleet, 0, c.baltic.admiral, c.baltic.ships)
+    return FleetStart(c.baltic.fleet, 0, c.baltic.admiral, c.baltic.ships)  # RSR 19.2: off the map until May 1905
 
 
 # -- the calendar and the seasons -----------------------------------------------------------------------
@@ -294,7 +294,7 @@ def months_between(first: str, last: str) -> list[str]:
     out: list[str] = []
     while f"{year:04d}-{month:02d}" <= last:
         out.append(f"{year:04d}-{month:02d}")
-        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)  # RSR 19.4: one turn a month
     return out
 
 
@@ -434,7 +434,7 @@ def replacement_step_due(months: Iterable[int], month: int) -> bool:
 
 def replacement_steps(c: Campaign, turn: int) -> int:
     """RSR 17.22: the replacement steps Japan receives at the start of this turn's Reinforcement Stage."""
-    return 1 if turn_info(c, turn).japanese_replacement_step else 0
+    return 1 if turn_info(c, turn).japanese_replacement_step else 0  # RSR 17.22: one step
 
 
 def replacement_steps_through(c: Campaign, turn: int) -> int:
@@ -509,8 +509,8 @@ def surprise_torpedo_column(c: Campaign) -> int:
 def starting_steps(side: str, printed_steps: int) -> int:
     """RSR 19.1-19.2: Japanese land units start at full strength; Russian ones one step down, which a
     one-step unit (a garrison, 11.5) cannot be, so it starts as printed (interpretations.md)."""
-    if side == "russia" and printed_steps > 1:
-        return printed_steps - 1
+    if side == "russia" and printed_steps > 1:  # RSR 11.5: a one-step unit cannot be reduced
+        return printed_steps - 1  # RSR 19.2: one step down
     return printed_steps
 
 
