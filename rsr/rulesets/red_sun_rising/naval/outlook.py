@@ -12,8 +12,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from rsr.rulesets.red_sun_rising.naval import flow
 from rsr.rulesets.red_sun_rising.naval.initiative import automatic_initiative, initiative_modifier
+from rsr.rulesets.red_sun_rising.naval.state import on_map_fleets
+from rsr.rulesets.red_sun_rising.naval.state import season as season_of
 
 
 def sortie_chance(rating: int, modifier: int) -> Fraction:
@@ -27,10 +28,10 @@ def first_needs(state: Any) -> list[str]:
     naval = getattr(state, "naval", None)
     if naval is None or not naval.fleets:
         return []
-    season = flow._season(state)
+    season = season_of(state)
     modifier = initiative_modifier(season)
     lines = []
-    for fleet in flow.on_map_fleets(naval):
+    for fleet in on_map_fleets(naval):
         if automatic_initiative(fleet, state.turn) or fleet.blockade:
             continue
         admiral = state.naval_static.admiral(fleet.admiral)

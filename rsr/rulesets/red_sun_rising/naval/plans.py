@@ -25,7 +25,7 @@ A plan left out, or any key left out, takes :data:`DEFAULT_PLAN` (docs/red-sun-r
 
 Hour by hour (issue 13): ``range``, ``targets``, the torpedo ``attack``, ``search`` (8.84), ``secondary``
 (8.48) and, once per battle, ``refuse_in_port`` (8.1) may each be ``ask``; the battle then stops at that
-choice (every hour) and asks the admiral (flow.py, tactical.py), while the plan's other keys keep answering for
+choice (every hour) and asks the admiral (battle_flow.py), while the plan's other keys keep answering for
 him. A plan that is just ``ask`` asks the range, the targets and the torpedo option (:data:`ASK_PLAN`).
 """
 
@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rsr.decisions import Decision
+from rsr.engine import Context, Sealed
 from rsr.errors import RulesError
 
 DEFAULT_PLAN: dict[str, Any] = {
@@ -124,3 +126,33 @@ def wants_torpedo_attack(plan: dict[str, Any], range_now: int) -> bool:
     if isinstance(attack, dict):
         return range_now <= int(attack["range_at_most"])
     return bool(attack == "always")
+
+
+# -- the decisions: a battle plan sealed with the sailing orders, and its unsealing (RSR 8.42) ---------------
+
+def _apply_plan(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
+    if isinstance(answer, Sealed):
+        state.naval.plan_unseals.append(ask.side)
+        ctx.emit("battle-plan", f"{ask.side} seals its battle plan", "RSR 8.42", side=ask.side, sealed=True)
+    else:
+        state.naval.orders[ask.side]["battle_plan"] = check_plan(answer, ask.side)
+
+
+BATTLE_PLAN = Decision(
+    kind="battle-plan", ids="t<turn>/naval/<side>/battle-plan", case="RSR 8.42",
+    who="a side whose sailing orders say battle_plan: sealed, right after them",
+    prompt=lambda state, ask: ("battle plan for every naval battle of this Naval Sequence (answer it sealed: the "
+                               "enemy sees it only when you unseal it, after both sides' sailing orders)"),
+    options=lambda state, ask: {"keys": sorted(PLAN_KEYS)}, template=lambda state, ask: dict(DEFAULT_PLAN),
+    sealable=True, apply=_apply_plan)
+
+
+def _apply_unsealed_plan(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
+    state.naval.orders[ask.side]["battle_plan"] = check_plan(answer, ask.side)
+    ctx.emit("battle-plan", f"{ask.side} unseals its battle plan", "RSR 8.42", side=ask.side, sealed=False)
+
+
+BATTLE_PLAN_UNSEAL = Decision(
+    kind="battle-plan-unseal", ids="t<turn>/naval/<side>/battle-plan-unseal", case="RSR 8.42",
+    who="a side that sealed its battle plan, once both sides have signed their sailing orders",
+    prompt=lambda state, ask: "reveal your sealed battle plan", unseals=True, apply=_apply_unsealed_plan)

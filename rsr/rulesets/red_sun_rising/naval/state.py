@@ -40,6 +40,18 @@ class Merchant:
 
 
 @dataclass
+class NavalAsk:
+    """The question the naval game waits for, as one value: which decision (its kind), for whom, under which
+    request id, with what context. It is read from the naval state by ``flow.pending`` (the state keeps the
+    words its digest has always covered: the stage, the queue of sealed answers, the battle's step)."""
+
+    kind: str
+    side: str
+    id: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
 class NavalState:
     fleets: dict[str, Fleet] = field(default_factory=dict)
     merchants: dict[str, Merchant] = field(default_factory=dict)
@@ -69,5 +81,21 @@ class NavalState:
     reserve: list[str] = field(default_factory=list)            # RSR 19.3: arrived by the track, no fleet yet
     withdrawn: list[str] = field(default_factory=list)          # RSR 17.3, 19.3: left the game alive, in order
     vacant: list[str] = field(default_factory=list)             # RSR 17.3: fleets whose admiral the track withdrew
-    battle: Any = None                                          # issue 13: tactical.Battle under way, asked hourly
+    battle: Any = None                                          # battle_flow.Battle under way, asked hourly (RSR 4.4)
     battle_case: str = ""                                       # issue 13: the search (4.13 / 7.3) it interrupted
+
+
+def on_map_fleets(naval: NavalState, side: str | None = None) -> list[Fleet]:
+    """The fleets on the Strategic Naval Map (not the Baltic fleet still to arrive, RSR 19.2), by id."""
+    return [naval.fleets[f] for f in sorted(naval.fleets)
+            if (side is None or naval.fleets[f].side == side) and not naval.fleets[f].arrives]
+
+
+def enemy(side: str) -> str:
+    return "japan" if side == "russia" else "russia"
+
+
+def season(state: Any) -> str:
+    """The season of the game turn (RSR 4.0 Turn Record Track), which naval rules read (5.0, 7.5, 15.1)."""
+    info = state.static.turn_info(state.turn)
+    return info.season if info else "summer"
