@@ -56,8 +56,6 @@ DECISIONS: dict[str, Decision] = {d.kind: d for d in (
 )}
 KINDS = ("sailing-orders", "naval-round", "naval-landings", "naval-disband")
 BATTLE_KINDS = tuple(d.kind for d in battle_flow.DECISIONS)
-QUEUED = {"routes": "naval-routes", "seal": "battle-plan",   # sealed with the sailing orders, right after them
-          "routes-unseal": "naval-routes-unseal", "unseal": "battle-plan-unseal"}  # once both sides have signed
 
 
 def setup(state: Any, static: NavalStatic, spec: dict[str, Any], unit_factory: Any) -> NavalState:
@@ -129,26 +127,8 @@ def start(state: Any, ctx: Context) -> None:
 
 # -- the stages of the Naval Sequence ------------------------------------------------------------------------
 
-def _surprise_ask(state: Any, base: str) -> NavalAsk | None:
-    return NavalAsk("naval-surprise-attack", "japan", f"{base}/japan/surprise-attack")
-
-
 def _surprise(state: Any, ctx: Context) -> bool:
     return False  # RSR 18.83: the surprise attack is the Japanese player's decision (surprise.py)
-
-
-def _orders_ask(state: Any, base: str) -> NavalAsk | None:
-    """RSR 4.11-4.12: what a side seals with its orders comes first (then its unsealing); else the next orders."""
-    naval: NavalState = state.naval
-    if naval.plan_queue:
-        what, side = naval.plan_queue[0].split(":")
-        kind = QUEUED[what]
-        sealed = {"sealed": f"{base}/{side}/{kind.removesuffix('-unseal')}"} if kind.endswith("-unseal") else {}
-        return NavalAsk(kind, side, f"{base}/{side}/{kind}", {"queued": True, **sealed})
-    if naval.orders_side < len(SIDES):
-        side = SIDES[naval.orders_side]
-        return NavalAsk("sailing-orders", side, f"{base}/{side}/sailing-orders")
-    return None
 
 
 def _orders(state: Any, ctx: Context) -> bool:
@@ -181,13 +161,6 @@ def _search_stage(state: Any, ctx: Context) -> bool:
     naval.phase, naval.round, naval.impulse = "rounds", 1, "russia"
     ctx.emit("round", f"naval movement round 1 of {ROUNDS}", "RSR 4.14", round=1)
     return True
-
-
-def _rounds_ask(state: Any, base: str) -> NavalAsk | None:
-    naval: NavalState = state.naval
-    if naval.impulse in SIDES and movement.asks_round_by_round(naval, naval.impulse):
-        return NavalAsk("naval-round", naval.impulse, f"{base}/round{naval.round}/{naval.impulse}")
-    return None
 
 
 def _rounds(state: Any, ctx: Context) -> bool:
@@ -234,10 +207,10 @@ class NavalStage:
 
 
 STAGES: dict[str, NavalStage] = {stage.key: stage for stage in (
-    NavalStage("surprise", "RSR 18.83", _surprise_ask, _surprise),      # February 1904 only (19.0)
-    NavalStage("orders", "RSR 4.11-4.12", _orders_ask, _orders),       # Naval Initiative Stages
+    NavalStage("surprise", "RSR 18.83", surprise.surprise_ask, _surprise),      # February 1904 only (19.0)
+    NavalStage("orders", "RSR 4.11-4.12", orders.orders_ask, _orders),       # Naval Initiative Stages
     NavalStage("search", "RSR 4.13", lambda state, base: None, _search_stage),  # Naval Search Stage
-    NavalStage("rounds", "RSR 4.14", _rounds_ask, _rounds),            # Naval Movement Stage, Attrition (4.15)
+    NavalStage("rounds", "RSR 4.14", movement.round_ask, _rounds),            # Naval Movement Stage, Attrition (4.15)
 )}
 
 
@@ -257,7 +230,7 @@ def pending(state: Any, base: str) -> NavalAsk | None:
     if naval.battle is not None and naval.battle.asking is not None:
         return battle_flow.pending(naval.battle, f"{base}/battle/r{naval.round}/hex{naval.battle.hex}")
     if naval.raid_asking:  # RSR 7.2
-        return NavalAsk("naval-raid", "russia", f"{base}/round{naval.round}/russia/raid/hex{naval.raid_asking}")
+        return raid.raid_ask(naval, base)
     stage = STAGES.get(naval.phase)
     return stage.ask(state, base) if stage is not None else None
 

@@ -10,7 +10,7 @@ from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising.naval import attrition, mines, orders
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
-from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalState, enemy, on_map_fleets
+from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalAsk, NavalState, enemy, on_map_fleets
 
 ROUNDS = 10  # RSR 4.14, 7.0
 NEXT_IMPULSE = {"russia": "japan", "japan": "raid"}  # RSR 7.0: the Russian moves first, then the Japanese, then raids
@@ -160,6 +160,14 @@ def asks_round_by_round(naval: NavalState, side: str) -> bool:
     return bool(naval.orders.get(side, {}).get("round_by_round"))
 
 
+def round_ask(state: Any, base: str) -> NavalAsk | None:
+    """RSR 7.1: a side asked round by round is asked in its own Movement Impulse."""
+    naval: NavalState = state.naval
+    if naval.impulse in ("russia", "japan") and asks_round_by_round(naval, naval.impulse):
+        return NavalAsk("naval-round", naval.impulse, f"{base}/round{naval.round}/{naval.impulse}")
+    return None
+
+
 def _positions(naval: NavalState, side: str) -> dict[str, int]:
     return {f.id: f.hex for f in on_map_fleets(naval, side) if f.at_sea}
 
@@ -192,4 +200,8 @@ NAVAL_ROUND = Decision(
     kind="naval-round", ids="t<turn>/naval/round<round>/<side>", case="RSR 7.1",
     who="a side whose sailing orders say round_by_round: true, in its Movement Impulse of every round",
     prompt=lambda state, ask: f"naval movement round {state.naval.round} of {ROUNDS}: {ask.side} moves",
-    options=_round_options, template=_round_template, apply=_apply_round)
+    options=_round_options, template=_round_template, apply=_apply_round,
+    schema={"type": "object", "additionalProperties": False,
+            "properties": {"fleets": {}, "merchants": {}, "search": {}, "in_port": {}}},
+    shape="a naval round answer is {fleets: {fleet: hex}, merchants: {merchant: hex}, search: [fleets], "
+          "in_port: [fleets]}")

@@ -26,7 +26,7 @@ from rsr.engine import Context, Sealed
 from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising.naval import admirals, initiative, plans, transport
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
-from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalState, on_map_fleets, season
+from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalAsk, NavalState, on_map_fleets, season
 
 FLEET_KEYS = {"sortie", "route", "search", "return_if_enemy_within", "lay_mines", "flip_in_port", "leave_behind"}
 TOP_KEYS = {"fleets", "merchants", "compose", "new_fleets", "attrition_order", "round_by_round", "load",
@@ -274,7 +274,27 @@ def take_routes(state: Any, side: str, answer: Any) -> None:
     naval.orders[side]["fleets"] = merged
 
 
-# -- the decisions: sailing orders, their sealed routes, the moves of a side asked round by round -------------
+# -- the decisions: sailing orders, their sealed routes (and the sealed battle plan, plans.py) -----------------
+
+SIDES = ("russia", "japan")  # RSR 4.11-4.12: the Russian writes his sailing orders first
+QUEUED = {"routes": "naval-routes", "seal": "battle-plan",   # sealed with the sailing orders, right after them
+          "routes-unseal": "naval-routes-unseal", "unseal": "battle-plan-unseal"}  # once both sides have signed
+
+
+def orders_ask(state: Any, base: str) -> NavalAsk | None:
+    """RSR 4.11-4.12: what a side seals with its orders comes first (then, once both sides have signed, its
+    unsealing: NavalState.plan_queue); else the next side's sailing orders."""
+    naval: NavalState = state.naval
+    if naval.plan_queue:
+        what, side = naval.plan_queue[0].split(":")
+        kind = QUEUED[what]
+        sealed = {"sealed": f"{base}/{side}/{kind.removesuffix('-unseal')}"} if kind.endswith("-unseal") else {}
+        return NavalAsk(kind, side, f"{base}/{side}/{kind}", {"queued": True, **sealed})
+    if naval.orders_side < len(SIDES):
+        side = SIDES[naval.orders_side]
+        return NavalAsk("sailing-orders", side, f"{base}/{side}/sailing-orders")
+    return None
+
 
 def _orders_options(state: Any, ask: Any) -> dict[str, Any]:
     naval: NavalState = state.naval
@@ -341,7 +361,9 @@ SAILING_ORDERS = Decision(
     who="each side in turn, the Russian first (RSR 4.11, then 4.12)",
     prompt=lambda state, ask: (f"{'Russian' if ask.side == 'russia' else 'Japanese'} Naval Initiative Stage: sailing "
                                "orders for the whole Naval Sequence (or round_by_round: true)"),
-    options=_orders_options, template=_orders_template, apply=_apply_orders)
+    options=_orders_options, template=_orders_template, apply=_apply_orders,
+    schema={"type": "object", "additionalProperties": False, "properties": {key: {} for key in sorted(TOP_KEYS)}},
+    shape=f"sailing orders are a mapping with keys {', '.join(sorted(TOP_KEYS))}")
 
 
 def _apply_routes(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
@@ -376,7 +398,9 @@ ROUTES = Decision(
         "secret; interpretations.md, 4.11-4.12)",
     prompt=lambda state, ask: ("the route of each fleet for the ten rounds (answer it sealed: the enemy sees it only "
                                "when you unseal it, after his sailing orders)"),
-    options=_routes_options, template=_routes_template, sealable=True, apply=_apply_routes)
+    options=_routes_options, template=_routes_template, sealable=True, apply=_apply_routes,
+    schema={"type": "object", "additionalProperties": False, "properties": {"fleets": {"type": "object"}}},
+    shape="routes are {fleets: {fleet id: [naval hexes]}}")
 
 
 def _apply_routes_unseal(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
@@ -389,4 +413,6 @@ ROUTES_UNSEAL = Decision(
     kind="naval-routes-unseal", ids="t<turn>/naval/<side>/naval-routes-unseal", case="RSR 7.1",
     who="a side that sealed its routes, once both sides have signed their sailing orders",
     prompt=lambda state, ask: "reveal the sealed routes of your sailing orders", unseals=True,
-    apply=_apply_routes_unseal)
+    apply=_apply_routes_unseal,
+    schema={"type": "object", "additionalProperties": False, "properties": {"fleets": {"type": "object"}}},
+    shape="routes are {fleets: {fleet id: [naval hexes]}}")

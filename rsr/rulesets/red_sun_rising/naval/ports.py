@@ -149,4 +149,6 @@ DISBAND = Decision(
                                "brigade?"),
     options=lambda state, ask: {"fleets": disband_options(state)}, template=lambda state, ask: {"disband": {}},
     policy=Policy("disband", ("never", "ask"), _by_policy, default="never"),
-    apply=lambda state, ctx, ask, answer: form_brigades(state, ctx, answer, embarked_unit))
+    apply=lambda state, ctx, ask, answer: form_brigades(state, ctx, answer, embarked_unit),
+    schema={"type": "object", "additionalProperties": False, "properties": {"disband": {"type": "object"}}},
+    shape="a disbandment answer is {disband: {fleet: [ship ids]}}")

@@ -7,7 +7,7 @@ from typing import Any
 from rsr.decisions import Decision, Policy
 from rsr.engine import Context, Request
 from rsr.errors import RulesError
-from rsr.rulesets.red_sun_rising.naval.state import NavalState, on_map_fleets
+from rsr.rulesets.red_sun_rising.naval.state import NavalAsk, NavalState, on_map_fleets
 
 
 def raid_victims(naval: NavalState, hex_number: int) -> list[str]:
@@ -67,6 +67,11 @@ def _by_policy(state: Any, ask: Any, request: Request, rule: Any) -> Any:
     if rule in ("most-cargo", "lowest-id"):
         return {"sink": raid_by_policy(state.naval, int(request.options["hex"]), rule)}
     return None
+
+
+def raid_ask(naval: NavalState, base: str) -> NavalAsk:
+    """RSR 7.2: asked in the Raiding Impulse for the hex whose raid waits for the Russian's choice."""
+    return NavalAsk("naval-raid", "russia", f"{base}/round{naval.round}/russia/raid/hex{naval.raid_asking}")
 
 
 RAID = Decision(

@@ -14,7 +14,7 @@ from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising.naval import tactical
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
-from rsr.rulesets.red_sun_rising.naval.state import NavalState, on_map_fleets
+from rsr.rulesets.red_sun_rising.naval.state import NavalAsk, NavalState, on_map_fleets
 
 
 def surprise_flotillas(static: NavalStatic, naval: NavalState) -> list[str]:
@@ -61,6 +61,11 @@ def _apply(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
     naval.phase = "orders"  # RSR 19.0: the sailing orders follow
 
 
+def surprise_ask(state: Any, base: str) -> NavalAsk:
+    """RSR 18.83, 19.0: asked once, at the start of the February 1904 Naval Sequence (flow.start)."""
+    return NavalAsk("naval-surprise-attack", "japan", f"{base}/japan/surprise-attack")
+
+
 SURPRISE_ATTACK = Decision(
     kind="naval-surprise-attack", ids="t<turn>/naval/japan/surprise-attack", case="RSR 18.83",
     who="the Japanese, in February 1904, before the Russian sailing orders (RSR 19.0)",
@@ -68,4 +73,7 @@ SURPRISE_ATTACK = Decision(
                                "torpedo flotilla that attacks its Russian capital ship"),
     options=lambda state, ask: {"flotillas": surprise_flotillas(state.naval_static, state.naval),
                                 "targets": surprise_targets(state.naval_static, state.naval)},
-    template=lambda state, ask: {"attacks": {}}, apply=_apply)
+    template=lambda state, ask: {"attacks": {}}, apply=_apply,
+    schema={"type": "object", "required": ["attacks"], "additionalProperties": False,
+            "properties": {"attacks": {"type": "object"}}},
+    shape="a surprise attack answer is {attacks: {Japanese torpedo flotilla: Russian capital ship}}")

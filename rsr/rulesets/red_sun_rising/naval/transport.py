@@ -113,4 +113,6 @@ LANDINGS = Decision(
     prompt=lambda state, ask: ("Japanese Reinforcement Stage: merchant fleets in coded hexes may transfer to the land "
                                "map with their cargo"),
     options=lambda state, ask: {"merchants": landing_options(state)}, template=lambda state, ask: {"landings": {}},
-    apply=_apply_landings)
+    apply=_apply_landings,
+    schema={"type": "object", "additionalProperties": False, "properties": {"landings": {"type": "object"}}},
+    shape="a landing answer is {landings: {merchant fleet: land hex}}")
