@@ -165,8 +165,7 @@ def _search_stage(state: Any, ctx: Context) -> bool:
 
 def _rounds(state: Any, ctx: Context) -> bool:
     """RSR 4.14, 7.0-7.3: ten rounds of a Russian and a Japanese Movement Impulse (7.1), a Raiding Impulse (7.2)
-    and a Search Impulse (7.3); after round 1 the Japanese blockade initiative (5.0), after round 10 the end of
-    movement (4.14-4.15)."""
+    and a Search Impulse (7.3); after round 1 the Japanese blockade initiative (5.0)."""
     naval: NavalState = state.naval
     while True:
         if naval.impulse in SIDES:
@@ -187,12 +186,19 @@ def _rounds(state: Any, ctx: Context) -> bool:
             for fleet in on_map_fleets(naval, "japan"):
                 initiative.blockade_initiative(ctx, fleet)
         if naval.round >= ROUNDS:
-            _end_of_movement(state, ctx)
-            naval.phase = "done"
+            naval.phase = "attrition"
             return True
         naval.round += 1
         naval.impulse = "russia"
         ctx.emit("round", f"naval movement round {naval.round} of {ROUNDS}", "RSR 4.14", round=naval.round)
+
+
+def _attrition(state: Any, ctx: Context) -> bool:
+    """RSR 4.14 (its end), 4.15: blockade, mines, lost at sea, the in-Port side, attrition; the Naval Sequence
+    is over. (It asks nothing, so the state never pauses here: its digest never shows this stage.)"""
+    _end_of_movement(state, ctx)
+    state.naval.phase = "done"
+    return True
 
 
 @dataclass(frozen=True)
@@ -210,7 +216,8 @@ STAGES: dict[str, NavalStage] = {stage.key: stage for stage in (
     NavalStage("surprise", "RSR 18.83", surprise.surprise_ask, _surprise),      # February 1904 only (19.0)
     NavalStage("orders", "RSR 4.11-4.12", orders.orders_ask, _orders),       # Naval Initiative Stages
     NavalStage("search", "RSR 4.13", lambda state, base: None, _search_stage),  # Naval Search Stage
-    NavalStage("rounds", "RSR 4.14", movement.round_ask, _rounds),            # Naval Movement Stage, Attrition (4.15)
+    NavalStage("rounds", "RSR 4.14", movement.round_ask, _rounds),            # Naval Movement Stage
+    NavalStage("attrition", "RSR 4.15", lambda state, base: None, _attrition),  # its end, the Attrition Stage
 )}
 
 

@@ -62,7 +62,7 @@ class NavalState:
     mines: dict[str, int] = field(default_factory=dict)         # RSR 16.0: naval hex -> mine level
     attrition_sinking_used: bool = False                        # RSR 15.15: the 7-8 result happens once
     naval_brigades: int = 0                                     # RSR 18.5
-    phase: str = "orders"                                       # orders | search | rounds | done
+    phase: str = "orders"                                       # a key of flow.STAGES, or done
     orders_side: int = 0                                        # 0 russia, 1 japan
     orders: dict[str, Any] = field(default_factory=dict)        # side -> signed sailing orders
     round: int = 0
