@@ -148,19 +148,21 @@ def _orders(state: Any, ctx: Context) -> bool:
                 + [f"unseal:{side}" for side in naval.plan_unseals]
             naval.plan_unseals, naval.route_unseals = [], []
             return False
-        naval.phase = "search"
         return True
     return False
 
 
 def _search_stage(state: Any, ctx: Context) -> bool:
-    """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, 6.0); then round 1."""
+    """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, 6.0); False while a battle
+    waits for an admiral's hourly answer."""
+    return _searches(state, ctx, "RSR 4.13")
+
+
+def _first_round(state: Any, ctx: Context) -> None:
+    """RSR 4.14: the Naval Movement Stage opens with round 1, the Russian impulse first (7.0)."""
     naval: NavalState = state.naval
-    if not _searches(state, ctx, "RSR 4.13"):
-        return False  # a battle waits for an admiral's hourly answer
-    naval.phase, naval.round, naval.impulse = "rounds", 1, "russia"
+    naval.round, naval.impulse = 1, "russia"
     ctx.emit("round", f"naval movement round 1 of {ROUNDS}", "RSR 4.14", round=1)
-    return True
 
 
 def _rounds(state: Any, ctx: Context) -> bool:
@@ -186,7 +188,6 @@ def _rounds(state: Any, ctx: Context) -> bool:
             for fleet in on_map_fleets(naval, "japan"):
                 initiative.blockade_initiative(ctx, fleet)
         if naval.round >= ROUNDS:
-            naval.phase = "attrition"
             return True
         naval.round += 1
         naval.impulse = "russia"
@@ -197,36 +198,50 @@ def _attrition(state: Any, ctx: Context) -> bool:
     """RSR 4.14 (its end), 4.15: blockade, mines, lost at sea, the in-Port side, attrition; the Naval Sequence
     is over. (It asks nothing, so the state never pauses here: its digest never shows this stage.)"""
     _end_of_movement(state, ctx)
-    state.naval.phase = "done"
     return True
+
+
+def _no_question(state: Any, base: str) -> NavalAsk | None:
+    return None
+
+
+def _nothing(state: Any, ctx: Context) -> None:
+    return None
 
 
 @dataclass(frozen=True)
 class NavalStage:
     """One stage of the Naval Sequence: its key (the naval state's ``phase``), its case, the question it may
-    wait for, and what it does on its own (True once it is over and the next stage is set)."""
+    wait for, what it does on its own (``run``: True once it is over) and what starts it (``enter``)."""
 
     key: str
     case: str
     ask: Callable[[Any, str], NavalAsk | None]
     run: Callable[[Any, Context], bool]
+    enter: Callable[[Any, Context], None] = _nothing
 
 
-STAGES: dict[str, NavalStage] = {stage.key: stage for stage in (
-    NavalStage("surprise", "RSR 18.83", surprise.surprise_ask, _surprise),      # February 1904 only (19.0)
-    NavalStage("orders", "RSR 4.11-4.12", orders.orders_ask, _orders),       # Naval Initiative Stages
-    NavalStage("search", "RSR 4.13", lambda state, base: None, _search_stage),  # Naval Search Stage
-    NavalStage("rounds", "RSR 4.14", movement.round_ask, _rounds),            # Naval Movement Stage
-    NavalStage("attrition", "RSR 4.15", lambda state, base: None, _attrition),  # its end, the Attrition Stage
+STAGES: dict[str, NavalStage] = {stage.key: stage for stage in (  # in the order of the Naval Sequence
+    NavalStage("surprise", "RSR 18.83", surprise.surprise_ask, _surprise),   # February 1904 only (19.0)
+    NavalStage("orders", "RSR 4.11-4.12", orders.orders_ask, _orders),      # Naval Initiative Stages
+    NavalStage("search", "RSR 4.13", _no_question, _search_stage),          # Naval Search Stage
+    NavalStage("rounds", "RSR 4.14", movement.round_ask, _rounds, _first_round),  # Naval Movement Stage
+    NavalStage("attrition", "RSR 4.15", _no_question, _attrition),          # its end, the Attrition Stage
 )}
+ORDER = tuple(STAGES)
 
 
 def advance(state: Any, ctx: Context) -> bool:
-    """Run the Naval Sequence up to the next decision; True once it is over (4.15 done)."""
+    """Run the Naval Sequence up to the next decision, stage after stage in the order of :data:`STAGES`; True
+    once it is over (4.15 done)."""
     naval: NavalState = state.naval
     while naval.phase in STAGES:
         if not STAGES[naval.phase].run(state, ctx):
             return False
+        later = ORDER[ORDER.index(naval.phase) + 1:]
+        naval.phase = later[0] if later else "done"
+        if later:
+            STAGES[later[0]].enter(state, ctx)
     return naval.phase == "done"
 
 
