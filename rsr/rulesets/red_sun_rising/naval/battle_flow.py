@@ -1,4 +1,4 @@
-"""The tactical naval battle hour by hour (RSR 4.4, 8.0-8.87): its declared steps and the admirals' decisions.
+"""The tactical naval battle hour by hour (RSR 4.4, RSR 8.0-8.87): its declared steps and the admirals' decisions.
 
 A battle under way is a :class:`Battle` kept in the naval state, so that it may stop at an admiral's hourly
 question and go on in the next packet. Where the current hour stands is ``Battle.step``, the key of one of
@@ -70,18 +70,19 @@ class Battle:
     how: str = "plans"
     asking: dict[str, Any] | None = None
     answers: dict[str, Any] = field(default_factory=dict)
-    order: list[str] = field(default_factory=list)   # this hour's torpedo option order (8.6), once rolled
-    port_sides: list[str] = field(default_factory=list)  # sides to which the hex is a friendly port (8.1)
+    order: list[str] = field(default_factory=list)   # this hour's torpedo option order (RSR 8.6), once rolled
+    port_sides: list[str] = field(default_factory=list)  # sides to which the hex is a friendly port (RSR 8.1)
 
 
 def target_options(battle: Battle, side: str) -> dict[str, list[str]]:
-    """RSR 8.51, 8.53: each capital ship of ``side`` and its legal targets."""
+    """RSR 8.51, RSR 8.53: each capital ship of ``side`` and its legal targets."""
     return legal_target_options(battle.forces[side], battle.forces[enemy_of(side)])
 
 
 def begin(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Fleet], japanese: list[Fleet],
           weather: str, setting: BattleSetting | None = None) -> Battle | BattleResult:
-    """RSR 8.1, 8.2, 8.21-8.23: the plans, a refusal in port (the battle is then over), the display and the hours."""
+    """RSR 8.1, RSR 8.2, RSR 8.21-8.23: the plans, a refusal in port (the battle is then over), the display and
+    the hours."""
     setting = setting or BattleSetting()
     side_plans = {side: battle_plans.check_plan(setting.plans.get(side), side) for side in SIDES}
     forces = {"russia": build_force(static, "russia", russian, side_plans["russia"], list(setting.disabled),
@@ -99,8 +100,8 @@ def begin(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Flee
 
 
 def _refuse(ctx: Context, static: NavalStatic, battle: Battle) -> BattleResult | None:
-    """RSR 8.1, 8.73: in a port hex friendly to one side, that side may refuse (its plan says, or it is asked):
-    its fleets turn to their in-Port side and lose one morale; otherwise the display is set up (8.2)."""
+    """RSR 8.1, RSR 8.73: in a port hex friendly to one side, that side may refuse (its plan says, or it is asked):
+    its fleets turn to their in-Port side and lose one morale; otherwise the display is set up (RSR 8.2)."""
     for side in battle.port_sides:
         force = battle.forces[side]
         if asks(force, "refuse_in_port"):
@@ -121,7 +122,7 @@ def _refuse(ctx: Context, static: NavalStatic, battle: Battle) -> BattleResult |
 
 
 def _set_up(ctx: Context, static: NavalStatic, battle: Battle) -> None:
-    """RSR 8.2, 8.21-8.23: the Secondary Force, the hours of combat (2d6), the range marker, the morale track."""
+    """RSR 8.2, RSR 8.21-8.23: the Secondary Force, the hours of combat (2d6), the range marker, the morale track."""
     forces, weather = battle.forces, battle.weather
     secondary_force(static, forces)
     dice = [ctx.roll(6, "hours of combat, RSR 8.22"), ctx.roll(6, "hours of combat, RSR 8.22")]
@@ -144,16 +145,16 @@ def fight(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Flee
     result = run(ctx, static, started)
     if result is None:
         raise RulesError("this battle plan asks hour by hour: the battle must be fought through the game's "
-                         "requests (issue 13)")
+                         "requests")
     return result
 
 
 def _start_hour(ctx: Context, static: NavalStatic, battle: Battle) -> None:
-    """RSR 4.41 (weather), the plans' break-off conditions, 8.84 (out of sight: search), 8.44 (maneuver)."""
+    """RSR 4.41 (weather), the plans' break-off conditions, RSR 8.84 (out of sight: search), RSR 8.44 (maneuver)."""
     forces = battle.forces
     battle.hour += 1
     hour = battle.hour
-    if hour > 1:  # RSR 4.41, 8.3
+    if hour > 1:  # RSR 4.41, RSR 8.3
         battle.weather = weather_change(battle.weather, ctx.roll(6, f"weather, hour {hour}, RSR 8.3"))
     for side in SIDES:
         force = forces[side]
@@ -177,10 +178,10 @@ def _start_hour(ctx: Context, static: NavalStatic, battle: Battle) -> None:
 
 
 def _weather_loses_sight(ctx: Context, battle: Battle) -> None:
-    """RSR 4.42, 8.81-8.83, flow chart step A: the hour's new weather alone puts a range the fleets were in sight
+    """RSR 4.42, RSR 8.81-8.83, flow chart step A: the hour's new weather alone puts a range the fleets were in sight
     at beyond the maximum sighting range. The action is broken off for now, so this hour has a Search Phase
-    (8.84) in place of a Range Determination Phase (for good when a fleet is at zero morale, 8.76 errata);
-    losing sight clears the count of ranges for the Naval Maneuver Table (8.46). interpretations.md, 8.84."""
+    (RSR 8.84) in place of a Range Determination Phase (for good when a fleet is at zero morale, RSR 8.76 errata);
+    losing sight clears the count of ranges for the Naval Maneuver Table (RSR 8.46). interpretations.md, RSR 8.84."""
     forces, hour = battle.forces, battle.hour
     battle.in_sight, battle.history = False, []
     limit = MAX_SIGHTING[battle.weather]
@@ -198,7 +199,7 @@ def _weather_loses_sight(ctx: Context, battle: Battle) -> None:
 
 def _search(ctx: Context, static: NavalStatic, battle: Battle) -> None:
     """RSR 8.84: out of sight, the Japanese then the Russian may search (plan or asked this hour; never while
-    breaking off); a sighting puts the fleets at the maximum sighting range (8.41), else the hour passes."""
+    breaking off); a sighting puts the fleets at the maximum sighting range (RSR 8.41), else the hour passes."""
     forces, hour = battle.forces, battle.hour
     for side in ("japan", "russia"):
         force = forces[side]
@@ -213,7 +214,7 @@ def _search(ctx: Context, static: NavalStatic, battle: Battle) -> None:
             wanted = force.plan["search"]
         battle.answers[f"searched:{side}"] = True
         if wanted and search_roll(ctx, static, force, battle.hex, battle.weather, hour):
-            battle.in_sight, battle.range, battle.history = True, MAX_SIGHTING[battle.weather], []  # 8.84 -> 8.41
+            battle.in_sight, battle.range, battle.history = True, MAX_SIGHTING[battle.weather], []  # RSR 8.41
             _range_phase(ctx, static, battle)
             return
     battle.log.append(hour_record(ctx, forces, hour, battle.weather, battle.range, "out of sight", None))
@@ -225,15 +226,15 @@ def _range_phase(ctx: Context, static: NavalStatic, battle: Battle) -> None:
     forces, hour = battle.forces, battle.hour
     history = battle.history
     if len(history) >= 2 and history[-1] == history[-2] and not any(f.morale == 0 for f in forces.values()):
-        battle.range, battle.how = determine_range(ctx, static, forces, battle.range, history, hour)  # 8.44
+        battle.range, battle.how = determine_range(ctx, static, forces, battle.range, history, hour)  # RSR 8.44
         battle.step = "sighting"
         return
     battle.how, battle.step = "plans", "range:russia"  # RSR 8.42: the Russian first
 
 
 def _range_move(ctx: Context, static: NavalStatic, battle: Battle, side: str) -> None:
-    """RSR 8.42, 8.47, 8.77: one side moves the Japanese Range marker, from its plan or asked this hour (the
-    Japanese sees the Russian move first: 8.42 makes them one after the other, not simultaneous)."""
+    """RSR 8.42, RSR 8.47, RSR 8.77: one side moves the Japanese Range marker, from its plan or asked this hour (the
+    Japanese sees the Russian move first: RSR 8.42 makes them one after the other, not simultaneous)."""
     force = battle.forces[side]
     forced = force.breaking or force.morale == 0
     allowance = opening_allowance(static, force)
@@ -254,8 +255,8 @@ def _range_move(ctx: Context, static: NavalStatic, battle: Battle, side: str) ->
 
 
 def _sighting(ctx: Context, static: NavalStatic, battle: Battle) -> None:
-    """RSR 8.43, 8.81-8.83: beyond the maximum sighting range the action is broken off for now (8.76: for
-    good if a fleet is at zero morale); else the Secondary Force may move (8.48)."""
+    """RSR 8.43, RSR 8.81-8.83: beyond the maximum sighting range the action is broken off for now (RSR 8.76: for
+    good if a fleet is at zero morale); else the Secondary Force may move (RSR 8.48)."""
     forces, hour = battle.forces, battle.hour
     if battle.range > MAX_SIGHTING[battle.weather]:
         battle.in_sight, battle.history = False, []
@@ -288,12 +289,12 @@ def _secondary(ctx: Context, static: NavalStatic, battle: Battle) -> None:
 
 
 
-TARGET_ORDER = ("japan", "russia")  # issue 13: the side that answered the range last names its targets first
+TARGET_ORDER = ("japan", "russia")  # the side that answered the range last names its targets first
 
 
 def _targets(ctx: Context, static: NavalStatic, battle: Battle) -> None:
     """RSR 8.5: the targets are chosen as if at once (the text calls gunnery simultaneous): of two admirals
-    asked, the first may seal his choice, the other answers, then the first unseals (interpretations.md, 8.5)."""
+    asked, the first may seal his choice, the other answers, then the first unseals (interpretations.md, RSR 8.5)."""
     asked = [s for s in TARGET_ORDER if asks(battle.forces[s], "targets") and target_options(battle, s)]
     for side in asked:
         if f"targets:{side}" not in battle.answers:
@@ -346,7 +347,7 @@ def _torpedo(ctx: Context, static: NavalStatic, battle: Battle) -> None:
 
 
 def _morale(ctx: Context, static: NavalStatic, battle: Battle) -> None:
-    """RSR 8.7: the Morale Phase ends the hour; the hour goes in the log (4.4); a side with no ship left ends
+    """RSR 8.7: the Morale Phase ends the hour; the hour goes in the log (RSR 4.4); a side with no ship left ends
     the battle."""
     forces = battle.forces
     morale_phase(ctx, static, forces, battle.hour)
@@ -360,7 +361,7 @@ def _morale(ctx: Context, static: NavalStatic, battle: Battle) -> None:
 
 def _next_hour(ctx: Context, static: NavalStatic, battle: Battle) -> BattleResult | None:
     """RSR 8.85: the battle ends when its hours of combat are over (or it ended in the hour); else the next
-    hour starts (4.41)."""
+    hour starts (RSR 4.41)."""
     if battle.ended or battle.hour >= battle.hours:
         battle.ended = battle.ended or "hours of combat over (RSR 8.85)"
         return battle_result(ctx, static, battle.forces, battle.fleets, battle.hex, battle.ended, battle.log)
@@ -383,8 +384,8 @@ def _range_of(side: str) -> Callable[[Context, NavalStatic, Battle], None]:
 
 
 STEPS: dict[str, Step] = {step.key: step for step in (
-    Step("refuse", "RSR 8.1", _refuse),                  # a refusal in a friendly port, else the display (8.2)
-    Step("hour", "RSR 4.41", _next_hour),                # weather, break-off by plan (8.8), sight (8.84)
+    Step("refuse", "RSR 8.1", _refuse),                  # a refusal in a friendly port, else the display (RSR 8.2)
+    Step("hour", "RSR 4.41", _next_hour),                # weather, break-off by plan (RSR 8.8), sight (RSR 8.84)
     Step("search", "RSR 8.84", _search),                 # out of sight: each side may search
     Step("range:russia", "RSR 8.42", _range_of("russia")),  # the Russian moves the range marker first
     Step("range:japan", "RSR 8.42", _range_of("japan")),
@@ -397,7 +398,7 @@ STEPS: dict[str, Step] = {step.key: step for step in (
 
 
 def run(ctx: Context, static: NavalStatic, battle: Battle) -> BattleResult | None:
-    """RSR 4.41-4.45, 8.3-8.86: fight on from where the battle stands until it is over (its result) or an
+    """RSR 4.41-4.45, RSR 8.3-8.86: fight on from where the battle stands until it is over (its result) or an
     admiral who asked to be asked must answer (None; ``battle.asking`` says what)."""
     while battle.asking is None:
         result = STEPS[battle.step].run(ctx, static, battle)
@@ -414,7 +415,7 @@ def register() -> None:
 # ---------------------------------------------------------------- the admirals' hourly decisions (RSR 8.0)
 
 def request_options(static: NavalStatic, battle: Battle, side: str) -> dict[str, Any]:
-    """What an admiral asked hour by hour sees: the hour, weather, range, morale, the display (8.2)."""
+    """What an admiral asked hour by hour sees: the hour, weather, range, morale, the display (RSR 8.2)."""
     force = battle.forces[side]
     allowance = opening_allowance(static, force)
     return {"hex": battle.hex, "hour": battle.hour, "hours": battle.hours, "weather": battle.weather,
@@ -436,7 +437,7 @@ def _mapping(battle: Battle, side: str, kind: str, answer: Any) -> dict[str, Any
 
 
 def check_range(static: NavalStatic, battle: Battle, side: str, answer: Any) -> Any:
-    """RSR 8.42, 8.47: close, hold, open, or a box within the side's allowance (its morale), not below 0."""
+    """RSR 8.42, RSR 8.47: close, hold, open, or a box within the side's allowance (its morale), not below 0."""
     wish = _mapping(battle, side, "naval-range", answer).get("range")
     if set(answer) != {"range"} or not (wish in ("close", "hold", "open")
                                         or (isinstance(wish, int) and not isinstance(wish, bool))):
@@ -449,7 +450,7 @@ def check_range(static: NavalStatic, battle: Battle, side: str, answer: Any) -> 
 
 
 def check_targets(static: NavalStatic, battle: Battle, side: str, answer: Any) -> Any:
-    """RSR 8.51, 8.53: each named ship fires at a legal target; the others by a target rule."""
+    """RSR 8.51, RSR 8.53: each named ship fires at a legal target; the others by a target rule."""
     answer = _mapping(battle, side, "naval-targets", answer)
     force = battle.forces[side]
     targets, rule = answer.get("targets", {}), answer.get("rule", "opposite")
@@ -467,7 +468,7 @@ def check_targets(static: NavalStatic, battle: Battle, side: str, answer: Any) -
 
 
 def check_torpedo(static: NavalStatic, battle: Battle, side: str, answer: Any) -> Any:
-    """RSR 8.6, 8.61: attack or not, how many flotillas (in box order), and their target(s)."""
+    """RSR 8.6, RSR 8.61: attack or not, how many flotillas (in box order), and their target(s)."""
     answer = _mapping(battle, side, "naval-torpedo", answer)
     force, enemy = battle.forces[side], battle.forces[enemy_of(side)]
     attack, count, target = answer.get("attack"), answer.get("flotillas", "all"), answer.get("target", "capital")
@@ -507,7 +508,7 @@ def check_search(static: NavalStatic, battle: Battle, side: str, answer: Any) ->
 
 
 def check_secondary(static: NavalStatic, battle: Battle, side: str, answer: Any) -> Any:
-    """RSR 8.2, 8.48: Secondary Force ships of the side, afloat, to boxes from 1."""
+    """RSR 8.2, RSR 8.48: Secondary Force ships of the side, afloat, to boxes from 1."""
     answer = _mapping(battle, side, "naval-secondary", answer)
     force = battle.forces[side]
     boxes = answer.get("boxes", {})
@@ -620,7 +621,7 @@ CHECKS: dict[str, Check] = {"naval-range": check_range, "naval-targets": check_t
 
 
 def check_answer(static: NavalStatic, battle: Battle, kind: str, side: str, answer: Any) -> Any:
-    """An hourly answer checked against the display (RSR 8.42, 8.51, 8.61); the value the battle keeps."""
+    """An hourly answer checked against the display (RSR 8.42, RSR 8.51, RSR 8.61); the value the battle keeps."""
     if kind not in CHECKS:
         raise RulesError(f"no hourly battle request of kind {kind!r}")
     return CHECKS[kind](static, battle, side, answer)

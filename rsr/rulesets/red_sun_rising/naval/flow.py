@@ -1,6 +1,6 @@
-"""The Strategic Naval Sequence of Play (RSR 4.1: 4.11-4.15) as a table of stages, and the naval decisions.
+"""The Strategic Naval Sequence of Play (RSR 4.1: RSR 4.11-4.15) as a table of stages, and the naval decisions.
 
-The Naval Sequence is data: :data:`STAGES` lists its stages in order (the surprise attack of 18.83 in February
+The Naval Sequence is data: :data:`STAGES` lists its stages in order (the surprise attack of RSR 18.83 in February
 1904, the sailing orders, the Naval Search Stage, the ten movement rounds with their raids and searches, the
 end of movement), each with its case, the question it may wait for, and what it does on its own. The naval
 state's ``phase`` names the current stage. ``advance`` walks the table until a stage waits; a battle found by
@@ -8,8 +8,8 @@ a search runs hour by hour (battle_flow.py) inside the stage that found it.
 
 Every question the naval game asks is one declared :class:`rsr.decisions.Decision` in the rule module that
 raises it (:data:`DECISIONS`); the question waited for is one value, :func:`pending` (a ``NavalAsk``: which
-decision, for whom, under which request id, with what context). The Japanese landings (7.5) and the Russian
-naval brigades (18.5) are asked in the land Reinforcement Stages (:func:`land_stage_ask`).
+decision, for whom, under which request id, with what context). The Japanese landings (RSR 7.5) and the Russian
+naval brigades (RSR 18.5) are asked in the land Reinforcement Stages (:func:`land_stage_ask`).
 """
 
 from __future__ import annotations
@@ -41,16 +41,16 @@ from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.search import search
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalAsk, NavalState, on_map_fleets, season
 
-ROUNDS = movement.ROUNDS  # RSR 4.14, 7.0
+ROUNDS = movement.ROUNDS  # RSR 4.14, RSR 7.0
 SIDES = ("russia", "japan")
 
 DECISIONS: dict[str, Decision] = {d.kind: d for d in (
     surprise.SURPRISE_ATTACK,                                  # RSR 18.83
-    orders.SAILING_ORDERS, orders.ROUTES, orders.ROUTES_UNSEAL,  # RSR 4.11-4.12, 7.1
+    orders.SAILING_ORDERS, orders.ROUTES, orders.ROUTES_UNSEAL,  # RSR 4.11-4.12, RSR 7.1
     plans.BATTLE_PLAN, plans.BATTLE_PLAN_UNSEAL,               # RSR 8.42
     movement.NAVAL_ROUND,                                      # RSR 7.1
     raid.RAID,                                                 # RSR 7.2
-    *battle_flow.DECISIONS,                                          # RSR 8.1, 8.42, 8.48, 8.51, 8.6, 8.84
+    *battle_flow.DECISIONS,                                    # RSR 8.1, RSR 8.42, RSR 8.48, RSR 8.51, RSR 8.6
     transport.LANDINGS,                                        # RSR 7.5 (Japanese Reinforcement Stage)
     ports.DISBAND,                                             # RSR 18.5 (Russian Reinforcement Stage)
 )}
@@ -104,12 +104,12 @@ def setup(state: Any, static: NavalStatic, spec: dict[str, Any], unit_factory: A
 
 
 def start(state: Any, ctx: Context) -> None:
-    """Start of the Naval Sequence: captures (18.2), home-port starts (7.0 errata), reset of the stage."""
+    """Start of the Naval Sequence: captures (RSR 18.2), home-port starts (RSR 7.0 errata), reset of the stage."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     ports.capture(ctx, static, naval, state.control)
     ports.moor(static, naval, state.control)  # RSR 18.2
-    admirals.turn_record(ctx, static, naval, state.turn)  # RSR 17.3, 19.3: the Turn Record Track's admirals
+    admirals.turn_record(ctx, static, naval, state.turn)  # RSR 17.3, RSR 19.3: the Turn Record Track's admirals
     naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
     naval.plan_queue, naval.plan_unseals, naval.battle, naval.battle_case = [], [], None, ""
@@ -122,7 +122,7 @@ def start(state: Any, ctx: Context) -> None:
         merchant.moved, merchant.route_index = False, 0
         merchant.home_start = merchant.hex in static.home_ports  # RSR 7.0 errata
     if state.turn == initiative.FEBRUARY_1904 and surprise.surprise_flotillas(static, naval):
-        naval.phase = "surprise"  # RSR 18.83 with 19.0: the game begins with the surprise torpedo attack
+        naval.phase = "surprise"  # RSR 18.83 with RSR 19.0: the game begins with the surprise torpedo attack
 
 
 # -- the stages of the Naval Sequence ------------------------------------------------------------------------
@@ -153,21 +153,21 @@ def _orders(state: Any, ctx: Context) -> bool:
 
 
 def _search_stage(state: Any, ctx: Context) -> bool:
-    """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, 6.0); False while a battle
+    """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, RSR 6.0); False while a battle
     waits for an admiral's hourly answer."""
     return _searches(state, ctx, "RSR 4.13")
 
 
 def _first_round(state: Any, ctx: Context) -> None:
-    """RSR 4.14: the Naval Movement Stage opens with round 1, the Russian impulse first (7.0)."""
+    """RSR 4.14: the Naval Movement Stage opens with round 1, the Russian impulse first (RSR 7.0)."""
     naval: NavalState = state.naval
     naval.round, naval.impulse = 1, "russia"
     ctx.emit("round", f"naval movement round 1 of {ROUNDS}", "RSR 4.14", round=1)
 
 
 def _rounds(state: Any, ctx: Context) -> bool:
-    """RSR 4.14, 7.0-7.3: ten rounds of a Russian and a Japanese Movement Impulse (7.1), a Raiding Impulse (7.2)
-    and a Search Impulse (7.3); after round 1 the Japanese blockade initiative (5.0)."""
+    """RSR 4.14, RSR 7.0-7.3: ten rounds of a Russian and a Japanese Movement Impulse (RSR 7.1), a Raiding
+    Impulse (RSR 7.2) and a Search Impulse (RSR 7.3); after round 1 the Japanese blockade initiative (RSR 5.0)."""
     naval: NavalState = state.naval
     while True:
         if naval.impulse in SIDES:
@@ -195,7 +195,7 @@ def _rounds(state: Any, ctx: Context) -> bool:
 
 
 def _attrition(state: Any, ctx: Context) -> bool:
-    """RSR 4.14 (its end), 4.15: blockade, mines, lost at sea, the in-Port side, attrition; the Naval Sequence
+    """RSR 4.14 (its end), RSR 4.15: blockade, mines, lost at sea, the in-Port side, attrition; the Naval Sequence
     is over. (It asks nothing, so the state never pauses here: its digest never shows this stage.)"""
     _end_of_movement(state, ctx)
     return True
@@ -222,7 +222,7 @@ class NavalStage:
 
 
 STAGES: dict[str, NavalStage] = {stage.key: stage for stage in (  # in the order of the Naval Sequence
-    NavalStage("surprise", "RSR 18.83", surprise.surprise_ask, _surprise),   # February 1904 only (19.0)
+    NavalStage("surprise", "RSR 18.83", surprise.surprise_ask, _surprise),   # February 1904 only (RSR 19.0)
     NavalStage("orders", "RSR 4.11-4.12", orders.orders_ask, _orders),      # Naval Initiative Stages
     NavalStage("search", "RSR 4.13", _no_question, _search_stage),          # Naval Search Stage
     NavalStage("rounds", "RSR 4.14", movement.round_ask, _rounds, _first_round),  # Naval Movement Stage
@@ -233,7 +233,7 @@ ORDER = tuple(STAGES)
 
 def advance(state: Any, ctx: Context) -> bool:
     """Run the Naval Sequence up to the next decision, stage after stage in the order of :data:`STAGES`; True
-    once it is over (4.15 done)."""
+    once it is over (RSR 4.15 done)."""
     naval: NavalState = state.naval
     while naval.phase in STAGES:
         if not STAGES[naval.phase].run(state, ctx):
@@ -247,7 +247,7 @@ def advance(state: Any, ctx: Context) -> bool:
 
 def pending(state: Any, base: str) -> NavalAsk | None:
     """The question the Naval Sequence waits for, as one value: a battle's hourly question first, then a
-    raid's choice (7.2), then the current stage's."""
+    raid's choice (RSR 7.2), then the current stage's."""
     naval: NavalState = state.naval
     if naval.battle is not None and naval.battle.asking is not None:
         return battle_flow.pending(naval.battle, f"{base}/battle/r{naval.round}/hex{naval.battle.hex}")
@@ -258,7 +258,8 @@ def pending(state: Any, base: str) -> NavalAsk | None:
 
 
 def land_stage_ask(state: Any, base: str) -> NavalAsk | None:
-    """The naval questions of the land stages: the Japanese landings (7.5), the Russian naval brigades (18.5)."""
+    """The naval questions of the land stages: the Japanese landings (RSR 7.5), the Russian naval brigades
+    (RSR 18.5)."""
     if state.naval is None:
         return None
     key = state.stage_key()
@@ -324,7 +325,7 @@ def raid_by_policy(naval: NavalState, hex_number: int, rule: str) -> str:
     return raid.raid_by_policy(naval, hex_number, rule)
 
 
-# -- searches and battles (RSR 4.13, 7.3, 8.0) ----------------------------------------------------------------
+# -- searches and battles (RSR 4.13, RSR 7.3, RSR 8.0) ----------------------------------------------------------------
 
 def _searches_wanted(state: Any, side: str, fleet: Fleet) -> bool:
     rule = (state.naval.orders.get(side, {}).get("fleets") or {}).get(fleet.id, {}).get("search", "never")
@@ -332,7 +333,7 @@ def _searches_wanted(state: Any, side: str, fleet: Fleet) -> bool:
 
 
 def _searches(state: Any, ctx: Context, case: str) -> bool:
-    """RSR 4.13, 7.3 (6.0): in each hex, by number, where opposing at-sea fleets meet, the Japanese then the
+    """RSR 4.13, RSR 7.3 (RSR 6.0): in each hex, by number, where opposing at-sea fleets meet, the Japanese then the
     Russian may search; a sighting fights a battle (RSR 8.0). False while a battle waits for an hourly answer:
     the next pass resumes it, then the hexes after the battle's hex."""
     naval: NavalState = state.naval
@@ -386,7 +387,8 @@ def _fight_on(state: Any, ctx: Context) -> bool:
 
 
 def _battle_setting(state: Any, hex_number: int) -> battle.BattleSetting:
-    """RSR 8.1, 8.42: the battle plans signed with the sailing orders, the ships already out, the port sides (8.1)."""
+    """RSR 8.1, RSR 8.42: the battle plans signed with the sailing orders, the ships already out, the port
+    sides."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     signed = {side: naval.orders[side]["battle_plan"] for side in SIDES
@@ -398,8 +400,8 @@ def _battle_setting(state: Any, hex_number: int) -> battle.BattleSetting:
 
 
 def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None:
-    """RSR 8.0: a battle's result on the fleets: ships sunk and disabled, morale (8.71), refusal (8.1), the
-    withdrawal at morale zero (8.76 errata), an admiral killed and his successor (8.75, 8.79, 19.3)."""
+    """RSR 8.0: a battle's result on the fleets: ships sunk and disabled, morale (RSR 8.71), refusal (RSR 8.1), the
+    withdrawal at morale zero (RSR 8.76 errata), an admiral killed and his successor (RSR 8.75, RSR 8.79, RSR 19.3)."""
     naval: NavalState = state.naval
     for ship_id in result.disabled:
         if ship_id not in naval.disabled:
@@ -418,8 +420,8 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
             naval.fleets[fleet_id].broke_off = True  # ... and no raiding, whatever a new admiral does to morale
             fleet = naval.fleets[fleet_id]
             if attrition.friendly_port(state.naval_static, state.control, fleet.hex, fleet.side):
-                fleet.at_sea = False  # already in its nearest friendly port (interpretations.md, 8.76)
-    for fleet_id, dead in sorted(result.admirals_killed.items()):  # RSR 8.75, 19.3
+                fleet.at_sea = False  # already in its nearest friendly port (interpretations.md, RSR 8.76)
+    for fleet_id, dead in sorted(result.admirals_killed.items()):  # RSR 8.75, RSR 19.3
         fleet = naval.fleets[fleet_id]
         naval.dead_admirals.append(dead)
         in_command = sorted(f.admiral for f in naval.fleets.values())
@@ -435,16 +437,17 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
     ctx.emit("naval-battle", "naval battle fought", "RSR 8.0", sunk=list(result.sunk), disabled=list(result.disabled))
 
 
-# -- the end of movement, the End Stage (RSR 4.14-4.15, 15.0, 16.0, 18.1-18.2, 8.78) ---------------------------
+# -- the end of movement, the End Stage (RSR 4.14-4.15, RSR 15.0, RSR 16.0, RSR 18.1-18.2, RSR 8.78) ----------
 
 def _end_of_movement(state: Any, ctx: Context) -> None:
-    """After round 10: blockade (15.0), mines (16.0), lost at sea (15.2), in-port side (4.14), attrition (4.15)."""
+    """After round 10: blockade (RSR 15.0), mines (RSR 16.0), lost at sea (RSR 15.2), in-port side (RSR 4.14),
+    attrition (RSR 4.15)."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     the_season = season(state)
     chosen = naval.orders.get("japan", {}).get("blockade_support") or {}
     support = attrition.blockade_support(static, naval, on_map_fleets(naval, "japan"), state.control, dict(chosen),
-                                         state.merchant_fleets)  # RSR 15.0, 10.26: one merchant fleet each
+                                         state.merchant_fleets)  # RSR 15.0, RSR 10.26: one merchant fleet each
     for fleet in on_map_fleets(naval, "japan"):
         fleet.blockade = fleet.id in support
         if fleet.blockade:
@@ -473,7 +476,7 @@ def _end_of_movement(state: Any, ctx: Context) -> None:
 
 
 def end_stage(state: Any, ctx: Context) -> None:
-    """End Stage naval upkeep: repairs (18.1), captures (18.2), morale in port (8.78)."""
+    """End Stage naval upkeep: repairs (RSR 18.1), captures (RSR 18.2), morale in port (RSR 8.78)."""
     naval: NavalState | None = state.naval
     if naval is None:
         return

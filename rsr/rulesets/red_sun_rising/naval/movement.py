@@ -1,4 +1,4 @@
-"""Naval movement (RSR 7.0-7.1, 19.2, 8.76 errata): each side's moves, from its sailing orders or asked round by
+"""Naval movement (RSR 7.0-7.1, RSR 19.2, RSR 8.76 errata): each side's moves, from its sailing orders or asked round by
 round (the ``naval-round`` decision)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from rsr.rulesets.red_sun_rising.naval import attrition, mines, orders
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalAsk, NavalState, enemy, on_map_fleets
 
-ROUNDS = 10  # RSR 4.14, 7.0
+ROUNDS = 10  # RSR 4.14, RSR 7.0
 NEXT_IMPULSE = {"russia": "japan", "japan": "raid"}  # RSR 7.0: the Russian moves first, then the Japanese, then raids
 
 
@@ -33,7 +33,7 @@ def homeward_steps(state: Any, fleet: Fleet) -> list[int]:
 
 def nearest_port_step(state: Any, fleet: Fleet) -> int:
     """The step the sailing orders take home: the next hex of the fleet's own route when it lies on a shortest
-    path (8.76 errata leaves the path to the player), else the lowest-numbered such hex."""
+    path (RSR 8.76 errata leaves the path to the player), else the lowest-numbered such hex."""
     steps = homeward_steps(state, fleet)
     route = ((state.naval.orders.get(fleet.side, {}).get("fleets") or {}).get(fleet.id) or {}).get("route") or []
     planned = route[fleet.route_index] if fleet.route_index < len(route) else None

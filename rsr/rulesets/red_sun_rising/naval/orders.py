@@ -1,19 +1,19 @@
-"""Sailing orders (issue 12): what each side signs once for the whole Naval Sequence, checked here.
+"""Sailing orders: what each side signs once for the whole Naval Sequence, checked here.
 
-A side's orders name, per fleet: ``sortie`` (attempt initiative, 4.11-4.12), ``route`` (the hexes to enter,
+A side's orders name, per fleet: ``sortie`` (attempt initiative, RSR 4.11-4.12), ``route`` (the hexes to enter,
 one per Movement Impulse; repeating a hex waits there), ``search`` ("never" or "always" when an enemy
-at-sea fleet shares the hex, 6.0), ``return_if_enemy_within`` (N: head for the nearest friendly port once
-an enemy at-sea fleet is within N hexes), ``lay_mines`` (16.0, default true), ``flip_in_port`` (7.0
-note: turn to the in-Port side once the route is done in a friendly port), ``leave_behind`` (7.73
+at-sea fleet shares the hex, RSR 6.0), ``return_if_enemy_within`` (N: head for the nearest friendly port once
+an enemy at-sea fleet is within N hexes), ``lay_mines`` (RSR 16.0, default true), ``flip_in_port`` (RSR 7.0
+note: turn to the in-Port side once the route is done in a friendly port), ``leave_behind`` (RSR 7.73
 errata: disabled ships under repair that stay in port); per merchant fleet a ``route``; ``load``
-(7.4: merchant fleet -> land units stacked with it); ``compose`` (7.7), ``new_fleets`` (7.7: the
-Japanese second fleet), ``attrition_order`` (15.15: the ships the Japanese gives up first);
-``round_by_round`` true to be asked every round instead; ``battle_plan`` (issue 13, plans.py) for every naval
+(RSR 7.4: merchant fleet -> land units stacked with it); ``compose`` (RSR 7.7), ``new_fleets`` (RSR 7.7: the
+Japanese second fleet), ``attrition_order`` (RSR 15.15: the ships the Japanese gives up first);
+``round_by_round`` true to be asked every round instead; ``battle_plan`` for every naval
 battle of the stage, or ``sealed`` to answer a sealable ``battle-plan`` request instead (unsealed once both
-sides have signed their sailing orders); ``appoint`` (19.3, 8.79: admiral waiting in reserve -> fleet id or
-``reserve``; admirals.py); ``blockade_support`` (10.26, 15.0, Japanese only: fleet -> the merchant fleet in
+sides have signed their sailing orders); ``appoint`` (RSR 19.3, RSR 8.79: admiral waiting in reserve -> fleet id or
+``reserve``; admirals.py); ``blockade_support`` (RSR 10.26, RSR 15.0, Japanese only: fleet -> the merchant fleet in
 its hex that supports its blockade; where it names none, or one not there at the end of movement, a merchant
-fleet without a land-map counter is taken first, then the lowest id); ``routes: sealed`` (issue 22): the
+fleet without a land-map counter is taken first, then the lowest id); ``routes: sealed``: the
 fleets' routes follow in a sealable ``naval-routes`` request, unsealed once the enemy has signed his orders.
 """
 
@@ -31,8 +31,8 @@ from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalAsk, NavalState,
 FLEET_KEYS = {"sortie", "route", "search", "return_if_enemy_within", "lay_mines", "flip_in_port", "leave_behind"}
 TOP_KEYS = {"fleets", "merchants", "compose", "new_fleets", "attrition_order", "round_by_round", "load",
             "battle_plan", "surprise_attack", "appoint", "blockade_support",
-            "routes"}  # issue 13: plans.py; 18.83; 19.3
-# (admirals.py); issue 22: 10.26 with 15.0
+            "routes"}  # plans.py; RSR 18.83; RSR 19.3
+# (admirals.py); RSR 10.26 with RSR 15.0
 
 
 def check_orders(answer: Any, side: str) -> dict[str, Any]:
@@ -53,12 +53,12 @@ def check_orders(answer: Any, side: str) -> dict[str, Any]:
         if within is not None and (type(within) is not int or within < 0):
             raise RulesError(f"sailing orders for {fleet_id}: return_if_enemy_within is a number of hexes")
     if answer.get("battle_plan") not in (None, "sealed"):
-        plans.check_plan(answer["battle_plan"], side)  # issue 13: checked when signed, used when a battle starts
+        plans.check_plan(answer["battle_plan"], side)  # checked when signed, used when a battle starts
     if answer.get("routes") not in (None, "sealed"):
         raise RulesError("sailing orders: routes is sealed (the routes follow in their own sealable request) or absent")
     if answer.get("routes") == "sealed" and any((raw or {}).get("route") for raw in fleets.values()):
         raise RulesError("sailing orders: with routes: sealed, give the routes in the naval-routes request, not here")
-    if "surprise_attack" in answer:  # issue 22: its own request, before the Russian sailing orders (19.0)
+    if "surprise_attack" in answer:  # its own request, before the Russian sailing orders (RSR 19.0)
         raise RulesError("sailing orders: the surprise torpedo attack is answered in its own request, "
                          "t1/naval/japan/surprise-attack, before the Russian sailing orders (RSR 18.83, 19.0)")
     load = answer.get("load") or {}
@@ -83,7 +83,7 @@ def check_orders(answer: Any, side: str) -> dict[str, Any]:
 
 def check_round(answer: Any) -> dict[str, Any]:
     """A round-by-round answer: {fleets: {fleet: hex}, merchants: {merchant: hex}, search: [fleet ids],
-    in_port: [fleet ids that turn to their in-Port side instead of moving, 7.0 note]}."""
+    in_port: [fleet ids that turn to their in-Port side instead of moving, RSR 7.0 note]}."""
     if not isinstance(answer, dict) or set(answer) - {"fleets", "merchants", "search", "in_port"}:
         raise RulesError("a naval round answer is {fleets: {fleet: hex}, merchants: {merchant: hex}, search: [fleets], "
                          "in_port: [fleets]}")
@@ -94,10 +94,10 @@ def check_round(answer: Any) -> dict[str, Any]:
     return answer
 
 
-# -- the rules the sailing orders carry out (RSR 4.11-4.12, 5.0, 7.1, 7.4, 7.7, 7.71-7.73, 19.2) ---------------
+# -- the rules the sailing orders carry out (RSR 4.11-4.12, RSR 5.0, RSR 7.1, RSR 7.4, RSR 7.7, RSR 7.71-7.73) --
 
 def compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
-    """RSR 7.7, 7.71: re-arrange ships among fleets that start the stage in one hex; the Japanese may
+    """RSR 7.7, RSR 7.71: re-arrange ships among fleets that start the stage in one hex; the Japanese may
     form a second fleet beside his only one."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
@@ -136,8 +136,9 @@ def compose(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None
 
 
 def check_second_fleet_admiral(static: NavalStatic, naval: NavalState, admiral_id: str, turn: int) -> None:
-    """RSR 7.7 with 7.71 errata: the second fleet is led by a Japanese admiral in the game who commands no other
-    fleet (not one killed, 8.75, gone from the game, 17.3, or still to come by the Turn Record Track, 19.3)."""
+    """RSR 7.7 with RSR 7.71 errata: the second fleet is led by a Japanese admiral in the game who commands no other
+    fleet (not one killed, RSR 8.75, gone from the game, RSR 17.3, or still to come by the Turn Record Track,
+    RSR 19.3)."""
     admiral = static.admiral(admiral_id)
     if admiral.side != "japan":
         raise RulesError(f"{admiral_id} is not a Japanese admiral: he cannot lead a Japanese fleet (RSR 7.7, 7.71)")
@@ -151,7 +152,7 @@ def check_second_fleet_admiral(static: NavalStatic, naval: NavalState, admiral_i
 
 
 def check_routes(state: Any, side: str, signed: dict[str, Any]) -> None:
-    """RSR 7.1, 19.2: every route of the sailing orders goes hex by hex to an adjacent sea hex (or stays), from the
+    """RSR 7.1, RSR 19.2: every route of the sailing orders goes hex by hex to an adjacent sea hex (or stays), from the
     fleet's hex (an arriving fleet from its entry hex); checked when signed, so no later round can refuse it."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
@@ -186,8 +187,9 @@ def check_arrivals(state: Any, side: str, signed: dict[str, Any]) -> None:
 
 
 def load(state: Any, ctx: Context, load: dict[str, list[str]]) -> None:
-    """RSR 7.4, 7.41, 7.43, 17.11: a merchant fleet embarks land units that start the stage in its hex (or, in a
-    home port, command units that arrived by the Turn Record Track), at most four command points a stage."""
+    """RSR 7.4, RSR 7.41, RSR 7.43, RSR 17.11: a merchant fleet embarks land units that start the stage in its
+    hex (or, in a home port, command units that arrived by the Turn Record Track), at most four command points a
+    stage."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     for merchant_id, units in sorted(load.items()):
@@ -211,7 +213,7 @@ def load(state: Any, ctx: Context, load: dict[str, list[str]]) -> None:
 
 
 def roll_initiative(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
-    """RSR 4.11-4.12, 5.0: roll for each fleet that wishes to sortie."""
+    """RSR 4.11-4.12, RSR 5.0: roll for each fleet that wishes to sortie."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     wanted = signed.get("fleets") or {}
@@ -248,14 +250,14 @@ def leave_behind(state: Any, ctx: Context, side: str, signed: dict[str, Any]) ->
 
 def finish(state: Any, ctx: Context, side: str, signed: dict[str, Any]) -> None:
     """The dice a side's sailing orders call for, once they and whatever it seals with them are in: initiative
-    (4.11-4.12), then 7.73 errata (18.83 comes first, as its own request)."""
+    (RSR 4.11-4.12), then RSR 7.73 errata (RSR 18.83 comes first, as its own request)."""
     roll_initiative(state, ctx, side, signed)
     leave_behind(state, ctx, side, signed)
 
 
 def take_routes(state: Any, side: str, answer: Any) -> None:
     """RSR 4.11-4.12: the routes of sealed sailing orders, checked as the orders' own routes are (RSR 7.1,
-    19.2)."""
+    RSR 19.2)."""
     naval: NavalState = state.naval
     if not isinstance(answer, dict) or set(answer) - {"fleets"} or not isinstance(answer.get("fleets", {}), dict):
         raise RulesError("routes are {fleets: {fleet id: [naval hexes]}}")
@@ -309,7 +311,7 @@ def _orders_options(state: Any, ask: Any) -> dict[str, Any]:
         if side == "japan" else {}
     appointing = admirals.options(static, naval, side, state.turn)  # RSR 19.3
     return {"fleets": fleets, "arriving": arriving, "merchants": merchants,
-            "mines": dict(naval.mines), "disabled": list(naval.disabled),  # 7.73, 18.83
+            "mines": dict(naval.mines), "disabled": list(naval.disabled),  # RSR 7.73, RSR 18.83
             **({"admirals": appointing} if appointing else {})}
 
 
@@ -321,7 +323,7 @@ def _orders_template(state: Any, ask: Any) -> dict[str, Any]:
                                            for f in sorted(f.id for f in naval.fleets.values() if f.side == side)},
                                 "round_by_round": False}
     for fleet in sorted(f.id for f in naval.fleets.values() if f.side == side and f.arrives == state.turn):
-        template["fleets"][fleet] = {"sortie": True, "route": [static.baltic_entry[0]], "search": "never"}  # 19.2
+        template["fleets"][fleet] = {"sortie": True, "route": [static.baltic_entry[0]], "search": "never"}  # RSR 19.2
     if side == "japan":
         template["merchants"] = {m: {"route": []} for m in sorted(naval.merchants)}
     else:  # RSR 4.11: the Russian routes follow sealed, so the Japanese signs his orders without seeing them
@@ -342,14 +344,14 @@ def _apply_orders(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
     signed = check_orders(answer, side)
     check_routes(state, side, signed)  # a route that could stall the game is refused before signing
     admirals.appoint(ctx, state.naval_static, naval, side, state.turn, signed.get("appoint"),
-                     list(state.naval_static.admiral_track))  # RSR 19.3, 8.79: before initiative (5.0)
+                     list(state.naval_static.admiral_track))  # RSR 19.3, RSR 8.79: before initiative (RSR 5.0)
     compose(state, ctx, side, signed)
     naval.orders[side] = signed
     sealed_routes = signed.get("routes") == "sealed"
     if not sealed_routes:
         check_arrivals(state, side, signed)
     load(state, ctx, signed.get("load") or {})
-    if sealed_routes:  # the routes, sealed, come next, before any die of this side (RSR 4.11, 7.1)
+    if sealed_routes:  # the routes, sealed, come next, before any die of this side (RSR 4.11, RSR 7.1)
         naval.plan_queue.append(f"routes:{side}")
     if signed.get("battle_plan") == "sealed":  # the sealed plan comes before any die of this side (RSR 8.42)
         naval.plan_queue.append(f"seal:{side}")

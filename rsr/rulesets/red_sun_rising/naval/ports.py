@@ -1,4 +1,4 @@
-"""Ships in port: repair, capture, disbandment (RSR 18.1, 18.2, 18.5), morale in port (8.78)."""
+"""Ships in port: repair, capture, disbandment (RSR 18.1, RSR 18.2, RSR 18.5), morale in port (RSR 8.78)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def repair(ctx: Context, static: NavalStatic, naval: NavalState, control: dict[s
 
 
 def port_owner(control: dict[str, str], land_hex: str, printed: str) -> str:
-    """Who holds a port: the side controlling its land-map city (19.4), else the side the map prints."""
+    """Who holds a port: the side controlling its land-map city (RSR 19.4), else the side the map prints."""
     return control.get(land_hex, printed)
 
 
@@ -122,7 +122,7 @@ def disband_ask(state: Any, base: str) -> NavalAsk | None:
 
 
 def embarked_unit(unit_id: str, counter: Any) -> Unit:
-    """A land unit off the land map, just formed (RSR 18.5) or on a merchant fleet (7.4)."""
+    """A land unit off the land map, just formed (RSR 18.5) or on a merchant fleet (RSR 7.4)."""
     return Unit(id=unit_id, side=counter.side, hex=None, steps=counter.steps)
 
 

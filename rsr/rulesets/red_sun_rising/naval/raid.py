@@ -25,8 +25,8 @@ def raid_by_policy(naval: NavalState, hex_number: int, rule: str) -> str:
 
 def raid(state: Any, ctx: Context) -> bool:
     """RSR 7.2 (with errata): a Russian at-sea fleet with morale above zero, which has not broken off a battle
-    at morale zero this stage (8.76 errata), sinks one merchant fleet in its hex, whatever Japanese fleets are
-    there; the cargo goes with it (7.42). Where the hex holds several, the Russian picks (:data:`RAID`);
+    at morale zero this stage (RSR 8.76 errata), sinks one merchant fleet in its hex, whatever Japanese fleets are
+    there; the cargo goes with it (RSR 7.42). Where the hex holds several, the Russian picks (:data:`RAID`);
     False while that choice is awaited."""
     naval: NavalState = state.naval
     raiders = [f for f in on_map_fleets(naval, "russia") if f.at_sea and f.morale > 0 and not f.broke_off]

@@ -1,4 +1,4 @@
-"""The surprise torpedo attack on Port Arthur that opens the 1904 game (RSR 18.83 with 19.0): its decision.
+"""The surprise torpedo attack on Port Arthur that opens the 1904 game (RSR 18.83 with RSR 19.0): its decision.
 
 Before the Russian writes his first sailing orders, the Japanese gives each torpedo flotilla that attacks its
 Russian capital ship; the attack itself (one roll each on the 1 column, no return fire) is
@@ -30,8 +30,8 @@ def surprise_targets(static: NavalStatic, naval: NavalState) -> list[str]:
 
 
 def surprise_attack(state: Any, ctx: Context, targets: dict[str, str]) -> None:
-    """RSR 18.83 with 19.0: in February 1904, before the Russian sailing orders, each Japanese torpedo
-    flotilla on the map may torpedo any Russian capital ship in the game, once (interpretations.md, 18.83)."""
+    """RSR 18.83 with RSR 19.0: in February 1904, before the Russian sailing orders, each Japanese torpedo
+    flotilla on the map may torpedo any Russian capital ship in the game, once (interpretations.md, RSR 18.83)."""
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
     boats, capital = set(surprise_flotillas(static, naval)), set(surprise_targets(static, naval))
@@ -62,7 +62,7 @@ def _apply(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
 
 
 def surprise_ask(state: Any, base: str) -> NavalAsk:
-    """RSR 18.83, 19.0: asked once, at the start of the February 1904 Naval Sequence (flow.start)."""
+    """RSR 18.83, RSR 19.0: asked once, at the start of the February 1904 Naval Sequence (flow.start)."""
     return NavalAsk("naval-surprise-attack", "japan", f"{base}/japan/surprise-attack")
 
 

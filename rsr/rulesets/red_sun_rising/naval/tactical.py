@@ -1,8 +1,9 @@
-"""The rules of the tactical naval battle (RSR 4.4, 8.0-8.87 with the 8.24 and 8.76-8.77 errata), as pure functions.
+"""The rules of the tactical naval battle (RSR 4.4, RSR 8.0-8.87 with the RSR 8.24 and RSR 8.76-8.77 errata), as
+pure functions.
 
-Each function is named after the rule it carries out: the display (8.2), weather (8.3), range (8.4),
-gunnery (8.5), torpedo attacks (8.6), morale (8.7), the search out of sight (8.84), the battle's result
-(8.85) and the surprise attack of 18.83. The battle's flow, hour by hour, with the admirals' hourly
+Each function is named after the rule it carries out: the display (RSR 8.2), weather (RSR 8.3), range (RSR 8.4),
+gunnery (RSR 8.5), torpedo attacks (RSR 8.6), morale (RSR 8.7), the search out of sight (RSR 8.84), the battle's result
+(RSR 8.85) and the surprise attack of RSR 18.83. The battle's flow, hour by hour, with the admirals' hourly
 decisions, is battle_flow.py. Every roll is logged as an event with its modifiers and result; Naval CRT cells
 that are not printed are provisional (NavalStatic.crt) and every event that used one says so.
 """
@@ -20,30 +21,30 @@ from rsr.rulesets.red_sun_rising.naval.search import search_limit, search_modifi
 from rsr.rulesets.red_sun_rising.naval.state import Fleet
 
 SIDES = ("russia", "japan")
-MAX_SIGHTING = {"clear": 6, "fog": 4, "storm": 3}          # RSR 8.41, 8.81-8.83
+MAX_SIGHTING = {"clear": 6, "fog": 4, "storm": 3}          # RSR 8.41, RSR 8.81-8.83
 WEATHER_MODIFIER = {"clear": 0, "fog": 1, "storm": 2}      # RSR 8.54 (2, 3)
 MANEUVER = {1: 1, 2: -1, 3: -1, 4: -2, 5: -2, 6: -3}       # RSR 8.49
 ZERO_MORALE_OPENING = 6                                     # RSR 8.77
 BALTIC_ZERO_MORALE_OPENING = 5                              # RSR 8.77 errata (Rozhestvansky)
-TORPEDO_COLUMN = 1                                          # RSR 8.61, 18.83
+TORPEDO_COLUMN = 1                                          # RSR 8.61, RSR 18.83
 
 
 @dataclass
 class Force:
-    """One side on the Tactical Naval Display (8.2) and its morale track (8.23)."""
+    """One side on the Tactical Naval Display (RSR 8.2) and its morale track (RSR 8.23)."""
 
     side: str
     fleets: list[str]
     admiral: str
     morale: int
     plan: dict[str, Any]
-    line: dict[str, int] = field(default_factory=dict)         # capital ship -> battleline box (8.2)
-    secondary: list[str] = field(default_factory=list)        # capital ships in the Secondary Force (8.2, 8.53)
-    flotillas: dict[str, int] = field(default_factory=dict)    # flotilla -> flotilla box (8.2)
+    line: dict[str, int] = field(default_factory=dict)         # capital ship -> battleline box (RSR 8.2)
+    secondary: list[str] = field(default_factory=list)        # capital ships in the Secondary Force (RSR 8.2, RSR 8.53)
+    flotillas: dict[str, int] = field(default_factory=dict)    # flotilla -> flotilla box (RSR 8.2)
     disabled: list[str] = field(default_factory=list)
     sunk: list[str] = field(default_factory=list)
     sunk_points: int = 0
-    counted_points: int = 0                                    # sunk points already taken off morale (8.72)
+    counted_points: int = 0                                    # sunk points already taken off morale (RSR 8.72)
     flagship: str | None = None
     admiral_wounded: bool = False
     admiral_killed: bool = False
@@ -62,7 +63,7 @@ class Force:
 
 @dataclass
 class Shot:
-    """One roll on the Naval CRT and what it does to its target (8.52, 8.24)."""
+    """One roll on the Naval CRT and what it does to its target (RSR 8.52, RSR 8.24)."""
 
     phase: str
     side: str
@@ -75,11 +76,11 @@ class Shot:
     provisional: bool
 
 
-# ---------------------------------------------------------------- set-up (8.2)
+# ---------------------------------------------------------------- set-up (RSR 8.2)
 
 def commanding_fleet(static: NavalStatic, fleets: list[Fleet]) -> Fleet:
     """Several fleets of one side in the hex fight as one force under the admiral with the highest Initiative
-    Rating (ties: fleet id). interpretations.md, 8.2."""
+    Rating (ties: fleet id). interpretations.md, RSR 8.2."""
     return sorted(fleets, key=lambda f: (-static.admiral(f.admiral).initiative, f.id))[0]
 
 
@@ -97,7 +98,7 @@ def deploy(static: NavalStatic, force: Force, ships: list[str]) -> None:
 
 def secondary_force(static: NavalStatic, forces: dict[str, Force]) -> None:
     """RSR 8.2: the side with more capital ships moves its excess, from the back of the battleline, to the
-    Secondary Force; each keeps its box number (8.53; interpretations.md)."""
+    Secondary Force; each keeps its box number (RSR 8.53; interpretations.md)."""
     ru, jp = len(forces["russia"].line), len(forces["japan"].line)
     larger = forces["russia"] if ru > jp else forces["japan"]
     excess = abs(ru - jp)
@@ -109,7 +110,7 @@ def secondary_force(static: NavalStatic, forces: dict[str, Force]) -> None:
 
 def place_secondary(static: NavalStatic, force: Force, enemy: Force,
                     asked: dict[str, int] | None = None) -> list[str]:
-    """RSR 8.2, 8.48: the plan puts Secondary Force ships in the boxes it names, or each in the box of the
+    """RSR 8.2, RSR 8.48: the plan puts Secondary Force ships in the boxes it names, or each in the box of the
     enemy's weakest capital ship (no stacking limit in the Secondary Force); a plan that says ask takes the
     boxes the admiral answered this hour (ships not named stay)."""
     rule = force.plan["secondary"]
@@ -129,7 +130,7 @@ def place_secondary(static: NavalStatic, force: Force, enemy: Force,
 
 
 def flagship_of(static: NavalStatic, fleet: Fleet, ships: list[str]) -> str | None:
-    """The admiral's flagship: the commanding fleet's first capital ship as listed (interpretations.md, 8.75)."""
+    """The admiral's flagship: the commanding fleet's first capital ship as listed (interpretations.md, RSR 8.75)."""
     return next((s for s in fleet.ships if s in ships and static.ship(s).capital), None)
 
 
@@ -142,7 +143,7 @@ def display(force: Force) -> dict[str, Any]:
             "disabled": sorted(s for s in force.disabled if force.afloat(s))}
 
 
-# ---------------------------------------------------------------- weather and range (8.3, 8.4)
+# ---------------------------------------------------------------- weather and range (RSR 8.3, RSR 8.4)
 
 def weather_change(weather: str, die: int) -> str:
     """RSR 8.31-8.33."""
@@ -154,8 +155,8 @@ def weather_change(weather: str, die: int) -> str:
 
 
 def opening_allowance(static: NavalStatic, force: Force) -> int:
-    """RSR 8.42: a side moves the marker up to its morale; at zero morale it must open up to 6 (8.77), 5 for
-    the Baltic fleet under Rozhestvansky (8.77 errata)."""
+    """RSR 8.42: a side moves the marker up to its morale; at zero morale it must open up to 6 (RSR 8.77), 5 for
+    the Baltic fleet under Rozhestvansky (RSR 8.77 errata)."""
     if force.morale > 0:
         return force.morale
     return BALTIC_ZERO_MORALE_OPENING if static.admiral(force.admiral).name == "Rozhestvansky" \
@@ -163,7 +164,7 @@ def opening_allowance(static: NavalStatic, force: Force) -> int:
 
 
 def range_move(current: int, wish: Any, allowance: int, breaking: bool) -> int:
-    """One side's move of the Japanese Range marker (8.42, 8.47, 8.77)."""
+    """One side's move of the Japanese Range marker (RSR 8.42, RSR 8.47, RSR 8.77)."""
     if breaking or wish == "open":
         return current + allowance
     target = 0 if wish == "close" else (current if wish == "hold" else int(wish))
@@ -174,7 +175,7 @@ def range_move(current: int, wish: Any, allowance: int, breaking: bool) -> int:
 def determine_range(ctx: Context, static: NavalStatic, forces: dict[str, Force], current: int,
                     history: list[int], hour: int) -> tuple[int, str]:
     """RSR 8.42-8.47: both sides move the marker, the Russian first; after two phases ending at the same
-    range the Naval Maneuver Table decides instead (8.44-8.45; not while a fleet must break off, 8.77)."""
+    range the Naval Maneuver Table decides instead (RSR 8.44-8.45; not while a fleet must break off, RSR 8.77)."""
     if len(history) >= 2 and history[-1] == history[-2] and not any(f.morale == 0 for f in forces.values()):
         die = ctx.roll(6, f"Naval Maneuver Table, hour {hour}, RSR 8.49")
         new = max(0, current + MANEUVER[die])
@@ -190,16 +191,16 @@ def determine_range(ctx: Context, static: NavalStatic, forces: dict[str, Force],
     return new, "plans"
 
 
-# ---------------------------------------------------------------- gunnery (8.5)
+# ---------------------------------------------------------------- gunnery (RSR 8.5)
 
 def legal_targets(firer_box: int, enemy: Force) -> list[str]:
-    """RSR 8.51, 8.53: the opposite number or the box one either side; Secondary Force ships count at their
+    """RSR 8.51, RSR 8.53: the opposite number or the box one either side; Secondary Force ships count at their
     box number."""
     return [s for s in enemy.capital() if abs(enemy.line[s] - firer_box) <= 1]
 
 
 def choose_target(static: NavalStatic, rule: str, box: int, enemy: Force) -> str | None:
-    """The plan's target rule among the legal targets (8.51)."""
+    """The plan's target rule among the legal targets (RSR 8.51)."""
     legal = legal_targets(box, enemy)
     if not legal:
         return None
@@ -228,7 +229,7 @@ def roll_shot(ctx: Context, static: NavalStatic, phase: str, side: str, firer: s
 
 
 def effect(static: NavalStatic, target: Force, ship: str, result: int) -> str:
-    """RSR 8.52, 8.24: disabled at the Defense Strength, sunk at twice it or when disabled again."""
+    """RSR 8.52, RSR 8.24: disabled at the Defense Strength, sunk at twice it or when disabled again."""
     defense = static.ship(ship).defense
     if not target.afloat(ship):
         return "already sunk"
@@ -261,7 +262,7 @@ def apply_shot(ctx: Context, static: NavalStatic, forces: dict[str, Force], shot
 
 def admiral_casualty(ctx: Context, static: NavalStatic, force: Force, outcome: str, hour: int) -> None:
     """RSR 8.75: losing the flagship kills the admiral; a disabled flagship rolls on the Admiral Casualty
-    Table (8.56: 1-3 nothing, 4 wounded, 5-6 killed). When to roll is not in the text: interpretations.md."""
+    Table (RSR 8.56: 1-3 nothing, 4 wounded, 5-6 killed). When to roll is not in the text: interpretations.md."""
     if force.admiral_killed or force.casualty_pending == "killed":
         return
     if outcome == "sunk":
@@ -304,7 +305,7 @@ def gunnery_phase(ctx: Context, static: NavalStatic, forces: dict[str, Force], r
     return fired
 
 
-# ---------------------------------------------------------------- torpedo attacks (8.6)
+# ---------------------------------------------------------------- torpedo attacks (RSR 8.6)
 
 def torpedo_option_order(ctx: Context, forces: dict[str, Force], hour: int) -> list[str]:
     """RSR 8.6: the higher current morale has the first option; equal morale: a die, 1-3 Russian."""
@@ -316,7 +317,7 @@ def torpedo_option_order(ctx: Context, forces: dict[str, Force], hour: int) -> l
 
 
 def torpedo_target(force: Force, enemy: Force, static: NavalStatic, rule: str | None = None) -> str | None:
-    """The plan's torpedo target (8.61: a capital ship or an enemy flotilla); asked hour by hour, the rule may
+    """The plan's torpedo target (RSR 8.61: a capital ship or an enemy flotilla); asked hour by hour, the rule may
     be an enemy ship afloat, named."""
     planned = force.plan["torpedo"]["target"]
     rule = rule or (planned if isinstance(planned, str) else "capital")
@@ -331,7 +332,7 @@ def torpedo_target(force: Force, enemy: Force, static: NavalStatic, rule: str | 
 
 
 def plan_torpedo(force: Force, range_now: int) -> dict[str, Any]:
-    """A side's torpedo decision as its plan gives it (8.6, 8.61)."""
+    """A side's torpedo decision as its plan gives it (RSR 8.6, RSR 8.61)."""
     torpedo = force.plan["torpedo"]
     return {"attack": battle_plans.wants_torpedo_attack(force.plan, range_now), "flotillas": torpedo["flotillas"],
             "target": torpedo["target"]}
@@ -395,10 +396,10 @@ def torpedo_attacks(ctx: Context, static: NavalStatic, forces: dict[str, Force],
     return attacker
 
 
-# ---------------------------------------------------------------- morale (8.7)
+# ---------------------------------------------------------------- morale (RSR 8.7)
 
 def morale_phase(ctx: Context, static: NavalStatic, forces: dict[str, Force], hour: int) -> None:
-    """RSR 8.72 (one per five Defense Strength Points sunk), 8.74 (wounded: -1), 8.75 (killed: zero)."""
+    """RSR 8.72 (one per five Defense Strength Points sunk), RSR 8.74 (wounded: -1), RSR 8.75 (killed: zero)."""
     for side in SIDES:
         force = forces[side]
         before = force.morale
@@ -425,7 +426,7 @@ def morale_phase(ctx: Context, static: NavalStatic, forces: dict[str, Force], ho
                      hour=hour, side=side, reason="morale zero")
 
 
-# ---------------------------------------------------------------- the battle (4.4)
+# ---------------------------------------------------------------- the battle (RSR 4.4)
 
 def enemy_of(side: str) -> str:
     return "japan" if side == "russia" else "russia"
@@ -443,7 +444,7 @@ def build_force(static: NavalStatic, side: str, fleets: list[Fleet], plan: dict[
 
 
 def search_roll(ctx: Context, static: NavalStatic, force: Force, hex_number: int, weather: str, hour: int) -> bool:
-    """RSR 8.84, 6.22-6.24: one side's search with this hour's weather and its destroyer flotillas."""
+    """RSR 8.84, RSR 6.22-6.24: one side's search with this hour's weather and its destroyer flotillas."""
     destroyers = sum(1 for s in force.boats() if static.ship(s).cls == "DF")
     die = ctx.roll(6, f"{force.side} search, hour {hour}, RSR 8.84")
     modifier = search_modifier(weather, destroyers)
@@ -456,7 +457,7 @@ def search_roll(ctx: Context, static: NavalStatic, force: Force, hex_number: int
 
 
 def target_options(force: Force, enemy: Force) -> dict[str, list[str]]:
-    """RSR 8.51, 8.53: each capital ship of ``force`` and its legal targets."""
+    """RSR 8.51, RSR 8.53: each capital ship of ``force`` and its legal targets."""
     return {ship: legal for ship in force.capital() if (legal := legal_targets(force.line[ship], enemy))}
 
 
@@ -467,7 +468,7 @@ def asks(force: Force, what: str) -> bool:
     return bool(force.plan[what] == battle_plans.ASK)
 
 
-# ---------------------------------------------------------------- the record of an hour, the result (4.4, 8.85)
+# ---------------------------------------------------------------- the record of an hour, the result (RSR 4.4, RSR 8.85)
 
 def hour_record(ctx: Context, forces: dict[str, Force], hour: int, weather: str, range_now: int, how: str,
           attacker: str | None) -> dict[str, Any]:
@@ -489,7 +490,7 @@ def battle_result(ctx: Context, static: NavalStatic, forces: dict[str, Force], f
     killed: dict[str, str] = {}
     for fleet in sorted(fleets, key=lambda f: f.id):
         force = forces[fleet.side]
-        # every fleet of a side leaves with the force's morale, never above its own admiral's rating (8.71)
+        # every fleet of a side leaves with the force's morale, never above its own admiral's rating (RSR 8.71)
         morale[fleet.id] = min(force.morale, static.admiral(fleet.admiral).initiative)
         if morale[fleet.id] == 0:
             withdraws.append(fleet.id)  # RSR 8.76 errata: to the nearest friendly port
@@ -502,7 +503,7 @@ def battle_result(ctx: Context, static: NavalStatic, forces: dict[str, Force], f
                         admirals_killed=killed)
 
 
-# ---------------------------------------------------------------- the surprise attack (18.83)
+# ---------------------------------------------------------------- the surprise attack (RSR 18.83)
 
 def surprise_torpedo_attack(ctx: Context, static: NavalStatic, targets: dict[str, str],
                             disabled: list[str]) -> BattleResult:

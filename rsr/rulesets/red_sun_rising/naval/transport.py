@@ -1,4 +1,4 @@
-"""Merchant transport and transfer to the land map (RSR 7.4-7.45, 7.5, 15.21)."""
+"""Merchant transport and transfer to the land map (RSR 7.4-7.45, RSR 7.5, RSR 15.21)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ CAPACITY = 4  # RSR 7.4: command points per merchant fleet per Naval Movement St
 
 
 def transport_cost(state: Any, unit_id: str) -> int:
-    """RSR 7.4, 7.41, 7.43: a unit's command value; command units free; siege artillery 4."""
+    """RSR 7.4, RSR 7.41, RSR 7.43: a unit's command value; command units free; siege artillery 4."""
     counter = state.static.counter(unit_id)
     if counter.command_unit:
         return 0
@@ -32,7 +32,7 @@ def check_cargo(state: Any, merchant_id: str, cargo: list[str]) -> None:
 
 def landing_hexes(state: Any, code: str, season: str) -> list[str]:
     """RSR 7.5: any coastal land hex of the code area; in winter only a friendly port in it; never a hex
-    holding enemy land units (7.45 errata)."""
+    holding enemy land units (RSR 7.45 errata)."""
     static = state.static
     coast = sorted(h for h, area in static.code_areas.items() if area == code)
     if season == "winter":
@@ -41,7 +41,7 @@ def landing_hexes(state: Any, code: str, season: str) -> list[str]:
 
 
 def friendly_land_port(state: Any, hex_id: str) -> bool:
-    """A land-map port the Japanese may use: a city he controls (19.4), or a port friendly to him by the
+    """A land-map port the Japanese may use: a city he controls (RSR 19.4), or a port friendly to him by the
     naval map when no one has taken it (Korean ports, provisional)."""
     place = state.static.places.get(hex_id)
     if place is None or not place.port:
@@ -81,11 +81,11 @@ def landing_ask(state: Any, base: str) -> NavalAsk | None:
 
 
 def _apply_landings(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
-    """RSR 7.5, 7.44-7.45, 15.21: place the merchant counter and its cargo on the chosen coastal hex."""
+    """RSR 7.5, RSR 7.44-7.45, RSR 15.21: place the merchant counter and its cargo on the chosen coastal hex."""
     naval = state.naval
     if not isinstance(answer, dict) or not isinstance(answer.get("landings", {}), dict) or set(answer) - {"landings"}:
         raise RulesError("a landing answer is {landings: {merchant fleet: land hex}}")
-    options = landing_options(state)  # in winter only friendly ports (RSR 7.5; interpretations.md, 7.5)
+    options = landing_options(state)  # in winter only friendly ports (RSR 7.5; interpretations.md, RSR 7.5)
     for merchant_id, hex_id in sorted(answer.get("landings", {}).items()):
         if merchant_id not in options:
             raise RulesError(f"{merchant_id} is not a merchant fleet in a coded hex (RSR 7.4, 7.5)")
