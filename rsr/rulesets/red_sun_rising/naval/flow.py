@@ -131,27 +131,6 @@ def _surprise(state: Any, ctx: Context) -> bool:
     return False  # RSR 18.83: the surprise attack is the Japanese player's decision (surprise.py)
 
 
-def _orders(state: Any, ctx: Context) -> bool:
-    """RSR 4.11-4.12: once a side's orders and whatever it seals with them are in, the dice they call for; once
-    both sides' are, the sealed routes and plans are unsealed, then the Naval Search Stage."""
-    naval: NavalState = state.naval
-    while not naval.plan_queue:
-        if naval.orders_side < len(SIDES):
-            side = SIDES[naval.orders_side]
-            if side not in naval.orders:
-                return False  # its sailing orders are asked
-            orders.finish(state, ctx, side, naval.orders[side])
-            naval.orders_side += 1
-            continue
-        if naval.plan_unseals or naval.route_unseals:
-            naval.plan_queue = [f"routes-unseal:{side}" for side in naval.route_unseals] \
-                + [f"unseal:{side}" for side in naval.plan_unseals]
-            naval.plan_unseals, naval.route_unseals = [], []
-            return False
-        return True
-    return False
-
-
 def _search_stage(state: Any, ctx: Context) -> bool:
     """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, RSR 6.0); False while a battle
     waits for an admiral's hourly answer."""
@@ -223,7 +202,7 @@ class NavalStage:
 
 STAGES: dict[str, NavalStage] = {stage.key: stage for stage in (  # in the order of the Naval Sequence
     NavalStage("surprise", "RSR 18.83", surprise.surprise_ask, _surprise),   # February 1904 only (RSR 19.0)
-    NavalStage("orders", "RSR 4.11-4.12", orders.orders_ask, _orders),      # Naval Initiative Stages
+    NavalStage("orders", "RSR 4.11-4.12", orders.orders_ask, orders.run_orders),  # Naval Initiative Stages
     NavalStage("search", "RSR 4.13", _no_question, _search_stage),          # Naval Search Stage
     NavalStage("rounds", "RSR 4.14", movement.round_ask, _rounds, _first_round),  # Naval Movement Stage
     NavalStage("attrition", "RSR 4.15", _no_question, _attrition),          # its end, the Attrition Stage

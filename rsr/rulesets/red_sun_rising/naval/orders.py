@@ -298,6 +298,27 @@ def orders_ask(state: Any, base: str) -> NavalAsk | None:
     return None
 
 
+def run_orders(state: Any, ctx: Context) -> bool:
+    """RSR 4.11-4.12: once a side's orders and whatever it seals with them are in, the dice they call for; once
+    both sides' are, the sealed routes and plans are unsealed, then the Naval Search Stage."""
+    naval: NavalState = state.naval
+    while not naval.plan_queue:
+        if naval.orders_side < len(SIDES):
+            side = SIDES[naval.orders_side]
+            if side not in naval.orders:
+                return False  # its sailing orders are asked
+            finish(state, ctx, side, naval.orders[side])
+            naval.orders_side += 1
+            continue
+        if naval.plan_unseals or naval.route_unseals:
+            naval.plan_queue = [f"routes-unseal:{side}" for side in naval.route_unseals] \
+                + [f"unseal:{side}" for side in naval.plan_unseals]
+            naval.plan_unseals, naval.route_unseals = [], []
+            return False
+        return True
+    return False
+
+
 def _orders_options(state: Any, ask: Any) -> dict[str, Any]:
     naval: NavalState = state.naval
     static: NavalStatic = state.naval_static
@@ -338,7 +359,7 @@ def _orders_template(state: Any, ask: Any) -> dict[str, Any]:
 
 def _apply_orders(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
     """RSR 4.11-4.12: the orders are checked and kept; what the side seals with them (routes, battle plan) is
-    asked next; the dice they call for roll once all of it is in (flow.py, the orders stage)."""
+    asked next; the dice they call for roll once all of it is in (:func:`run_orders`)."""
     naval: NavalState = state.naval
     side = ask.side
     signed = check_orders(answer, side)
