@@ -4,7 +4,7 @@ The Naval Sequence is data: :data:`STAGES` lists its stages in order (the surpri
 1904, the sailing orders, the Naval Search Stage, the ten movement rounds with their raids and searches, the
 end of movement), each with its case, the question it may wait for, and what it does on its own. The naval
 state's ``phase`` names the current stage. ``advance`` walks the table until a stage waits; a battle found by
-a search runs hour by hour (battle_flow.py) inside the stage that found it.
+a search (encounters.py) runs hour by hour (battle_flow.py) inside the stage that found it.
 
 Every question the naval game asks is one declared :class:`rsr.decisions.Decision` in the rule module that
 raises it (:data:`DECISIONS`); the question waited for is one value, :func:`pending` (a ``NavalAsk``: which
@@ -24,8 +24,8 @@ from rsr.errors import BadInput, RulesError
 from rsr.rulesets.red_sun_rising.naval import (
     admirals,
     attrition,
-    battle,
     battle_flow,
+    encounters,
     initiative,
     mines,
     movement,
@@ -33,12 +33,10 @@ from rsr.rulesets.red_sun_rising.naval import (
     plans,
     ports,
     raid,
-    succession,
     surprise,
     transport,
 )
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
-from rsr.rulesets.red_sun_rising.naval.search import search
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalAsk, NavalState, on_map_fleets, season
 
 ROUNDS = movement.ROUNDS  # RSR 4.14, RSR 7.0
@@ -134,7 +132,7 @@ def _surprise(state: Any, ctx: Context) -> bool:
 def _search_stage(state: Any, ctx: Context) -> bool:
     """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, RSR 6.0); False while a battle
     waits for an admiral's hourly answer."""
-    return _searches(state, ctx, "RSR 4.13")
+    return encounters.searches(state, ctx, "RSR 4.13")
 
 
 def _first_round(state: Any, ctx: Context) -> None:
@@ -161,7 +159,7 @@ def _rounds(state: Any, ctx: Context) -> bool:
                 return False  # RSR 7.2: the Russian picks which merchant fleet a raid sinks
             naval.impulse = "search"
             continue
-        if not _searches(state, ctx, "RSR 7.3"):
+        if not encounters.searches(state, ctx, "RSR 7.3"):
             return False  # a battle waits for an admiral's hourly answer
         if naval.round == 1:
             for fleet in on_map_fleets(naval, "japan"):
@@ -302,118 +300,6 @@ def apply_disband(state: Any, ctx: Context, reply: Any, unit_factory: Any) -> No
 
 def raid_by_policy(naval: NavalState, hex_number: int, rule: str) -> str:
     return raid.raid_by_policy(naval, hex_number, rule)
-
-
-# -- searches and battles (RSR 4.13, RSR 7.3, RSR 8.0) ----------------------------------------------------------------
-
-def _searches_wanted(state: Any, side: str, fleet: Fleet) -> bool:
-    rule = (state.naval.orders.get(side, {}).get("fleets") or {}).get(fleet.id, {}).get("search", "never")
-    return bool(rule == "always" or fleet.id in state.naval.orders.get(side, {}).get("_round_search", []))
-
-
-def _searches(state: Any, ctx: Context, case: str) -> bool:
-    """RSR 4.13, RSR 7.3 (RSR 6.0): in each hex, by number, where opposing at-sea fleets meet, the Japanese then the
-    Russian may search; a sighting fights a battle (RSR 8.0). False while a battle waits for an hourly answer:
-    the next pass resumes it, then the hexes after the battle's hex."""
-    naval: NavalState = state.naval
-    static: NavalStatic = state.naval_static
-    after = -1
-    if naval.battle is not None:
-        if not _fight_on(state, ctx):
-            return False
-        after = naval.battle.hex
-        naval.battle, naval.battle_case = None, ""
-    for hex_number in sorted({f.hex for f in on_map_fleets(naval) if f.at_sea}):
-        if hex_number <= after:
-            continue
-        here = [f for f in on_map_fleets(naval) if f.at_sea and f.hex == hex_number]
-        if len({f.side for f in here}) < 2:
-            continue
-        for side in ("japan", "russia"):  # RSR 6.0: the Japanese may always search first
-            searchers = [f for f in here if f.side == side and _searches_wanted(state, side, f)]
-            if not searchers:
-                continue
-            engine = battle.require_battle(hex_number, f"a {side} search ({case})")
-            ships = [s for f in searchers for s in f.ships if s not in naval.sunk]
-            found, weather_now = search(ctx, static, hex_number, side, ships)
-            if found:
-                args = (ctx, static, hex_number, [f for f in here if f.side == "russia"],
-                        [f for f in here if f.side == "japan"], weather_now, _battle_setting(state, hex_number))
-                if engine is not battle_flow.fight:
-                    _apply_battle(state, ctx, engine(*args))
-                    break
-                started = battle_flow.begin(*args)  # a battle that may stop at an hourly question
-                if isinstance(started, battle.BattleResult):
-                    _apply_battle(state, ctx, started)
-                    break
-                naval.battle, naval.battle_case = started, case
-                if not _fight_on(state, ctx):
-                    return False
-                naval.battle, naval.battle_case = None, ""
-                break
-    naval.orders.get("russia", {}).pop("_round_search", None)
-    naval.orders.get("japan", {}).pop("_round_search", None)
-    return True
-
-
-def _fight_on(state: Any, ctx: Context) -> bool:
-    """RSR 4.4: fight the battle under way until it is over (its result applied) or waits for an answer."""
-    result = battle_flow.run(ctx, state.naval_static, state.naval.battle)
-    if result is None:
-        return False
-    _apply_battle(state, ctx, result)
-    return True
-
-
-def _battle_setting(state: Any, hex_number: int) -> battle.BattleSetting:
-    """RSR 8.1, RSR 8.42: the battle plans signed with the sailing orders, the ships already out, the port
-    sides."""
-    naval: NavalState = state.naval
-    static: NavalStatic = state.naval_static
-    signed = {side: naval.orders[side]["battle_plan"] for side in SIDES
-              if isinstance(naval.orders.get(side), dict) and (isinstance(naval.orders[side].get("battle_plan"), dict)
-                                                               or naval.orders[side].get("battle_plan") == plans.ASK)}
-    return battle.BattleSetting(plans=signed, disabled=tuple(naval.disabled), sunk=tuple(naval.sunk),
-                                port_sides=tuple(side for side in SIDES
-                                                 if attrition.friendly_port(static, state.control, hex_number, side)))
-
-
-def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None:
-    """RSR 8.0: a battle's result on the fleets: ships sunk and disabled, morale (RSR 8.71), refusal (RSR 8.1), the
-    withdrawal at morale zero (RSR 8.76 errata), an admiral killed and his successor (RSR 8.75, RSR 8.79, RSR 19.3)."""
-    naval: NavalState = state.naval
-    for ship_id in result.disabled:
-        if ship_id not in naval.disabled:
-            naval.disabled.append(ship_id)
-    naval.sunk += [s for s in result.sunk if s not in naval.sunk]
-    naval.disabled = [s for s in naval.disabled if s not in naval.sunk]  # a sunk ship is not repaired (RSR 18.1)
-    for fleet_id in result.to_port:  # RSR 8.1: refused in its friendly port
-        if fleet_id in naval.fleets:
-            naval.fleets[fleet_id].at_sea = False
-    for fleet_id, morale in sorted(result.morale.items()):
-        if fleet_id in naval.fleets:
-            naval.fleets[fleet_id].morale = morale
-    for fleet_id in result.withdraws:
-        if fleet_id in naval.fleets:
-            naval.fleets[fleet_id].returning = True  # RSR 8.76 errata: home by the shortest path
-            naval.fleets[fleet_id].broke_off = True  # ... and no raiding, whatever a new admiral does to morale
-            fleet = naval.fleets[fleet_id]
-            if attrition.friendly_port(state.naval_static, state.control, fleet.hex, fleet.side):
-                fleet.at_sea = False  # already in its nearest friendly port (interpretations.md, RSR 8.76)
-    for fleet_id, dead in sorted(result.admirals_killed.items()):  # RSR 8.75, RSR 19.3
-        fleet = naval.fleets[fleet_id]
-        naval.dead_admirals.append(dead)
-        in_command = sorted(f.admiral for f in naval.fleets.values())
-        fleet.admiral, why = succession.successor(state.naval_static, list(state.naval_static.admiral_track),
-                                                  state.turn, fleet.side, naval.dead_admirals, in_command,
-                                                  naval.reserve, naval.withdrawn)
-        if fleet.admiral in naval.reserve:  # RSR 19.3: an admiral waiting without a fleet (admirals.py)
-            naval.reserve.remove(fleet.admiral)
-        fleet.morale = succession.morale_with(state.naval_static, fleet.morale, dead, fleet.admiral)
-        ctx.emit("admiral-succession", f"{fleet_id}: {dead} is dead; {fleet.admiral} takes command: {why}; "
-                 f"morale {fleet.morale} (RSR 8.79)", "RSR 19.3", fleet=fleet_id, dead=dead, admiral=fleet.admiral,
-                 morale=fleet.morale)
-    ctx.emit("naval-battle", "naval battle fought", "RSR 8.0", sunk=list(result.sunk), disabled=list(result.disabled))
 
 
 # -- the end of movement, the End Stage (RSR 4.14-4.15, RSR 15.0, RSR 16.0, RSR 18.1-18.2, RSR 8.78) ----------
