@@ -345,7 +345,6 @@ def _torpedo(ctx: Context, static: NavalStatic, battle: Battle) -> None:
     battle.step = "morale"
 
 
-
 def _morale(ctx: Context, static: NavalStatic, battle: Battle) -> None:
     """RSR 8.7: the Morale Phase ends the hour; the hour goes in the log (RSR 4.4); a side with no ship left ends
     the battle."""
@@ -629,10 +628,12 @@ def check_answer(static: NavalStatic, battle: Battle, kind: str, side: str, answ
 
 def pending(battle: Battle, where: str) -> NavalAsk:
     """The battle's question as one value; ``where`` is the battle's place in the game turn's request ids."""
-    kind, side = battle.asking["kind"], battle.asking["side"]  # type: ignore[index]
+    asking = battle.asking
+    assert asking is not None, "the battle waits for no answer"
+    kind, side = asking["kind"], asking["side"]
     base = f"{where}/h{battle.hour}/{side}"
     decision = next(d for d in DECISIONS if d.kind == kind)
-    data: dict[str, Any] = {"sealable": bool(battle.asking.get("sealable"))}  # type: ignore[union-attr]
+    data: dict[str, Any] = {"sealable": bool(asking.get("sealable"))}
     if decision.unseals:
         data["sealed"] = f"{base}/targets"
     return NavalAsk(kind, side, f"{base}/{decision.ids.rsplit('/', 1)[1]}", data)
