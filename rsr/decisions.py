@@ -95,7 +95,7 @@ class Decision:
     policy: Policy | None = None
     schema: dict[str, Any] | None = None
     shape: str = ""
-    sealable: bool = False
+    sealable: bool | Callable[[Any], bool] = False  # (a function of the pending question where it varies)
     unseals: bool = False
     _validator: Any = field(default=None, compare=False, repr=False)
 
@@ -107,7 +107,8 @@ class Decision:
         return Request(ask.id, ask.side, self.kind, self.prompt(state, ask), case,
                        options=lambda: self.options(state, ask),
                        template=None if template is None else (lambda: template(state, ask)),
-                       policy=self.policy.name if self.policy else None, sealable=self.sealable,
+                       policy=self.policy.name if self.policy else None,
+                       sealable=self.sealable(ask) if callable(self.sealable) else self.sealable,
                        unseals=ask.data["sealed"] if self.unseals else None)
 
     def check_shape(self, answer: Any) -> None:

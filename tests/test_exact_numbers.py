@@ -11,7 +11,7 @@ import pytest
 
 from rsr.errors import RulesError
 from rsr.rulesets.red_star import reserves
-from rsr.rulesets.red_sun_rising.naval import flow, orders
+from rsr.rulesets.red_sun_rising.naval import orders
 
 
 @pytest.mark.parametrize("fleet", [{"route": [True]}, {"route": [2413, False]}, {"return_if_enemy_within": True}])
@@ -35,9 +35,9 @@ def test_merchant_routes_and_round_moves_refuse_a_bool() -> None:
 def test_sealed_routes_refuse_a_bool() -> None:
     state = SimpleNamespace(naval=SimpleNamespace(orders={"russia": {}}, fleets={}))
     with pytest.raises(RulesError, match="at most ten naval hex numbers"):
-        flow._take_routes(state, "russia", {"fleets": {"f1": [True]}})
+        orders.take_routes(state, "russia", {"fleets": {"f1": [True]}})
     with pytest.raises(RulesError, match="is not a russia fleet"):  # a number goes on to the next check
-        flow._take_routes(state, "russia", {"fleets": {"f1": [1]}})
+        orders.take_routes(state, "russia", {"fleets": {"f1": [1]}})
 
 
 def test_conditional_reserve_orders_refuse_a_bool_distance() -> None:

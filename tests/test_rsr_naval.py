@@ -14,7 +14,7 @@ from rsr.engine import Context, initial_position
 from rsr.errors import RulesError
 from rsr.fairdice import ScriptedDice
 from rsr.rulesets import get_ruleset
-from rsr.rulesets.red_sun_rising.naval import battle, flow
+from rsr.rulesets.red_sun_rising.naval import battle, flow, movement
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic, load_naval
 from rsr.rulesets.red_sun_rising.naval.search import search, search_limit, search_modifier, weather
 from rsr.scenario import Scenario, load_scenario
@@ -354,13 +354,13 @@ def test_a_fleet_breaking_off_may_take_any_shortest_path_home() -> None:
     fleet = state.naval.fleets["ru-fleet-2"]
     fleet.at_sea, fleet.broke_off, fleet.returning = True, True, True
     state.naval.round = 3
-    assert flow.homeward_steps(state, fleet) == [76, 82]
+    assert movement.homeward_steps(state, fleet) == [76, 82]
     for target in (76, 82):
         trial = copy.deepcopy(state)
-        flow._move_side(trial, Context(ScriptedDice([])), "russia", {"fleets": {"ru-fleet-2": target}})
+        movement.move_side(trial, Context(ScriptedDice([])), "russia", {"fleets": {"ru-fleet-2": target}})
         assert trial.naval.fleets["ru-fleet-2"].hex == target
     with pytest.raises(RulesError, match="next one of 76, 82"):
-        flow._move_side(copy.deepcopy(state), Context(ScriptedDice([])), "russia", {"fleets": {"ru-fleet-2": 78}})
-    assert flow._nearest_port_step(state, fleet) == 76
+        movement.move_side(copy.deepcopy(state), Context(ScriptedDice([])), "russia", {"fleets": {"ru-fleet-2": 78}})
+    assert movement.nearest_port_step(state, fleet) == 76
     state.naval.orders["russia"] = {"fleets": {"ru-fleet-2": {"route": [82, 54]}}}
-    assert flow._nearest_port_step(state, fleet) == 82
+    assert movement.nearest_port_step(state, fleet) == 82

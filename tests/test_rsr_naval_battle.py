@@ -10,7 +10,7 @@ import pytest
 from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.fairdice import ScriptedDice
-from rsr.rulesets.red_sun_rising.naval import battle, plans, tactical
+from rsr.rulesets.red_sun_rising.naval import battle, battle_flow, plans, tactical
 from rsr.rulesets.red_sun_rising.naval.battle import BattleSetting
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic, load_naval
 from rsr.rulesets.red_sun_rising.naval.state import Fleet
@@ -41,7 +41,7 @@ def ctx(*dice: int) -> Context:
 
 def test_the_tactical_battle_is_the_registered_engine() -> None:
     """Issue 12's interface now fights: searches that find the enemy are no longer refused (RSR 8.0)."""
-    assert battle.require_battle(42, "a test") is tactical.fight
+    assert battle.require_battle(42, "a test") is battle_flow.fight
 
 
 # -- set-up (8.2) -------------------------------------------------------------------------------------------------
@@ -283,12 +283,12 @@ def test_refusal_in_a_friendly_port(static: NavalStatic) -> None:
     """RSR 8.1, 8.73: the side whose port it is may refuse (its plan says so): in port, one morale less."""
     ru, jp = _fleets()
     c = ctx()
-    result = tactical.fight(c, static, 42, [ru], [jp], "clear",
+    result = battle_flow.fight(c, static, 42, [ru], [jp], "clear",
                             BattleSetting(plans={"russia": {"refuse_in_port": True}}, port_sides=("russia",)))
     assert result.to_port == ["ru-fleet-1"] and result.morale == {"ru-fleet-1": 1} and not c.dice.rolls  # type: ignore[attr-defined]
     # the same plan outside a friendly port fights (8.1): the hours are rolled
     c = ctx(1, 1, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6)
-    result = tactical.fight(c, static, 53, [ru], [jp], "clear",
+    result = battle_flow.fight(c, static, 53, [ru], [jp], "clear",
                             BattleSetting(plans={"russia": {"refuse_in_port": True}}))
     assert result.to_port == [] and any(e.kind == "naval-setup" for e in c.events)
 
@@ -301,7 +301,7 @@ def test_out_of_sight_then_searches(static: NavalStatic) -> None:
     c = ctx(1, 1,      # 2 hours
             6, 6,      # hour 2: weather clear -> 6: fog; Japanese search 6 + 1 (fog) > 3; Russian search
             6)
-    result = tactical.fight(c, static, 42, [ru], [jp], "clear",
+    result = battle_flow.fight(c, static, 42, [ru], [jp], "clear",
                             BattleSetting(plans={"russia": {"range": "open"}, "japan": {"range": "open"}}))
     hours = [e.data for e in c.events if e.kind == "naval-hour"]
     assert [(h["range"], h["how"]) for h in hours] == [(13, "plans, beyond sighting"), (13, "out of sight")]
@@ -337,9 +337,9 @@ def test_fog_breaking_contact_ends_the_battle_for_a_fleet_at_zero_morale(static:
     ru, jp = _fleets()
     forces = {"russia": force(static, "russia", ["ru-retvizan", "ru-diana"], morale=0),
               "japan": force(static, "japan", ["jp-mikasa", "jp-chitose"], morale=5)}
-    fight = tactical.Battle(53, "clear", 3, 5, forces, [ru, jp], hour=1, history=[5])
+    fight = battle_flow.Battle(53, "clear", 3, 5, forces, [ru, jp], hour=1, history=[5])
     c = ctx(6)  # hour 2: clear -> fog
-    result = tactical.run(c, static, fight)
+    result = battle_flow.run(c, static, fight)
     assert result is not None and fight.ended == "broken off (morale zero)"
     assert [e.kind for e in c.events if e.kind in ("naval-lost-sight", "naval-search")] == ["naval-lost-sight"]
     assert result.hours[-1]["how"] == "weather, beyond sighting" and result.withdraws == ["ru-fleet-1"]
@@ -350,7 +350,7 @@ def test_plan_break_off_after_an_hour(static: NavalStatic) -> None:
     ru, jp = _fleets()
     c = ctx(1, 1, *([1] * 4),  # 2 hours; hour 1 at range 6: four gunnery dice, all misses
             1)                 # hour 2 weather
-    tactical.fight(c, static, 53, [ru], [jp], "clear",
+    battle_flow.fight(c, static, 53, [ru], [jp], "clear",
                    BattleSetting(plans={"russia": {"break_off": {"after_hour": 1}},
                                         "japan": {"range": "hold", "torpedo": {"attack": "never"}}}))
     assert any(e.kind == "naval-break-off" and e.data["reason"] == "plan" and e.data["hour"] == 2 for e in c.events)
@@ -409,7 +409,7 @@ def test_initial_morale_is_the_fleets_morale(static: NavalStatic) -> None:
     rating when the game began, 8.71, less what it lost since)."""
     ru, jp = _fleets()
     c = ctx(1, 1, *([1] * 9))  # two hours: four misses, weather, four misses
-    tactical.fight(c, static, 53, [ru], [jp], "clear", BattleSetting())
+    battle_flow.fight(c, static, 53, [ru], [jp], "clear", BattleSetting())
     setup = next(e.data for e in c.events if e.kind == "naval-setup")
     assert setup["morale"] == {"russia": 2, "japan": 5} and setup["range"] == 6
     assert [e.data["default"] for e in c.events if e.kind == "naval-plan"] == [True, True]
@@ -449,8 +449,8 @@ def test_no_limit_to_torpedo_attacks(static: NavalStatic) -> None:
 def _asked_battle(static: NavalStatic, plans_by_side: dict[str, Any], *dice: int) -> tuple[Context, Any]:
     ru, jp = _fleets()
     c = ctx(*dice)
-    started = tactical.begin(c, static, 53, [ru], [jp], "clear", BattleSetting(plans=plans_by_side))
-    assert isinstance(started, tactical.Battle)
+    started = battle_flow.begin(c, static, 53, [ru], [jp], "clear", BattleSetting(plans=plans_by_side))
+    assert isinstance(started, battle_flow.Battle)
     return c, started
 
 
@@ -460,16 +460,16 @@ def test_an_asked_plan_stops_the_battle_and_the_same_answers_fight_as_the_plan(s
     dice = (1, 1, 2, 1, 2, 1, 1, 2, 1, 2, 1)  # 2 hours; gunnery at ranges 4 and 2; weather stays clear
     plain = ctx(*dice)
     ru, jp = _fleets()
-    tactical.fight(plain, static, 53, [ru], [jp], "clear",
+    battle_flow.fight(plain, static, 53, [ru], [jp], "clear",
                    BattleSetting(plans={"russia": {"range": "close"}, "japan": {"range": "hold"}}))
     c, fight = _asked_battle(static, {"russia": {"range": "ask", "targets": "ask"}, "japan": {"range": "hold"}},
                              *dice)
     answers = {"naval-range": {"range": "close"}, "naval-targets": {"targets": {}, "rule": "opposite"}}
     asked = []
-    while (result := tactical.run(c, static, fight)) is None:
+    while (result := battle_flow.run(c, static, fight)) is None:
         assert fight.asking["side"] == "russia" and fight.asking.get("sealable", False) is False  # one side asked
         asked.append((fight.hour, fight.asking["kind"]))
-        tactical.take_answer(static, fight, fight.asking["kind"], "russia", answers[fight.asking["kind"]], False)
+        battle_flow.take_answer(static, fight, fight.asking["kind"], "russia", answers[fight.asking["kind"]], False)
     assert asked[:2] == [(1, "naval-range"), (1, "naval-targets")]
     def rolls(events: list[Any]) -> list[Any]:  # the hour's "how" says asked or plans; everything else agrees
         return [(e.kind, {k: v for k, v in e.data.items() if k != "how"}) for e in events
@@ -483,13 +483,13 @@ def test_targets_are_sealable_only_when_both_admirals_are_asked(static: NavalSta
     who answered the range last) may seal his targets; the battle waits for his unsealing before any die."""
     both = {"russia": {"targets": "ask"}, "japan": {"targets": "ask"}}
     c, fight = _asked_battle(static, both, 1, 1)
-    assert tactical.run(c, static, fight) is None
+    assert battle_flow.run(c, static, fight) is None
     assert fight.asking == {"kind": "naval-targets", "side": "japan", "sealable": True}
     rolled = len(c.dice.rolls)  # type: ignore[attr-defined]
-    tactical.take_answer(static, fight, "naval-targets", "japan", None, True)
-    assert tactical.run(c, static, fight) is None and fight.asking["side"] == "russia"
-    tactical.take_answer(static, fight, "naval-targets", "russia", {"targets": {"ru-diana": "jp-chitose"}}, False)
-    assert tactical.run(c, static, fight) is None
+    battle_flow.take_answer(static, fight, "naval-targets", "japan", None, True)
+    assert battle_flow.run(c, static, fight) is None and fight.asking["side"] == "russia"
+    battle_flow.take_answer(static, fight, "naval-targets", "russia", {"targets": {"ru-diana": "jp-chitose"}}, False)
+    assert battle_flow.run(c, static, fight) is None
     assert fight.asking == {"kind": "naval-targets-unseal", "side": "japan"}
     assert len(c.dice.rolls) == rolled  # type: ignore[attr-defined]  # no gunnery die before the unsealing
 
@@ -508,13 +508,13 @@ def test_bad_hourly_answers_are_refused(static: NavalStatic, kind: str, answer: 
     _, fight = _asked_battle(static, {}, 1, 1)
     fight.hour = 1
     with pytest.raises(RulesError, match=why):
-        tactical.check_answer(static, fight, kind, "russia", answer)
+        battle_flow.check_answer(static, fight, kind, "russia", answer)
 
 
 def test_an_asked_plan_cannot_be_fought_without_the_game(static: NavalStatic) -> None:
     ru, jp = _fleets()
     with pytest.raises(RulesError, match="asks hour by hour"):
-        tactical.fight(ctx(1, 1), static, 53, [ru], [jp], "clear", BattleSetting(plans={"japan": "ask"}))
+        battle_flow.fight(ctx(1, 1), static, 53, [ru], [jp], "clear", BattleSetting(plans={"japan": "ask"}))
 
 
 def test_a_plan_that_is_just_ask_asks_range_targets_and_torpedo() -> None:
@@ -525,10 +525,10 @@ def test_a_plan_that_is_just_ask_asks_range_targets_and_torpedo() -> None:
 
 def _answer_all(static: NavalStatic, c: Context, fight: Any, answers: dict[tuple[int, str, str], Any]) -> Any:
     asked = []
-    while (result := tactical.run(c, static, fight)) is None:
+    while (result := battle_flow.run(c, static, fight)) is None:
         key = (fight.hour, fight.asking["side"], fight.asking["kind"])
         asked.append(key)
-        tactical.take_answer(static, fight, key[2], key[1], answers[key], False)
+        battle_flow.take_answer(static, fight, key[2], key[1], answers[key], False)
     return result, asked
 
 
@@ -550,11 +550,11 @@ def test_secondary_force_asked_hour_by_hour(static: NavalStatic) -> None:
     ru = Fleet("ru-fleet-1", "russia", "ru-adm-vitgeft", 53, ["ru-retvizan", "ru-diana", "ru-askold"], True, 2)
     jp = Fleet("jp-fleet-1", "japan", "jp-adm-togo", 53, ["jp-mikasa", "jp-chitose"], True, 5)
     c = ctx(1, 1, *[1] * 5, 1, *[1] * 5)  # 2 hours at range 6: every shot falls below 1
-    fight = tactical.begin(c, static, 53, [ru], [jp], "clear", BattleSetting(plans={"russia": {"secondary": "ask"}}))
-    assert isinstance(fight, tactical.Battle) and fight.forces["russia"].line["ru-askold"] == 3
+    fight = battle_flow.begin(c, static, 53, [ru], [jp], "clear", BattleSetting(plans={"russia": {"secondary": "ask"}}))
+    assert isinstance(fight, battle_flow.Battle) and fight.forces["russia"].line["ru-askold"] == 3
     with pytest.raises(RulesError, match="not a russia ship afloat in the Secondary Force"):
         fight.hour = 1
-        tactical.check_answer(static, fight, "naval-secondary", "russia", {"boxes": {"ru-diana": 1}})
+        battle_flow.check_answer(static, fight, "naval-secondary", "russia", {"boxes": {"ru-diana": 1}})
     fight.hour = 0
     result, asked = _answer_all(static, c, fight, {(1, "russia", "naval-secondary"): {"boxes": {"ru-askold": 1}},
                                                    (2, "russia", "naval-secondary"): {"boxes": {}}})
@@ -574,17 +574,17 @@ def test_refusal_in_port_asked(static: NavalStatic, refuse: bool) -> None:
     ru, jp = _fleets()
     c = ctx(1, 1, *[1] * 4, 1, *[1] * 4)
     setting = BattleSetting(plans={"russia": {"refuse_in_port": "ask"}}, port_sides=("russia",))
-    fight = tactical.begin(c, static, 42, [ru], [jp], "clear", setting)
-    assert isinstance(fight, tactical.Battle) and fight.asking == {"kind": "naval-refuse", "side": "russia"}
+    fight = battle_flow.begin(c, static, 42, [ru], [jp], "clear", setting)
+    assert isinstance(fight, battle_flow.Battle) and fight.asking == {"kind": "naval-refuse", "side": "russia"}
     assert not c.dice.rolls  # type: ignore[attr-defined]
-    tactical.take_answer(static, fight, "naval-refuse", "russia", {"refuse": refuse}, False)
-    result = tactical.run(c, static, fight)
+    battle_flow.take_answer(static, fight, "naval-refuse", "russia", {"refuse": refuse}, False)
+    result = battle_flow.run(c, static, fight)
     assert result is not None
     if refuse:
         assert result.to_port == ["ru-fleet-1"] and result.morale == {"ru-fleet-1": 1} and not c.dice.rolls  # type: ignore[attr-defined]
     else:
         assert result.to_port == [] and any(e.kind == "naval-setup" for e in c.events)
     # outside a friendly port nobody is asked (8.1)
-    other = tactical.begin(ctx(1, 1), static, 53, [ru], [jp], "clear",
+    other = battle_flow.begin(ctx(1, 1), static, 53, [ru], [jp], "clear",
                            BattleSetting(plans={"russia": {"refuse_in_port": "ask"}}))
-    assert isinstance(other, tactical.Battle) and other.asking is None and other.hours == 2
+    assert isinstance(other, battle_flow.Battle) and other.asking is None and other.hours == 2

@@ -1,19 +1,19 @@
-"""Admirals on the Turn Record Track (RSR 17.3, 19.3, 8.79; interpretations.md, 19.3 turn record).
+"""Admirals on the Turn Record Track (RSR 17.3, RSR 19.3, RSR 8.79; interpretations.md, RSR 19.3 turn record).
 
 The track (turns.yaml ``admirals_arrive`` / ``admirals_withdraw``) brings admirals into the game and takes them
 out. At the start of each Naval Sequence:
 
-* an admiral the track withdraws leaves the game (17.3); if he commanded a fleet, that fleet is *vacant*;
-* an admiral the track brings arrives (unless he already came early as a successor, 19.3, or is dead) and
+* an admiral the track withdraws leaves the game (RSR 17.3); if he commanded a fleet, that fleet is *vacant*;
+* an admiral the track brings arrives (unless he already came early as a successor, RSR 19.3, or is dead) and
   waits in the *reserve* of his side.
 
 When a side signs its sailing orders it appoints (``appoint: {admiral: fleet | reserve}``): an admiral from
 the reserve takes command of one of its fleets on the map, and the admiral he replaces leaves the game alive
-(so 19.3 may call him back later). Whatever the orders leave open follows the standing policy
-(:func:`default_appointments`): a vacant fleet takes the first arriving admiral (19.3's order when none
+(so RSR 19.3 may call him back later). Whatever the orders leave open follows the standing policy
+(:func:`default_appointments`): a vacant fleet takes the first arriving admiral (RSR 19.3's order when none
 arrives); an admiral arriving this turn then takes the fleet whose admiral has the lowest Initiative Rating
 below his own, else stays in reserve. Each appointment moves the fleet's morale by the difference of the
-ratings (8.79). The fleet's admiral is what its initiative (5.0), its morale cap (8.78) and its battles use.
+ratings (RSR 8.79). The fleet's admiral is what its initiative (RSR 5.0), its morale cap (RSR 8.78) and its battles use.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def scheduled(static: NavalStatic, turn: int, kind: str) -> list[str]:
 
 
 def turn_record(ctx: Context, static: NavalStatic, naval: NavalState, turn: int) -> None:
-    """RSR 17.3, 19.3: this turn's withdrawals, then this turn's arrivals (start of the Naval Sequence)."""
+    """RSR 17.3, RSR 19.3: this turn's withdrawals, then this turn's arrivals (start of the Naval Sequence)."""
     naval.vacant = [f for f in naval.vacant if f in naval.fleets]
     for adm in scheduled(static, turn, "withdraw"):
         if adm in naval.dead_admirals or adm in naval.withdrawn:
@@ -80,7 +80,7 @@ def _fleets(naval: NavalState, side: str | None = None) -> list[Fleet]:
 
 
 def _on_map(naval: NavalState, side: str, turn: int) -> list[Fleet]:
-    """Fleets an admiral may be put on: on the map now (the Baltic fleet only from its arrival turn, 19.2)."""
+    """Fleets an admiral may be put on: on the map now (the Baltic fleet only from its arrival turn, RSR 19.2)."""
     return [f for f in _fleets(naval, side) if not f.arrives or f.arrives <= turn]
 
 
@@ -121,8 +121,8 @@ def options(static: NavalStatic, naval: NavalState, side: str, turn: int) -> dic
 
 def appoint(ctx: Context, static: NavalStatic, naval: NavalState, side: str, turn: int, wanted: Any,
             track: list[tuple[int, str, str]]) -> None:
-    """RSR 19.3, 8.79: the side's appointments, then the standing policy for the rest; vacant fleets always
-    get an admiral (19.3's order when the reserve is empty)."""
+    """RSR 19.3, RSR 8.79: the side's appointments, then the standing policy for the rest; vacant fleets always
+    get an admiral (RSR 19.3's order when the reserve is empty)."""
     if wanted is None:
         wanted = {}
     if not isinstance(wanted, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in wanted.items()):
@@ -148,7 +148,7 @@ def appoint(ctx: Context, static: NavalStatic, naval: NavalState, side: str, tur
                      "admiral (standing policy)", "RSR 19.3", admiral=adm, fleet=None, by="standing policy")
     for fleet_id in [f for f in naval.vacant if naval.fleets[f].side == side]:
         new, why = succession.successor(static, track, turn, side, naval.dead_admirals, commanders(naval),
-                                        naval.reserve, naval.withdrawn)  # nobody waits: the order of 19.3
+                                        naval.reserve, naval.withdrawn)  # nobody waits: the order of RSR 19.3
         if wanted.get(new) == RESERVE:
             raise RulesError(f"{fleet_id} has lost its admiral: {new} may not stay in reserve (RSR 19.3)")
         _take_command(ctx, static, naval, naval.fleets[fleet_id], new, why)
@@ -165,7 +165,7 @@ def _take_command(ctx: Context, static: NavalStatic, naval: NavalState, fleet: F
     if vacant:
         naval.vacant.remove(fleet.id)
     elif old not in naval.withdrawn and old not in naval.dead_admirals:
-        naval.withdrawn.append(old)  # relieved, alive: 19.3 may call him back
+        naval.withdrawn.append(old)  # relieved, alive: RSR 19.3 may call him back
     ctx.emit("admiral-appointed", f"{static.admiral(new).name} takes command of {fleet.id} "
              f"({'its admiral left the game' if vacant else 'relieving ' + static.admiral(old).name}); morale "
              f"{before} -> {fleet.morale} (RSR 8.79)", "RSR 19.3", admiral=new, fleet=fleet.id, predecessor=old,

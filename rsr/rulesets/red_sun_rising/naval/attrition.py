@@ -1,4 +1,4 @@
-"""The Attrition Stage: blockade attrition and lost at sea (RSR 4.15, 15.0-15.23)."""
+"""The Attrition Stage: blockade attrition and lost at sea (RSR 4.15, RSR 15.0-15.23)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalState
 
 
 def friendly_port(static: NavalStatic, control: dict[str, str], hex_number: int, side: str) -> bool:
-    """A port hex friendly to ``side``: by the map, or by who controls its land-map city (18.2, 19.4)."""
+    """A port hex friendly to ``side``: by the map, or by who controls its land-map city (RSR 18.2, RSR 19.4)."""
     for port in static.ports_in(hex_number):
         owner = control.get(port.land_hex, port.friendly) if port.land_hex else port.friendly
         if owner == side:
@@ -20,8 +20,8 @@ def friendly_port(static: NavalStatic, control: dict[str, str], hex_number: int,
 
 def may_blockade(static: NavalStatic, fleet: Fleet, control: dict[str, str]) -> bool:
     """RSR 15.0: a Japanese fleet, at the end of movement, in a coastal hex or a port hex that is not simply his
-    own port: one holding a Russian port is blockading it (the Port Arthur hex is where mines are laid, 16.0); in
-    his own port he is in port (interpretations.md, 15.0). It still needs a merchant fleet of its own."""
+    own port: one holding a Russian port is blockading it (the Port Arthur hex is where mines are laid, RSR 16.0); in
+    his own port he is in port (interpretations.md, RSR 15.0). It still needs a merchant fleet of its own."""
     own_port = friendly_port(static, control, fleet.hex, "japan") and not friendly_port(static, control, fleet.hex,
                                                                                           "russia")
     return fleet.side == "japan" and static.kind(fleet.hex) in ("coastal", "port") and not own_port
@@ -29,9 +29,9 @@ def may_blockade(static: NavalStatic, fleet: Fleet, control: dict[str, str]) -> 
 
 def blockade_support(static: NavalStatic, naval: NavalState, fleets: list[Fleet], control: dict[str, str],
                      chosen: dict[str, str], land_merchants: dict[str, str]) -> dict[str, str]:
-    """RSR 15.0 with 10.26: each fleet that may blockade takes one merchant fleet in its hex (no merchant fleet
+    """RSR 15.0 with RSR 10.26: each fleet that may blockade takes one merchant fleet in its hex (no merchant fleet
     serves two). The Japanese player's choice (``chosen``) first; for the rest, a merchant fleet with no land-map
-    counter (it feeds nobody anyway), then the lowest id (interpretations.md, 10.26)."""
+    counter (it feeds nobody anyway), then the lowest id (interpretations.md, RSR 10.26)."""
     taken: dict[str, str] = {}
     candidates = [f for f in fleets if may_blockade(static, f, control)]
     for fleet in candidates:
@@ -59,7 +59,7 @@ def blockade_attrition(ctx: Context, static: NavalStatic, naval: NavalState, fle
                        loss_order: list[str]) -> None:
     """RSR 15.1-15.15: die + season; 5 or 10 defense points disabled, or two battleships sunk once a game.
 
-    The Japanese chooses the ships (15.15): ``loss_order`` from his sailing orders, then the fleet's order.
+    The Japanese chooses the ships (RSR 15.15): ``loss_order`` from his sailing orders, then the fleet's order.
     """
     die = ctx.roll(6, f"blockade attrition of {fleet.id}, RSR 15.1")
     modifier = SEASON_MODIFIER[season]  # RSR 15.11-15.14
@@ -105,7 +105,7 @@ def lost_at_sea(ctx: Context, static: NavalStatic, naval: NavalState, control: d
                      "port: eliminated", "RSR 15.23", fleet=fleet.id, hex=fleet.hex)
     for merchant in [naval.merchants[m] for m in sorted(naval.merchants)]:
         in_port = friendly_port(static, control, merchant.hex, "japan")
-        if season == "winter":  # RSR 15.21: only the merchant fleet that supplies a blockade (15.0, 10.26)
+        if season == "winter":  # RSR 15.21: only the merchant fleet that supplies a blockade (RSR 15.0, RSR 10.26)
             safe = in_port or merchant.id in supporting
             case = "RSR 15.21"
         else:  # RSR 15.22
@@ -113,7 +113,7 @@ def lost_at_sea(ctx: Context, static: NavalStatic, naval: NavalState, control: d
             case = "RSR 15.22"
         if not safe:
             del naval.merchants[merchant.id]
-            land_merchants.pop(merchant.id, None)  # both of its counters go (7.5)
+            land_merchants.pop(merchant.id, None)  # both of its counters go (RSR 7.5)
             ctx.emit("lost-at-sea", f"merchant fleet {merchant.id} in naval hex {merchant.hex} is lost at sea"
                      + (f" with {', '.join(merchant.cargo)}" if merchant.cargo else ""), case,
                      merchant=merchant.id, hex=merchant.hex, cargo=list(merchant.cargo))

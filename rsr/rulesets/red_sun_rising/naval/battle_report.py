@@ -1,4 +1,4 @@
-"""Report tables for the tactical naval battle (issue 13): the battle hour by hour (weather, range and how it
+"""Report tables for the tactical naval battle: the battle hour by hour (weather, range and how it
 was reached, torpedo attacks, the morale track, ships sunk) and every gunnery and torpedo roll."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ ROLL_KINDS = ("naval-gunnery", "naval-flotilla-gunnery", "naval-return-fire", "n
 
 
 def hours_table(events: list[Event]) -> list[str]:
-    """RSR 4.4: one row per hour of every battle, with the morale track (8.7)."""
+    """RSR 4.4: one row per hour of every battle, with the morale track (RSR 8.7)."""
     rows = []
     for e in events:
         d = e.data
@@ -30,7 +30,7 @@ def hours_table(events: list[Event]) -> list[str]:
 
 
 def rolls_table(events: list[Event]) -> list[str]:
-    """RSR 8.52, 8.54, 8.61, 18.83: every roll on the Naval CRT, its modifiers and what it did."""
+    """RSR 8.52, RSR 8.54, RSR 8.61, RSR 18.83: every roll on the Naval CRT, its modifiers and what it did."""
     rows = [f"| {e.data.get('hour', '')} | {e.kind.removeprefix('naval-')} | {e.data['firer']} | {e.data['target']} | "
             f"{e.data['column']} | {e.data['die']} | {e.data['modifier']:+d} | {e.data['result']} | "
             f"{e.data['outcome']}{' (**provisional**)' if e.provisional else ''} |"

@@ -15,7 +15,7 @@ from rsr.provenance import SharedStatic, is_provisional
 class NavalHex:
     number: int
     cell: str
-    kind: str           # high-seas | coastal | port (6.1)
+    kind: str           # high-seas | coastal | port (RSR 6.1)
     provenance: str
 
 
@@ -67,7 +67,7 @@ class NavalStatic(SharedStatic):
     ports: tuple[Port, ...]
     home_ports: tuple[int, ...]
     baltic_entry: tuple[int, ...]
-    code_hexes: dict[str, int]          # code letter -> naval hex (7.5)
+    code_hexes: dict[str, int]          # code letter -> naval hex (RSR 7.5)
     ships: dict[str, Ship]
     admirals: dict[str, Admiral]
     merchant_ids: tuple[str, ...]
@@ -76,7 +76,7 @@ class NavalStatic(SharedStatic):
     crt_provenance: str
     map_provenance: str
     by_cell: dict[str, int] = field(default_factory=dict)
-    admiral_track: tuple[tuple[int, str, str], ...] = ()   # RSR 19.3: (turn, arrive | withdraw, name), issue 13
+    admiral_track: tuple[tuple[int, str, str], ...] = ()   # RSR 19.3: (turn, arrive | withdraw, name)
 
     def neighbours(self, number: int) -> list[int]:
         """RSR 7.1: the adjacent sea hexes a fleet may enter (impassable hexsides excluded)."""
@@ -115,7 +115,7 @@ class NavalStatic(SharedStatic):
             raise BadInput(f"unknown ship {ship_id!r}") from exc
 
     def admiral(self, admiral_id: str) -> Admiral:
-        if admiral_id == "jp-adm-incompetent" and admiral_id not in self.admirals:  # RSR 19.3 (issue 13)
+        if admiral_id == "jp-adm-incompetent" and admiral_id not in self.admirals:  # RSR 19.3
             return Admiral(admiral_id, "japan", "Incompetent", 1, "rulebook: 19.3 (initiative 1 when no admiral "
                            "is left)")
         try:
@@ -127,7 +127,7 @@ class NavalStatic(SharedStatic):
         """RSR 8.24: the Naval CRT result and whether the cell is provisional.
 
         Printed cells win; every other cell follows the printed rows' pattern (column - 5 + die, at least 0),
-        flagged provisional (interpretations.md, 8.24). A die below 1 is no effect (8.24 errata).
+        flagged provisional (interpretations.md, RSR 8.24). A die below 1 is no effect (RSR 8.24 errata).
         """
         if die < 1:
             return 0, False
@@ -175,6 +175,6 @@ def load_naval(data: dict[str, Any]) -> NavalStatic | None:
 
 
 def _admiral_track(track: Any) -> list[tuple[int, str, str]]:
-    from rsr.rulesets.red_sun_rising.naval.succession import admiral_track  # issue 13
+    from rsr.rulesets.red_sun_rising.naval.succession import admiral_track
 
     return admiral_track(track)

@@ -1,4 +1,4 @@
-"""Naval Command Initiative (RSR 4.11, 4.12, 5.0, 15.0, 18.82, 19.2)."""
+"""Naval Command Initiative (RSR 4.11, RSR 4.12, RSR 5.0, RSR 15.0, RSR 18.82, RSR 19.2)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ def initiative_modifier(season: str) -> int:
 
 
 def automatic_initiative(fleet: Fleet, turn: int) -> str | None:
-    """The cases that give a fleet initiative without a die: 18.82 (February 1904, Japanese fleets) and
-    19.2 (the Baltic fleet on its arrival turn)."""
+    """The cases that give a fleet initiative without a die: RSR 18.82 (February 1904, Japanese fleets) and
+    RSR 19.2 (the Baltic fleet on its arrival turn)."""
     if fleet.side == "japan" and turn == FEBRUARY_1904:
         return "RSR 18.82"
     if fleet.arrives and fleet.arrives == turn:
@@ -27,7 +27,7 @@ def automatic_initiative(fleet: Fleet, turn: int) -> str | None:
 
 
 def roll_initiative(ctx: Context, static: NavalStatic, fleet: Fleet, season: str, turn: int) -> bool:
-    """RSR 4.11-4.12, 5.0: die + season modifier <= the admiral's rating flips the fleet to its at-Sea side."""
+    """RSR 4.11-4.12, RSR 5.0: die + season modifier <= the admiral's rating flips the fleet to its at-Sea side."""
     free = automatic_initiative(fleet, turn)
     if free:
         fleet.at_sea = True
@@ -48,7 +48,7 @@ def roll_initiative(ctx: Context, static: NavalStatic, fleet: Fleet, season: str
 
 
 def blockade_initiative(ctx: Context, fleet: Fleet) -> None:
-    """RSR 5.0 exception, 7.0 note, 15.0: a blockading fleet without initiative gains it after round 1."""
+    """RSR 5.0 exception, RSR 7.0 note, RSR 15.0: a blockading fleet without initiative gains it after round 1."""
     if fleet.blockade and not fleet.at_sea:
         fleet.at_sea = True
         ctx.emit("initiative", f"{fleet.id} is on blockade: command initiative at the end of round 1", "RSR 15.0",

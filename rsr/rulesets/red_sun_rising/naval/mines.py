@@ -25,7 +25,7 @@ def lay_mines(ctx: Context, static: NavalStatic, naval: NavalState, fleet: Fleet
 
 
 def battle_order(static: NavalStatic, naval: NavalState, fleet: Fleet) -> list[str]:
-    """RSR 8.2 (for 16.0): battleships in fleet order, then cruisers by attack strength, high first."""
+    """RSR 8.2 (for RSR 16.0): battleships in fleet order, then cruisers by attack strength, high first."""
     afloat = [s for s in fleet.ships if s not in naval.sunk]
     battleships = [s for s in afloat if static.ship(s).cls == "B"]
     cruisers = sorted((s for s in afloat if static.ship(s).cls == "C"), key=lambda s: -static.ship(s).attack)
@@ -34,7 +34,7 @@ def battle_order(static: NavalStatic, naval: NavalState, fleet: Fleet) -> list[s
 
 def strike(ctx: Context, static: NavalStatic, naval: NavalState, fleet: Fleet, hex_number: int, how: str) -> None:
     """RSR 16.0: entering or leaving a mined port: a die picks one of the first six ships, which the mine
-    level attacks on the Naval CRT (8.24: disabled at its defense, sunk at twice it or when hit again)."""
+    level attacks on the Naval CRT (RSR 8.24: disabled at its defense, sunk at twice it or when hit again)."""
     level = naval.mines.get(str(hex_number), 0)
     if level <= 0:
         return

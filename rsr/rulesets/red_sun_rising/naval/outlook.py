@@ -1,10 +1,10 @@
-"""What must happen before a naval scenario gives a battle, for the player starting it (issue 23 §5).
+"""What must happen before a naval scenario gives a battle, for the player starting it.
 
 Read from the scenario's own set-up and the rules, never from a note written beside them (a scenario's
 data is pinned by the invitation's hash, so a game in progress keeps its scenario as it was): every fleet
 starts the Naval Sequence in port (RSR 7.0 errata) and puts to sea only with command initiative, a die
-plus the season's modifier at most its admiral's rating (RSR 4.11-4.12, 5.0), unless a case gives it
-without a die (RSR 18.82, 19.2) or it blockades (RSR 15.0).
+plus the season's modifier at most its admiral's rating (RSR 4.11-4.12, RSR 5.0), unless a case gives it
+without a die (RSR 18.82, RSR 19.2) or it blockades (RSR 15.0).
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from rsr.rulesets.red_sun_rising.naval import flow
 from rsr.rulesets.red_sun_rising.naval.initiative import automatic_initiative, initiative_modifier
+from rsr.rulesets.red_sun_rising.naval.state import on_map_fleets
+from rsr.rulesets.red_sun_rising.naval.state import season as season_of
 
 
 def sortie_chance(rating: int, modifier: int) -> Fraction:
@@ -27,10 +28,10 @@ def first_needs(state: Any) -> list[str]:
     naval = getattr(state, "naval", None)
     if naval is None or not naval.fleets:
         return []
-    season = flow._season(state)
+    season = season_of(state)
     modifier = initiative_modifier(season)
     lines = []
-    for fleet in flow.on_map_fleets(naval):
+    for fleet in on_map_fleets(naval):
         if automatic_initiative(fleet, state.turn) or fleet.blockade:
             continue
         admiral = state.naval_static.admiral(fleet.admiral)

@@ -1,31 +1,31 @@
-"""Battle plans (issue 13): what an admiral signs in advance for every choice of the tactical battle.
+"""Battle plans: what an admiral signs in advance for every choice of the tactical battle.
 
 A plan answers, for every hour, the choices RSR 8.1-8.6 give a player:
 
-* ``refuse_in_port`` (8.1): refuse combat when the battle hex is a friendly port of this side (true/false).
-* ``range`` (8.42): a preferred range (a whole number of Range Boxes), or ``close`` (towards 0), ``hold``
+* ``refuse_in_port`` (RSR 8.1): refuse combat when the battle hex is a friendly port of this side (true/false).
+* ``range`` (RSR 8.42): a preferred range (a whole number of Range Boxes), or ``close`` (towards 0), ``hold``
   (keep the present range) or ``open`` (as far out as morale allows).
-* ``break_off`` (8.8): conditions that turn the plan to ``open`` for the rest of the battle:
+* ``break_off`` (RSR 8.8): conditions that turn the plan to ``open`` for the rest of the battle:
   ``morale_at_most`` N, ``sunk_points_at_least`` N (defense points of own ships sunk in this battle),
   ``after_hour`` N (from hour N+1 on).
-* ``search`` (8.84): search for the enemy after a temporary break-off (true/false; never while breaking off).
-* ``targets`` (8.51): among the legal targets of each capital ship, ``opposite`` (its opposite number first,
+* ``search`` (RSR 8.84): search for the enemy after a temporary break-off (true/false; never while breaking off).
+* ``targets`` (RSR 8.51): among the legal targets of each capital ship, ``opposite`` (its opposite number first,
   then the lower box, then the higher), ``weakest`` (the lowest Defense Strength), ``strongest`` (the
-  highest Attack Strength) or ``disabled`` (a disabled ship first, to sink it; 8.52).
-* ``torpedo`` (8.6): ``attack`` ``never`` / ``always`` / ``{range_at_most: N}``, ``flotillas`` (how many,
-  taken in box order, 8.61; ``all`` by default) and ``target`` ``capital`` (the enemy capital ship with the
+  highest Attack Strength) or ``disabled`` (a disabled ship first, to sink it; RSR 8.52).
+* ``torpedo`` (RSR 8.6): ``attack`` ``never`` / ``always`` / ``{range_at_most: N}``, ``flotillas`` (how many,
+  taken in box order, RSR 8.61; ``all`` by default) and ``target`` ``capital`` (the enemy capital ship with the
   lowest Defense Strength), ``flotilla`` (an enemy flotilla) or ``flagship``.
 
-* ``secondary`` (8.2, 8.48): for this side's Secondary Force ships, ``{ship: box}`` (placed there at set-up
+* ``secondary`` (RSR 8.2, RSR 8.48): for this side's Secondary Force ships, ``{ship: box}`` (placed there at set-up
   and kept there; ships not named keep the box of their place at the back of the battleline) or ``weakest``
   (after every Range Determination Phase each moves to the box of the enemy capital ship with the lowest
   Defense Strength, to fire at it).
 
 A plan left out, or any key left out, takes :data:`DEFAULT_PLAN` (docs/red-sun-rising/orders.md).
 
-Hour by hour (issue 13): ``range``, ``targets``, the torpedo ``attack``, ``search`` (8.84), ``secondary``
-(8.48) and, once per battle, ``refuse_in_port`` (8.1) may each be ``ask``; the battle then stops at that
-choice (every hour) and asks the admiral (flow.py, tactical.py), while the plan's other keys keep answering for
+Hour by hour: ``range``, ``targets``, the torpedo ``attack``, ``search`` (RSR 8.84), ``secondary``
+(RSR 8.48) and, once per battle, ``refuse_in_port`` (RSR 8.1) may each be ``ask``; the battle then stops at that
+choice (every hour) and asks the admiral (battle_flow.py), while the plan's other keys keep answering for
 him. A plan that is just ``ask`` asks the range, the targets and the torpedo option (:data:`ASK_PLAN`).
 """
 
@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rsr.decisions import Decision
+from rsr.engine import Context, Sealed
 from rsr.errors import RulesError
 
 DEFAULT_PLAN: dict[str, Any] = {
@@ -46,7 +48,7 @@ DEFAULT_PLAN: dict[str, Any] = {
 }
 
 ASK = "ask"
-ASK_PLAN: dict[str, Any] = {"range": ASK, "targets": ASK, "torpedo": {"attack": ASK}}  # issue 13: asked every hour
+ASK_PLAN: dict[str, Any] = {"range": ASK, "targets": ASK, "torpedo": {"attack": ASK}}  # asked every hour
 
 PLAN_KEYS = set(DEFAULT_PLAN)
 BREAK_KEYS = {"morale_at_most", "sunk_points_at_least", "after_hour"}
@@ -124,3 +126,33 @@ def wants_torpedo_attack(plan: dict[str, Any], range_now: int) -> bool:
     if isinstance(attack, dict):
         return range_now <= int(attack["range_at_most"])
     return bool(attack == "always")
+
+
+# -- the decisions: a battle plan sealed with the sailing orders, and its unsealing (RSR 8.42) ---------------
+
+def _apply_plan(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
+    if isinstance(answer, Sealed):
+        state.naval.plan_unseals.append(ask.side)
+        ctx.emit("battle-plan", f"{ask.side} seals its battle plan", "RSR 8.42", side=ask.side, sealed=True)
+    else:
+        state.naval.orders[ask.side]["battle_plan"] = check_plan(answer, ask.side)
+
+
+BATTLE_PLAN = Decision(
+    kind="battle-plan", ids="t<turn>/naval/<side>/battle-plan", case="RSR 8.42",
+    who="a side whose sailing orders say battle_plan: sealed, right after them",
+    prompt=lambda state, ask: ("battle plan for every naval battle of this Naval Sequence (answer it sealed: the "
+                               "enemy sees it only when you unseal it, after both sides' sailing orders)"),
+    options=lambda state, ask: {"keys": sorted(PLAN_KEYS)}, template=lambda state, ask: dict(DEFAULT_PLAN),
+    sealable=True, apply=_apply_plan)
+
+
+def _apply_unsealed_plan(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
+    state.naval.orders[ask.side]["battle_plan"] = check_plan(answer, ask.side)
+    ctx.emit("battle-plan", f"{ask.side} unseals its battle plan", "RSR 8.42", side=ask.side, sealed=False)
+
+
+BATTLE_PLAN_UNSEAL = Decision(
+    kind="battle-plan-unseal", ids="t<turn>/naval/<side>/battle-plan-unseal", case="RSR 8.42",
+    who="a side that sealed its battle plan, once both sides have signed their sailing orders",
+    prompt=lambda state, ask: "reveal your sealed battle plan", unseals=True, apply=_apply_unsealed_plan)

@@ -1,14 +1,17 @@
-"""Ships in port: repair, capture, disbandment (RSR 18.1, 18.2, 18.5), morale in port (8.78)."""
+"""Ships in port: repair, capture, disbandment (RSR 18.1, RSR 18.2, RSR 18.5), morale in port (RSR 8.78)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from rsr.engine import Context
+from rsr.decisions import Decision, Policy
+from rsr.engine import Context, Request
 from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising.naval.attrition import friendly_port
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
-from rsr.rulesets.red_sun_rising.naval.state import NavalState
+from rsr.rulesets.red_sun_rising.naval.state import NavalAsk, NavalState, on_map_fleets
+from rsr.rulesets.red_sun_rising.state import Unit
 
 DISBAND_POINTS = 25   # RSR 18.5
 MAX_BRIGADES = 2      # RSR 18.5
@@ -36,7 +39,7 @@ def repair(ctx: Context, static: NavalStatic, naval: NavalState, control: dict[s
 
 
 def port_owner(control: dict[str, str], land_hex: str, printed: str) -> str:
-    """Who holds a port: the side controlling its land-map city (19.4), else the side the map prints."""
+    """Who holds a port: the side controlling its land-map city (RSR 19.4), else the side the map prints."""
     return control.get(land_hex, printed)
 
 
@@ -97,3 +100,55 @@ def disband(ctx: Context, state: Any, naval: NavalState, fleet_id: str, ships: l
     ctx.emit("naval-brigade", f"{points} defense points of {fleet_id} disabled for good: {brigade} forms in "
              f"{land_hex}", "RSR 18.5", fleet=fleet_id, ships=list(ships), unit=brigade, hex=land_hex)
     return brigade
+
+
+# -- the decision: the Russian Reinforcement Stage's naval brigades (RSR 18.5) ---------------------------------
+
+def disband_options(state: Any) -> dict[str, list[str]]:
+    """RSR 18.5: each Russian fleet in a friendly port with 25 defense points of ships it may disable."""
+    naval: NavalState = state.naval
+    static: NavalStatic = state.naval_static
+    fleets = {f.id: [s for s in f.ships if s not in naval.unrepairable and s not in naval.sunk]
+              for f in on_map_fleets(naval, "russia") if friendly_port(static, state.control, f.hex, "russia")}
+    return {f: s for f, s in fleets.items() if sum(static.ship(x).defense for x in s) >= DISBAND_POINTS}
+
+
+def disband_ask(state: Any, base: str) -> NavalAsk | None:
+    """RSR 18.5: asked once in the Russian Reinforcement Stage while a brigade may still be formed."""
+    naval: NavalState | None = state.naval
+    if naval is None or naval.disband_done or naval.naval_brigades >= MAX_BRIGADES or not disband_options(state):
+        return None
+    return NavalAsk("naval-disband", "russia", f"{base}/disband")
+
+
+def embarked_unit(unit_id: str, counter: Any) -> Unit:
+    """A land unit off the land map, just formed (RSR 18.5) or on a merchant fleet (RSR 7.4)."""
+    return Unit(id=unit_id, side=counter.side, hex=None, steps=counter.steps)
+
+
+def form_brigades(state: Any, ctx: Context, answer: Any, unit_factory: Callable[[str, Any], Any]) -> None:
+    """RSR 18.5: each fleet named disables its ships and forms the next naval brigade."""
+    if not isinstance(answer, dict) or not isinstance(answer.get("disband", {}), dict) or set(answer) - {"disband"}:
+        raise RulesError("a disbandment answer is {disband: {fleet: [ship ids]}}")
+    for fleet_id, ships in sorted(answer.get("disband", {}).items()):
+        brigade = f"ru-nb{state.naval.naval_brigades + 1}"
+        if brigade not in state.units:
+            state.units[brigade] = unit_factory(brigade, state.static.counter(brigade))
+        disband(ctx, state, state.naval, fleet_id, [str(s) for s in ships])
+    state.naval.disband_done = True
+
+
+def _by_policy(state: Any, ask: Any, request: Request, rule: Any) -> Any:
+    return {"disband": {}} if rule == "never" else None
+
+
+DISBAND = Decision(
+    kind="naval-disband", ids="t<turn>/russia/reinforcement/disband", case="RSR 18.5",
+    who="the Russian, in his Reinforcement Stage, with 25 defense points of ships in a friendly port",
+    prompt=lambda state, ask: ("Russian Reinforcement Stage: disable 25 defense points of ships in port for a naval "
+                               "brigade?"),
+    options=lambda state, ask: {"fleets": disband_options(state)}, template=lambda state, ask: {"disband": {}},
+    policy=Policy("disband", ("never", "ask"), _by_policy, default="never"),
+    apply=lambda state, ctx, ask, answer: form_brigades(state, ctx, answer, embarked_unit),
+    schema={"type": "object", "additionalProperties": False, "properties": {"disband": {"type": "object"}}},
+    shape="a disbandment answer is {disband: {fleet: [ship ids]}}")

@@ -1,4 +1,4 @@
-"""Report tables for the Strategic Naval Sequence (issue 12): initiative, each fleet's route per round,
+"""Report tables for the Strategic Naval Sequence: initiative, each fleet's route per round,
 searches, raids, embarking and landing, blockade, mines, attrition and losses at sea, repairs."""
 
 from __future__ import annotations
@@ -48,19 +48,19 @@ def routes_table(events: list[Event]) -> list[str]:
 
 
 def naval_events_table(events: list[Event]) -> list[str]:
-    """Searches (6.0), raids (7.2), transport (7.4-7.5), blockade (15.0), mines (16.0), attrition (15.1),
-    lost at sea (15.2), repairs, captures and naval brigades (18.1, 18.2, 18.5), sailing-order conditions,
-    admirals arriving, withdrawn and appointed (17.3, 19.3, 8.79)."""
+    """Searches (RSR 6.0), raids (RSR 7.2), transport (RSR 7.4-7.5), blockade (RSR 15.0), mines (RSR 16.0),
+    attrition (RSR 15.1), lost at sea (RSR 15.2), repairs, captures and naval brigades (RSR 18.1, RSR 18.2,
+    RSR 18.5), sailing-order conditions, admirals arriving, withdrawn and appointed (RSR 17.3, RSR 19.3, RSR 8.79)."""
     kinds = ("search", "raid", "embark", "landing", "blockade", "mines", "blockade-attrition", "lost-at-sea",
              "repair", "fleet-captured", "naval-brigade", "composition", "sailing-orders", "morale",
-             "admiral-withdrawn", "admiral-arrives", "admiral-appointed", "merchant-recalled")  # RSR 17.3, 19.3, 8.79
+             "admiral-withdrawn", "admiral-arrives", "admiral-appointed", "merchant-recalled")  # RSR 17.3, RSR 19.3
     rows = [f"| {e.kind} | {e.text}{' (**provisional**)' if e.provisional else ''} | {e.case or ''} |"
             for e in events if e.kind in kinds]
     return ["| what | detail | case |", "|---|---|---|", *rows] if rows else []
 
 
 def tables(events: list[Event]) -> list[tuple[str, list[str]]]:
-    from rsr.rulesets.red_sun_rising.naval.battle_report import tables as battle_tables  # issue 13
+    from rsr.rulesets.red_sun_rising.naval.battle_report import tables as battle_tables
 
     return [("Naval initiative", initiative_table(events)), ("Naval routes", routes_table(events)),
             ("Naval events", naval_events_table(events))] + battle_tables(events)

@@ -1,4 +1,4 @@
-"""Naval search (RSR 4.13, 6.0-6.24, 7.3)."""
+"""Naval search (RSR 4.13, RSR 6.0-6.24, RSR 7.3)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from typing import Any
 
 @dataclass
 class Fleet:
-    """A fleet marker (3.2): its admiral, ships, hex, side up (at sea / in port) and morale (8.71)."""
+    """A fleet marker (RSR 3.2): its admiral, ships, hex, side up (at sea / in port) and morale (RSR 8.71)."""
 
     id: str
     side: str
@@ -29,7 +29,8 @@ class Fleet:
 
 @dataclass
 class Merchant:
-    """A Japanese merchant fleet (7.4): its naval hex, cargo, and whether it starts in a home port (7.0 errata)."""
+    """A Japanese merchant fleet (RSR 7.4): its naval hex, cargo, and whether it starts in a home port (RSR 7.0
+    errata)."""
 
     id: str
     hex: int
@@ -37,6 +38,18 @@ class Merchant:
     home_start: bool = False
     moved: bool = False
     route_index: int = 0
+
+
+@dataclass
+class NavalAsk:
+    """The question the naval game waits for, as one value: which decision (its kind), for whom, under which
+    request id, with what context. It is read from the naval state by ``flow.pending`` (the state keeps the
+    words its digest has always covered: the stage, the queue of sealed answers, the battle's step)."""
+
+    kind: str
+    side: str
+    id: str
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -50,24 +63,40 @@ class NavalState:
     mines: dict[str, int] = field(default_factory=dict)         # RSR 16.0: naval hex -> mine level
     attrition_sinking_used: bool = False                        # RSR 15.15: the 7-8 result happens once
     naval_brigades: int = 0                                     # RSR 18.5
-    phase: str = "orders"                                       # orders | search | rounds | done
+    phase: str = "orders"                                       # a key of flow.STAGES, or done
     orders_side: int = 0                                        # 0 russia, 1 japan
     orders: dict[str, Any] = field(default_factory=dict)        # side -> signed sailing orders
     round: int = 0
     impulse: str = "movement"
-    landed: list[str] = field(default_factory=list)             # merchant fleets that transferred (7.5)
+    landed: list[str] = field(default_factory=list)             # merchant fleets that transferred (RSR 7.5)
     ashore: dict[str, int] = field(default_factory=dict)        # RSR 19.1: land unit -> naval hex, not embarked
     in_port: dict[str, int] = field(default_factory=dict)       # RSR 7.73 errata: ship left in port -> hex
     transfer_done: bool = False
     disband_done: bool = False
-    dead_admirals: list[str] = field(default_factory=list)      # RSR 8.75, 19.3: killed in a naval battle
-    plan_queue: list[str] = field(default_factory=list)         # issue 13: "seal:<side>" / "unseal:<side>" asks
-    plan_unseals: list[str] = field(default_factory=list)       # issue 13: sides whose sealed plan awaits unsealing
-    route_unseals: list[str] = field(default_factory=list)      # issue 22: sides whose sealed routes await unsealing
+    dead_admirals: list[str] = field(default_factory=list)      # RSR 8.75, RSR 19.3: killed in a naval battle
+    plan_queue: list[str] = field(default_factory=list)         # "seal:<side>" / "unseal:<side>" asks
+    plan_unseals: list[str] = field(default_factory=list)       # sides whose sealed plan awaits unsealing
+    route_unseals: list[str] = field(default_factory=list)      # sides whose sealed routes await unsealing
     raid_asking: int = 0                                        # RSR 7.2: the hex whose raid waits for a choice
     raid_choices: dict[str, str] = field(default_factory=dict)  # RSR 7.2: naval hex -> merchant fleet to sink
     reserve: list[str] = field(default_factory=list)            # RSR 19.3: arrived by the track, no fleet yet
-    withdrawn: list[str] = field(default_factory=list)          # RSR 17.3, 19.3: left the game alive, in order
+    withdrawn: list[str] = field(default_factory=list)          # RSR 17.3, RSR 19.3: left the game alive, in order
     vacant: list[str] = field(default_factory=list)             # RSR 17.3: fleets whose admiral the track withdrew
-    battle: Any = None                                          # issue 13: tactical.Battle under way, asked hourly
-    battle_case: str = ""                                       # issue 13: the search (4.13 / 7.3) it interrupted
+    battle: Any = None                                          # battle_flow.Battle under way, asked hourly (RSR 4.4)
+    battle_case: str = ""                                       # the search (RSR 4.13 / RSR 7.3) it interrupted
+
+
+def on_map_fleets(naval: NavalState, side: str | None = None) -> list[Fleet]:
+    """The fleets on the Strategic Naval Map (not the Baltic fleet still to arrive, RSR 19.2), by id."""
+    return [naval.fleets[f] for f in sorted(naval.fleets)
+            if (side is None or naval.fleets[f].side == side) and not naval.fleets[f].arrives]
+
+
+def enemy(side: str) -> str:
+    return "japan" if side == "russia" else "russia"
+
+
+def season(state: Any) -> str:
+    """The season of the game turn (RSR 4.0 Turn Record Track), which naval rules read (RSR 5.0, RSR 7.5, RSR 15.1)."""
+    info = state.static.turn_info(state.turn)
+    return info.season if info else "summer"

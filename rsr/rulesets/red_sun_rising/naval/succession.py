@@ -1,8 +1,8 @@
 """Admiral succession (RSR 19.3; the 3 April 1978 errata that replaces it is not in the rulebook text we have,
-so the printed case applies: interpretations.md, 19.3).
+so the printed case applies: interpretations.md, RSR 19.3).
 
-When an admiral is killed (8.75) his fleet gets, in this order: an admiral who arrived by the Turn Record Track
-and waits without a fleet (admirals.py; interpretations.md, 19.3 and the reserve), the next admiral of his side
+When an admiral is killed (RSR 8.75) his fleet gets, in this order: an admiral who arrived by the Turn Record Track
+and waits without a fleet (admirals.py; interpretations.md, RSR 19.3 and the reserve), the next admiral of his side
 scheduled on the Turn Record Track (he comes at once instead of on his turn), else the last living admiral of his
 side withdrawn from the game, else an incompetent with an Initiative Rating of 1.
 """
@@ -34,7 +34,7 @@ def successor(static: NavalStatic, track: list[tuple[int, str, str]], turn: int,
               in_command: list[str], reserve: list[str] | None = None,
               withdrawn: list[str] | None = None) -> tuple[str, str]:
     """RSR 19.3: the admiral who takes over, and why. ``reserve``: admirals the track already brought who command
-    no fleet (they come first: interpretations.md, 19.3 turn record); ``withdrawn``: admirals who left the game
+    no fleet (they come first: interpretations.md, RSR 19.3 turn record); ``withdrawn``: admirals who left the game
     alive during play, in the order they left (the track's own withdrawals count too)."""
     reserve, withdrawn = list(reserve or []), list(withdrawn or [])
     waiting = [a for a in reserve if static.admiral(a).side == side and a not in dead and a not in in_command]
@@ -55,6 +55,6 @@ def successor(static: NavalStatic, track: list[tuple[int, str, str]], turn: int,
 
 def morale_with(static: NavalStatic, morale: int, old: str, new: str) -> int:
     """RSR 8.79: a new admiral raises or lowers the fleet's morale by the difference of the Initiative Ratings,
-    never below zero nor above his own rating (8.78); interpretations.md, 8.79."""
+    never below zero nor above his own rating (RSR 8.78); interpretations.md, RSR 8.79."""
     rating = static.admiral(new).initiative
     return max(0, min(rating, morale + rating - static.admiral(old).initiative))
