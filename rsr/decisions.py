@@ -97,6 +97,7 @@ class Decision:
     shape: str = ""
     sealable: bool = False
     unseals: bool = False
+    policy_applies: Callable[[Any, Any], bool] | None = None  # the policy answers only some questions of the kind
     _validator: Any = field(default=None, compare=False, repr=False)
 
 
@@ -107,7 +108,9 @@ class Decision:
         return Request(ask.id, ask.side, self.kind, self.prompt(state, ask), case,
                        options=lambda: self.options(state, ask),
                        template=None if template is None else (lambda: template(state, ask)),
-                       policy=self.policy.name if self.policy else None, sealable=self.sealable,
+                       policy=self.policy.name if self.policy and (
+                           self.policy_applies is None or self.policy_applies(state, ask)) else None,
+                       sealable=self.sealable,
                        unseals=ask.data["sealed"] if self.unseals else None)
 
     def check_shape(self, answer: Any) -> None:
@@ -149,11 +152,14 @@ class DecisionDriver:
     until a rule leaves a new question in ``state.ask`` or the game ends.
     """
 
-    def __init__(self, game: str, decisions: Iterable[Decision], advance: Callable[[Any, Context], None]) -> None:
+    def __init__(self, game: str, decisions: Iterable[Decision], advance: Callable[[Any, Context], None],
+                 policies: Iterable[Policy] = ()) -> None:
+        """``policies`` are those of questions asked another way (Red Sun Rising's naval game, for now)."""
         self.game = game
         self.decisions = {d.kind: d for d in decisions}
         self.advance = advance
         self.policies = {d.policy.name: d.policy for d in self.decisions.values() if d.policy is not None}
+        self.policies.update((p.name, p) for p in policies)
 
     def policy_defaults(self) -> dict[str, Any]:
         return {name: p.default for name, p in self.policies.items() if p.default is not None}
