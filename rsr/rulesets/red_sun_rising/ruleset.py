@@ -67,7 +67,12 @@ class RedSunRising(DecisionRuleset):
     known_options = KNOWN_OPTIONS
     driver = DRIVER
     policy_defaults = DRIVER.policy_defaults()
-    bot = None  # type: ignore[assignment]  # (rsr/bots.py answers for it, with a boldness: demo.bot_inputs)
+
+    @property
+    def bot(self) -> Any:
+        """No bot hook yet: rsr/bots.py answers for Red Sun Rising, with a boldness (demo.bot_inputs), where a
+        ruleset has no ``bot``; until the hook takes a boldness, the base class's default must not hide it."""
+        raise AttributeError("bot")
 
     # -- set-up ---------------------------------------------------------------------------------------
 
