@@ -12,8 +12,8 @@ Errors are typed: :class:`ShapeError` for an answer of the wrong form (caught be
 :class:`RuleBroken` for a well-formed answer the rules forbid, with the case it breaks as a field. Both are
 :class:`rsr.errors.RulesError`, so the engine reports them as it always has.
 
-Adding a decision is one object (see docs/architecture.md, "Adding a decision"); a ruleset that still
-implements the four methods itself (Red Sun Rising) is untouched by this module.
+Adding a decision is one object (see docs/architecture.md, "Adding a decision"). Red Sun Rising's land game is
+built on it; its naval game still asks its own questions (red_sun_rising/naval_seam.py).
 """
 
 from __future__ import annotations
