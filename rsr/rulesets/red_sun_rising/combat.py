@@ -4,8 +4,8 @@ Each function applies one case and cites it. Functions that change the state tak
 copy made by the engine) and the :class:`~rsr.engine.Context` that holds the dice and the events.
 
 The Land Combat Stage's steps (sequence.ASSAULT_ROUND) and its three decisions are at the end: retreat before
-combat (``retreats``, RSR 11.1), the attack declaration (``land-combat-attacks``, 11.2, 4.24) and step losses
-(``step-losses``, 11.5), with the resolution of each attack and the end of the round between them.
+combat (``retreats``, RSR 11.1), the attack declaration (``land-combat-attacks``, RSR 11.2, RSR 4.24) and step losses
+(``step-losses``, RSR 11.5), with the resolution of each attack and the end of the round between them.
 """
 
 from __future__ import annotations
@@ -506,13 +506,13 @@ RETREATS = Decision(
 
 
 def run_attacks(state: RsrState, ctx: Context, side: str) -> Go:
-    """RSR 11.2, 4.24: the phasing player declares this round's attacks (``land-combat-attacks``)."""
+    """RSR 11.2, RSR 4.24: the phasing player declares this round's attacks (``land-combat-attacks``)."""
     state.ask = Ask("land-combat-attacks", side, f"{round_base(state)}/attacks")
     return Go.ASKED
 
 
 def attack_options(state: RsrState, side: str) -> dict[str, Any]:
-    """Every unit that may attack now and the enemy hexes next to it (RSR 11.0, 11.21)."""
+    """Every unit that may attack now and the enemy hexes next to it (RSR 11.0, RSR 11.21)."""
     grid = state.static.grid
     options: dict[str, list[str]] = {}
     for unit_id, unit in sorted(state.units.items()):
@@ -532,10 +532,10 @@ def attacks_prompt(state: RsrState, ask: Ask) -> str:
 
 
 def declare_attacks(state: RsrState, ctx: Context, ask: Ask, answer: Any) -> None:
-    """RSR 11.2, 11.22-11.25, 4.24: the phasing player's attacks for one assault round.
+    """RSR 11.2, RSR 11.22-11.25, RSR 4.24: the phasing player's attacks for one assault round.
 
-    Each attack may name the units that advance if the hex is left empty (11.3); ``advance_into`` names
-    units to move into hexes the defender left by retreating before combat (11.13).
+    Each attack may name the units that advance if the hex is left empty (RSR 11.3); ``advance_into`` names
+    units to move into hexes the defender left by retreating before combat (RSR 11.13).
     """
     side = ask.side
     attacks: list[Attack] = []
@@ -596,7 +596,7 @@ ATTACKS = Decision(
     template=lambda state, ask: {"attacks": [{"hex": "HHHH", "attackers": ["unit-id"], "command": None,
                                               "advance": []}],
                                  "advance_into": {h: [] for h in state.retreat_results}, "last_round": False},
-    policy=Policy("later-rounds", ("repeat", "stop", "ask"), default="repeat",  # RSR 4.24, 11.24-11.25
+    policy=Policy("later-rounds", ("repeat", "stop", "ask"), default="repeat",  # RSR 4.24, RSR 11.24-11.25
                   answer=lambda state, ask, request, rule: (
                       (repeated_attacks(state, request.side) if rule == "repeat" else {"attacks": []})
                       if rule in ("repeat", "stop") else None)),
@@ -623,7 +623,7 @@ def resolve_attack(state: RsrState, ctx: Context, index: int) -> None:
     enemy = enemy_of(side)
     if attack.result is None:
         roll_attack(state, ctx, index, side, enemy)
-        if attack.result is None:  # resolved without a die (11.53)
+        if attack.result is None:  # resolved without a die (RSR 11.53)
             state.next_attack += 1
             return
     assert attack.result is not None
@@ -642,7 +642,7 @@ def resolve_attack(state: RsrState, ctx: Context, index: int) -> None:
 
 
 def roll_attack(state: RsrState, ctx: Context, index: int, side: str, enemy: str) -> None:
-    """RSR 11.2, 11.4: the defender's supply, the odds and modifiers, the die and the result."""
+    """RSR 11.2, RSR 11.4: the defender's supply, the odds and modifiers, the die and the result."""
     attack = state.attacks[index]
     hex_id = attack.defender_hex
     state.round.attacked += attack.attackers
@@ -652,12 +652,12 @@ def roll_attack(state: RsrState, ctx: Context, index: int, side: str, enemy: str
         command_unit_alone(state, ctx, hex_id, enemy)
         return
     # RSR 10.13: an attack on units supplied from Port Arthur or Vladivostok costs that fortress supply;
-    # the source is the one the defender traces to now, at the attack (11.2)
+    # the source is the one the defender traces to now, at the attack (RSR 11.2)
     sources = {d.id: supply.source_now(state, d) if supply.plays_supply_stage(state, d.side) else
                state.supply_source.get(d.id) for d in defenders}
     state.attacked_sources += [src for d in defenders if (src := sources[d.id]) in supply.FORTRESS_SOURCES
                                and src is not None]
-    # RSR 10.37 with 11.2: the defender traces supply now (in scenarios without Supply Stages, as the scenario
+    # RSR 10.37 with RSR 11.2: the defender traces supply now (in scenarios without Supply Stages, as the scenario
     # states); a unit out of supply is eliminated, no die
     for unit in [d for d in defenders if not supply.currently_supplied(state, d)]:
         eliminate(state, ctx, unit, "out of supply when attacked", "RSR 10.37")
@@ -790,7 +790,7 @@ def command_unit_alone(state: RsrState, ctx: Context, hex_id: str, side: str) ->
 
 
 def run_end_round(state: RsrState, ctx: Context, side: str) -> Go:
-    """RSR 11.3, 4.24: advances into emptied hexes, then another round at the phasing player's option (at
+    """RSR 11.3, RSR 4.24: advances into emptied hexes, then another round at the phasing player's option (at
     most three); at the end of the stage, fortress supply is spent (RSR 10.13)."""
     stage = STAGES[state.stage_key()]
     for attack in state.attacks:

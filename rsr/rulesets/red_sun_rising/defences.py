@@ -55,7 +55,7 @@ def build_trenches(state: RsrState, ctx: Context, side: str, hexes: list[str]) -
 
 
 def run_trenches(side: str) -> Any:
-    """RSR 13.11, 13.16: ``side`` says where it builds a trench level this End Stage (decision ``trenches``)."""
+    """RSR 13.11, RSR 13.16: ``side`` says where it builds a trench level this End Stage (decision ``trenches``)."""
     def run(state: RsrState, ctx: Context, stage_side: str | None) -> Go:
         state.ask = Ask("trenches", side, f"{state.request_base()}/{side}/trenches")
         return Go.ASKED

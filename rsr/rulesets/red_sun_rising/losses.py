@@ -7,7 +7,7 @@ from rsr.rulesets.red_sun_rising.state import RsrState, Unit
 
 
 def eliminate(state: RsrState, ctx: Context, unit: Unit, why: str, case: str) -> None:
-    """A unit leaves the map for good (RSR 11.54 and the case given: 10.37, 11.53, 11.56...)."""
+    """A unit leaves the map for good (RSR 11.54 and the case given: RSR 10.37, RSR 11.53, RSR 11.56...)."""
     hex_id = unit.hex
     unit.steps = 0
     unit.hex = None
@@ -15,7 +15,7 @@ def eliminate(state: RsrState, ctx: Context, unit: Unit, why: str, case: str) ->
 
 
 def lose_step(state: RsrState, ctx: Context, unit: Unit, case: str = "RSR 11.5") -> None:
-    """RSR 11.5, 11.51-11.52, 11.54: a division flips to its reduced side; a one-step unit is removed."""
+    """RSR 11.5, RSR 11.51-11.52, RSR 11.54: a division flips to its reduced side; a one-step unit is removed."""
     counter = state.static.counter(unit.id)
     if unit.steps >= 2:
         unit.steps -= 1

@@ -100,7 +100,7 @@ def check_path(state: RsrState, unit: Unit, path: tuple[str, ...]) -> PathCheck:
 
 def parse_order(state: RsrState, side: str, answer: Any) -> list[Step]:
     """Check every step and path of an order (its shape: LAND_MOVEMENT's schema) before any die (RSR 9.1,
-    9.12-9.16, 14.0)."""
+    RSR 9.12-9.16, RSR 14.0)."""
     steps: list[Step] = []
     seen: dict[str, int] = {}
     surprise = side == "japan" and activation.february_1904(state)  # RSR 18.81: no activation rolls
@@ -239,7 +239,7 @@ def movement_units(state: RsrState, side: str) -> dict[str, dict[str, Any]]:
 
 
 def movement_template(state: RsrState, ask: Ask) -> dict[str, Any]:
-    """RSR 4.23, 9.12-9.14: the chain of command in order (supreme HQ, armies, assigned units), no paths."""
+    """RSR 4.23, RSR 9.12-9.14: the chain of command in order (supreme HQ, armies, assigned units), no paths."""
     units = movement_units(state, ask.side)
     chain = [u for u, info in units.items() if info["kind"] == "shq"]
     chain += [u for u, info in units.items() if info["kind"] == "army"]
@@ -248,7 +248,8 @@ def movement_template(state: RsrState, ask: Ask) -> dict[str, Any]:
 
 
 def apply_orders(state: RsrState, ctx: Context, ask: Ask, answer: Any) -> None:
-    """RSR 4.23, 9.1: check every path, then activate and move unit by unit; foreign aid may be earned (18.3)."""
+    """RSR 4.23, RSR 9.1: check every path, then activate and move unit by unit; foreign aid may be earned
+    (RSR 18.3)."""
     execute(state, ctx, parse_order(state, ask.side, answer))
     reinforcements.check_foreign_aid(state, ctx)
 

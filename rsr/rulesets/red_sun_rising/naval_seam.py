@@ -1,7 +1,7 @@
 """Where the land game meets the naval game (naval/flow.py), in one object: :data:`NAVAL`.
 
 The land game's questions are declared decisions held in ``state.ask`` (ruleset.py, rsr/decisions.py); the
-naval game still builds and applies its own requests (issue 12-13), so while ``state.ask`` is None the game
+naval game still builds and applies its own requests, so while ``state.ask`` is None the game
 waits for the naval game's question, if any. Every call from the land side to the naval side goes through
 this object, and nothing else imports naval/flow.py:
 
@@ -9,10 +9,10 @@ this object, and nothing else imports naval/flow.py:
 * ``start`` and ``run``: the Strategic Naval Sequence, one stage of the sequence of play (RSR 4.1; its one
   step, sequence.NAVAL_SEQUENCE); ``run`` says whether the stage is over;
 * ``question``: the naval question the game waits for now (the naval stage's, or the landings and disbanding
-  of the Reinforcement Stages, RSR 7.4-7.5, 18.5: the step ``naval`` of sequence.REINFORCEMENT waits for it);
+  of the Reinforcement Stages, RSR 7.4-7.5, RSR 18.5: the step ``naval`` of sequence.REINFORCEMENT waits for it);
 * ``apply``, ``answer_by_policy`` and ``POLICIES``: answering it (ruleset.py calls them while ``state.ask``
   is None);
-* ``end_of_turn`` (RSR 18.1, 18.2, 8.78) and ``describe``.
+* ``end_of_turn`` (RSR 18.1, RSR 18.2, RSR 8.78) and ``describe``.
 
 Once the naval game's questions are declared decisions too, they join ruleset.py's table and ``state.ask``;
 ``question``, ``apply``, ``answer_by_policy`` and ``POLICIES`` then go, and ``run`` (with the Reinforcement
@@ -36,7 +36,7 @@ def _flow() -> Any:
 
 
 def embarked_unit(unit_id: str, counter: Any) -> Unit:
-    """A land unit off the land map, on a merchant fleet or just formed (RSR 7.4, 18.5)."""
+    """A land unit off the land map, on a merchant fleet or just formed (RSR 7.4, RSR 18.5)."""
     return Unit(id=unit_id, side=counter.side, hex=None, steps=counter.steps)
 
 
@@ -93,7 +93,7 @@ class NavalSeam:
         return None if policy is None else policy.answer(state, None, request, rule)
 
     def end_of_turn(self, state: RsrState, ctx: Context) -> None:
-        """RSR 18.1 repairs, 18.2 captures, 8.78 morale in port."""
+        """RSR 18.1 repairs, RSR 18.2 captures, RSR 8.78 morale in port."""
         _flow().end_stage(state, ctx)
 
     def describe(self, state: RsrState) -> list[str]:

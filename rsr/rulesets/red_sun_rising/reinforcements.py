@@ -131,7 +131,7 @@ def rebuild(state: RsrState, ctx: Context, side: str, unit_ids: list[Any]) -> No
 
 
 def run_assignments(state: RsrState, ctx: Context, side: str) -> Go:
-    """RSR 14.0, 17.0-17.2: the phasing player's Reinforcement Stage order (decision ``assignments``)."""
+    """RSR 14.0, RSR 17.0-17.2: the phasing player's Reinforcement Stage order (decision ``assignments``)."""
     state.ask = Ask("assignments", side, f"{state.request_base()}/assign")
     return Go.ASKED
 

@@ -45,7 +45,7 @@ DONE = "done"  # RsrState.step once a stage's steps are over (its last question 
 SUPPLY = (Step("supply", "RSR 10.3-10.4, 10.32", asks="fleet-feeding"),
           Step("fleets", "RSR 10.25", asks="fleet-moves"))
 REINFORCEMENT = (Step("naval-arrivals", "RSR 7.4-7.5, 18.5", asks="naval-landings, naval-disband (naval_seam.py)"),
-                 Step("assignments", "RSR 14.0, 17.0-17.2", asks="assignments"),
+                 Step("assignments", "RSR 14.0, RSR 17.0-17.2", asks="assignments"),
                  Step("heading", "RSR 4.0"))  # the report heads what follows with the next stage's name
 MOVEMENT = (Step("orders", "RSR 4.23, 9.1", asks="land-movement"),
             Step("overstack", "RSR 12.2", asks="overstack"),

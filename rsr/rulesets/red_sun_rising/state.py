@@ -95,7 +95,7 @@ class RsrState:
     merchant_fleets: dict[str, str] = field(default_factory=dict) # fleet id -> land-map hex (10.21)
     fed_by: dict[str, str] = field(default_factory=dict)          # Japanese unit -> fleet feeding it (10.32)
     blockade_fleets: list[str] = field(default_factory=list)      # fleets supporting a blockade (10.26)
-    fleets_moved: bool = False  # a record of this Supply Stage's 10.25 answer, for the digest only (digest_fields)
+    fleets_moved: bool = False  # a record of this Supply Stage's RSR 10.25 answer, for the digest only (digest_fields)
     command_points: int = 0                                        # RSR 17.13, accumulated
     replacement_steps: int = 0                                     # RSR 17.22, accumulated
     off_map: list[str] = field(default_factory=list)              # arrived, awaiting transport (17.11)
@@ -142,9 +142,9 @@ def digest_fields(state: RsrState) -> dict[str, Any]:
     Before the pending question became one value (``ask``) and the stages' progress one declared step
     (``step``), the state held flags; the form keeps them, derived from the position at rest (where the game
     waits for an answer or has ended, the only place a digest is taken): the step losses and overstacked hexes
-    waiting (RSR 11.5, 12.2), the feeding choice due (10.32), whether the stage had started, whether this
-    round's retreat before combat was over (11.1: sticky until the next Land Combat Stage) and how far the End
-    Stage's trenches were (13.1: 2 from the End Stage to the next). ``fleets_moved`` (10.25) cannot be derived
+    waiting (RSR 11.5, RSR 12.2), the feeding choice due (RSR 10.32), whether the stage had started, whether this
+    round's retreat before combat was over (RSR 11.1: sticky until the next Land Combat Stage) and how far the End
+    Stage's trenches were (RSR 13.1: 2 from the End Stage to the next). ``fleets_moved`` (RSR 10.25) cannot be derived
     and is kept in the state as a record.
     """
     if "ask" not in state.__dict__:  # a checkpoint pickled by an older rsr: give a digest it cannot match

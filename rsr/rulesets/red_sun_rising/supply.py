@@ -334,7 +334,7 @@ def move_fleets(state: RsrState, ctx: Context, moves: dict[str, str]) -> None:
 
 def run_supply(state: RsrState, ctx: Context, side: str) -> Go:
     """RSR 10.3-10.4: every unit traces supply, then attrition; Japan first shares out its merchant fleets'
-    points among the units they may feed (10.32, decision ``fleet-feeding``), where any may."""
+    points among the units they may feed (RSR 10.32, decision ``fleet-feeding``), where any may."""
     if side == "japan" and any(feeding_options(state).values()):
         state.ask = Ask("fleet-feeding", "japan", f"{state.request_base()}/feeding")
         return Go.ASKED
@@ -362,7 +362,7 @@ FEEDING = Decision(
     prompt=lambda state, ask: "Supply Stage: which units each merchant fleet feeds (four command points a fleet)",
     options=feeding_request_options,
     template=lambda state, ask: {"feed": feeding_by_policy(state)},
-    policy=Policy("feeding", ("most-points", "ask"), default="most-points",  # RSR 10.32, 10.42
+    policy=Policy("feeding", ("most-points", "ask"), default="most-points",  # RSR 10.32, RSR 10.42
                   answer=lambda state, ask, request, rule: ({"feed": feeding_by_policy(state)}
                                                             if rule == "most-points" else None)),
     schema={"type": "object", "required": ["feed"], "additionalProperties": False,

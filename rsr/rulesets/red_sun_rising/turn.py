@@ -56,7 +56,7 @@ def advance(state: RsrState, ctx: Context) -> None:
 
 
 def start_stage(state: RsrState, ctx: Context, key: str) -> None:
-    """What each stage does on its own before anyone decides (RSR 4.21, 4.22, 10.4, 17.x)."""
+    """What each stage does on its own before anyone decides (RSR 4.21, RSR 4.22, RSR 10.4, RSR 17.x)."""
     if key == "naval":
         NAVAL.start(state, ctx)
     elif key.endswith("supply"):
@@ -91,7 +91,7 @@ def run_naval(state: RsrState, ctx: Context, side: str) -> Go:
 
 
 def run_naval_arrivals(state: RsrState, ctx: Context, side: str) -> Go:
-    """RSR 7.4-7.5, 18.5: the Reinforcement Stage first settles the naval game's landings (Japan) or disbanding
+    """RSR 7.4-7.5, RSR 18.5: the Reinforcement Stage first settles the naval game's landings (Japan) or disbanding
     (Russia), where the naval game has any."""
     return Go.WAIT if NAVAL.question(state) is not None else Go.ON
 
@@ -105,8 +105,8 @@ def run_heading(state: RsrState, ctx: Context, side: str) -> Go:
 
 
 def run_end_of_turn(state: RsrState, ctx: Context, side: str) -> Go:
-    """RSR 4.35: after the trenches (13.16), every unit flips to its unactivated side and the turn ends; the
-    naval game's upkeep (RSR 18.1 repairs, 18.2 captures, 8.78 morale in port); victory (RSR 19.4)."""
+    """RSR 4.35: after the trenches (RSR 13.16), every unit flips to its unactivated side and the turn ends; the
+    naval game's upkeep (RSR 18.1 repairs, RSR 18.2 captures, RSR 8.78 morale in port); victory (RSR 19.4)."""
     for unit in state.units.values():
         unit.activated = False
     NAVAL.end_of_turn(state, ctx)
