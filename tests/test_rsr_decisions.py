@@ -27,7 +27,7 @@ CASES = REPO / "tests" / "cases" / "red-sun-rising"
 
 # each land decision and the rule module that declares it, raises it and applies it
 HOMES = {"fleet-feeding": "supply", "fleet-moves": "supply", "assignments": "reinforcements",
-         "land-movement": "movement", "overstack": "stacking", "retreats": "combat",
+         "land-movement": "movement", "overstack": "stacking", "retreats": "retreat",
          "land-combat-attacks": "combat", "step-losses": "combat", "trenches": "defences"}
 
 # the policies and their defaults as players have always had them (before the redesign)

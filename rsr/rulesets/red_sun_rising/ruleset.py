@@ -25,6 +25,7 @@ from rsr.rulesets.red_sun_rising import (
     movement,
     naval_seam,
     reinforcements,
+    retreat,
     stacking,
     supply,
     turn,
@@ -53,7 +54,7 @@ def check_options(options: dict[str, Any], where: str) -> None:
 # Every land decision, in the order of the sequence of play (RSR 4.21-4.35); the naval game's questions are
 # asked through naval_seam.py, and its policies (disband, raid) listed with these.
 DECISIONS = (supply.FEEDING, supply.FLEET_MOVES, reinforcements.ASSIGNMENTS, movement.LAND_MOVEMENT,
-             stacking.OVERSTACK, combat.RETREATS, combat.ATTACKS, combat.STEP_LOSSES, defences.TRENCHES)
+             stacking.OVERSTACK, retreat.RETREATS, combat.ATTACKS, combat.STEP_LOSSES, defences.TRENCHES)
 DRIVER = DecisionDriver("Red Sun Rising", DECISIONS, turn.advance, naval_seam.POLICIES)
 
 
