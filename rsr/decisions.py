@@ -12,8 +12,8 @@ Errors are typed: :class:`ShapeError` for an answer of the wrong form (caught be
 :class:`RuleBroken` for a well-formed answer the rules forbid, with the case it breaks as a field. Both are
 :class:`rsr.errors.RulesError`, so the engine reports them as it always has.
 
-Adding a decision is one object (see docs/architecture.md, "Adding a decision"); a ruleset that still
-implements the four methods itself (Red Sun Rising) is untouched by this module.
+Adding a decision is one object (see docs/architecture.md, "Adding a decision"). Red Sun Rising's land game is
+built on it; its naval game still asks its own questions (red_sun_rising/naval_seam.py).
 """
 
 from __future__ import annotations
@@ -97,6 +97,7 @@ class Decision:
     shape: str = ""
     sealable: bool | Callable[[Any], bool] = False  # (a function of the pending question where it varies)
     unseals: bool = False
+    policy_applies: Callable[[Any, Any], bool] | None = None  # the policy answers only some questions of the kind
     _validator: Any = field(default=None, compare=False, repr=False)
 
 
@@ -107,7 +108,8 @@ class Decision:
         return Request(ask.id, ask.side, self.kind, self.prompt(state, ask), case,
                        options=lambda: self.options(state, ask),
                        template=None if template is None else (lambda: template(state, ask)),
-                       policy=self.policy.name if self.policy else None,
+                       policy=self.policy.name if self.policy and (
+                           self.policy_applies is None or self.policy_applies(state, ask)) else None,
                        sealable=self.sealable(ask) if callable(self.sealable) else self.sealable,
                        unseals=ask.data["sealed"] if self.unseals else None)
 
@@ -150,11 +152,14 @@ class DecisionDriver:
     until a rule leaves a new question in ``state.ask`` or the game ends.
     """
 
-    def __init__(self, game: str, decisions: Iterable[Decision], advance: Callable[[Any, Context], None]) -> None:
+    def __init__(self, game: str, decisions: Iterable[Decision], advance: Callable[[Any, Context], None],
+                 policies: Iterable[Policy] = ()) -> None:
+        """``policies`` are those of questions asked another way (Red Sun Rising's naval game, for now)."""
         self.game = game
         self.decisions = {d.kind: d for d in decisions}
         self.advance = advance
         self.policies = {d.policy.name: d.policy for d in self.decisions.values() if d.policy is not None}
+        self.policies.update((p.name, p) for p in policies)
 
     def policy_defaults(self) -> dict[str, Any]:
         return {name: p.default for name, p in self.policies.items() if p.default is not None}

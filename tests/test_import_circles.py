@@ -18,7 +18,6 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "rsr"
 
 KNOWN: list[set[str]] = [
-    {"rsr.rulesets.red_sun_rising.combat", "rsr.rulesets.red_sun_rising.supply"},
     {"rsr.rulesets.red_sun_rising.naval.data", "rsr.rulesets.red_sun_rising.naval.succession"},
 ]
 

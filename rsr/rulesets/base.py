@@ -7,8 +7,8 @@ four methods of the engine's interface (``next_request``, ``apply``, ``answer_by
 from a :class:`rsr.decisions.DecisionDriver`: a ruleset built on it declares its decisions and its sequence
 of play, and writes none of those four itself.
 
-Red Sun Rising still implements the engine's interface by hand (its naval and land games pause in their own
-ways); the engine accepts both.
+Both rulesets are built on it; Red Sun Rising's naval game still asks its own questions, which its adapter
+routes through red_sun_rising/naval_seam.py.
 """
 
 from __future__ import annotations

@@ -2,18 +2,29 @@
 
 Each function applies one case and cites it. Functions that change the state take the state (a private
 copy made by the engine) and the :class:`~rsr.engine.Context` that holds the dice and the events.
+
+The Land Combat Stage's steps (sequence.ASSAULT_ROUND) and two of its decisions are at the end: the attack
+declaration (``land-combat-attacks``, RSR 11.2, RSR 4.24) and step losses (``step-losses``, RSR 11.5), with the
+resolution of each attack and the end of the round between them. Retreat before combat, the round's first step
+(``retreats``, RSR 11.1), is in retreat.py.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from rsr.decisions import Decision, Policy
 from rsr.engine import Context
 from rsr.errors import RulesError
-from rsr.rulesets.red_sun_rising import activation, supply
+from rsr.rulesets.red_sun_rising import activation, reinforcements, supply
 from rsr.rulesets.red_sun_rising.crt import Cell, odds_column
-from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
+from rsr.rulesets.red_sun_rising.losses import eliminate, lose_step
+from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, STAGES, Go
+from rsr.rulesets.red_sun_rising.state import Ask, Attack, PendingLoss, RoundRecord, RsrState, Unit
+
+LOSS_RULES = ("reduce-first", "weakest-first", "ask")  # policy step-losses (RSR 11.5)
 
 
 @dataclass
@@ -227,25 +238,6 @@ def cell_for(state: RsrState, odds: CombatOdds, die: int | None) -> Cell:
     return state.static.crt.lookup(die + odds.total_modifier, odds.column)
 
 
-def eliminate(state: RsrState, ctx: Context, unit: Unit, why: str, case: str) -> None:
-    hex_id = unit.hex
-    unit.steps = 0
-    unit.hex = None
-    ctx.emit("eliminated", f"{unit.id} eliminated in {hex_id}: {why}", case, unit=unit.id, hex=hex_id)
-
-
-def lose_step(state: RsrState, ctx: Context, unit: Unit, case: str = "RSR 11.5") -> None:
-    """RSR 11.5, 11.51-11.52, 11.54: a division flips to its reduced side; a one-step unit is removed."""
-    counter = state.static.counter(unit.id)
-    if unit.steps >= 2:
-        unit.steps -= 1
-        reduced = counter.values(unit.steps)
-        ctx.emit("reduced", f"{unit.id} loses a step and is reduced to {reduced.strength}-{reduced.command}-"
-                 f"{reduced.movement}", "RSR 11.51", unit=unit.id, hex=unit.hex)
-    else:
-        eliminate(state, ctx, unit, "its last step lost", "RSR 11.54")
-
-
 def loss_order(state: RsrState, units: list[Unit], rule: str) -> list[str]:
     """The order in which a standing policy takes step losses (one entry per step).
 
@@ -277,118 +269,7 @@ def check_loss_choice(pending: PendingLoss, state: RsrState, chosen: list[str]) 
         available[unit_id] -= 1
 
 
-# -- retreat before combat (11.1x) and advance after combat (11.3) ---------------------------------------
-
-
-def retreat_candidates(state: RsrState, side: str) -> dict[str, list[list[str]]]:
-    """RSR 11.11, 11.15: each unit adjacent to an enemy unit, with every legal 1- and 2-hex retreat path.
-
-    A path may pass through enemy zones of control but not through enemy units; it stays on land and
-    does not cross impassable hexsides (our reading: retreating units move overland).
-    """
-    static = state.static
-    enemies = {u.hex for u in state.units.values() if u.side != side and u.hex and u.steps > 0}
-
-    def open_hex(frm: str, to: str) -> bool:
-        return (static.is_land(to) and to not in enemies
-                and "impassable" not in static.side_features(frm, to))
-
-    options: dict[str, list[list[str]]] = {}
-    for unit_id, unit in sorted(state.units.items()):
-        if unit.side != side or not unit.hex or unit.steps <= 0 or is_garrison(state, unit):
-            continue  # RSR 18.6: a garrison never leaves its hex, not even by retreat before combat
-        if not any(h in enemies for h in static.grid.neighbours(unit.hex)):
-            continue
-        paths: list[list[str]] = []
-        for first in static.grid.neighbours(unit.hex):
-            if not open_hex(unit.hex, first):
-                continue
-            paths.append([first])
-            paths += [[first, second] for second in static.grid.neighbours(first)
-                      if second != unit.hex and open_hex(first, second)]
-        if is_siege_artillery(state, unit):  # RSR 18.9: only paths that stay on the rail are offered
-            paths = [p for p in paths if off_rail_hex(state, p) is None]
-        if paths:
-            options[unit_id] = paths
-    return options
-
-
-def retreat_by_rule(state: RsrState, side: str, rule: Any) -> list[dict[str, Any]]:
-    """Policy ``retreat``: ``{adjacent-to-cp: N}`` retreats, one hex away from the enemy, every unit of a hex
-    next to an enemy stack of N or more command points (a condition the player could know when signing)."""
-    if not isinstance(rule, dict):
-        return []
-    threshold = int(rule["adjacent-to-cp"])
-    grid = state.static.grid
-    orders = []
-    for unit_id, paths in retreat_candidates(state, side).items():
-        unit = state.units[unit_id]
-        assert unit.hex is not None
-        stacks = [sum(command_value(state, u) for u in combat_units_in(state, h, enemy_of(side)))
-                  for h in grid.neighbours(unit.hex)]
-        if max(stacks, default=0) < threshold:
-            continue
-        enemies = sorted({u.hex for u in state.units.values() if u.side != side and u.hex and u.steps > 0})
-        singles = [p for p in paths if len(p) == 1]
-        if not singles:
-            continue
-        best = max(singles, key=lambda p: (min(grid.distance(p[0], e) for e in enemies), [-ord(c) for c in p[0]]))
-        orders.append({"unit": unit_id, "path": best})
-    return orders
-
-
-def retreat_before_combat(state: RsrState, ctx: Context, side: str, orders: list[Any]) -> None:
-    """RSR 11.11-11.15, 18.9: each unit rolls against its command value; two hexes risk a step."""
-    candidates = retreat_candidates(state, side)
-    seen: set[str] = set()
-    for number, item in enumerate(orders, start=1):
-        if not isinstance(item, dict) or set(item) != {"unit", "path"} or not isinstance(item["path"], list):
-            raise RulesError(f"retreat {number}: give unit and path (one or two hexes)")
-        unit_id, path = str(item["unit"]), [str(h) for h in item["path"]]
-        if unit_id in seen:
-            raise RulesError(f"retreat {number}: {unit_id} may attempt once per assault round (RSR 11.12)")
-        seen.add(unit_id)
-        unit = state.units.get(unit_id)
-        if unit is not None and unit.side == side and is_garrison(state, unit):
-            raise RulesError(f"retreat {number}: {unit_id} is a garrison and never leaves its hex (RSR 18.6)")
-        off_rail = off_rail_hex(state, path) if unit is not None and is_siege_artillery(state, unit) else None
-        if off_rail is not None:  # RSR 18.9: a voluntary retreat is a move, and it moves only on rail hexes
-            raise RulesError(f"retreat {number}: {unit_id} is siege artillery and moves only on rail hexes; {off_rail} "
-                             "is not one (RSR 18.9)")
-        if unit_id not in candidates:
-            raise RulesError(f"retreat {number}: {unit_id} is not a {side} unit next to an enemy unit (RSR 11.11)")
-        if path not in candidates[unit_id]:
-            raise RulesError(f"retreat {number}: {unit_id} cannot retreat by {path}: one or two adjacent land hexes, "
-                             "never through an enemy unit (RSR 11.14, 11.15)")
-    for item in orders:
-        unit = state.units[str(item["unit"])]
-        path = [str(h) for h in item["path"]]
-        if unit.steps <= 0 or unit.hex is None:
-            continue
-        value = command_value(state, unit)
-        die = ctx.roll(6, f"retreat before combat of {unit.id}, command value {value}, RSR 11.11")
-        if die > value:
-            ctx.emit("retreat", f"{unit.id} fails to retreat from {unit.hex} (die {die} > command value {value})",
-                     "RSR 11.11", unit=unit.id, frm=unit.hex, success=False, die=die)
-            continue
-        start = unit.hex
-        taken = path  # RSR 18.9: siege artillery paths off the rail were refused above
-        unit.hex = taken[-1]
-        state.moved.append(unit.id)
-        ctx.emit("retreat", f"{unit.id} retreats {' -> '.join([start, *taken])} before combat (die {die} <= {value})",
-                 "RSR 11.11", unit=unit.id, frm=start, path=taken, success=True, die=die)
-        for hex_id in taken:  # RSR 19.4: every city the retreating combat unit passes through, not only the last
-            if not is_command(state, unit):
-                take_control(state, ctx, hex_id, unit.side)
-        if len(path) == 2:
-            risk = ctx.roll(6, f"two-hex retreat of {unit.id}, RSR 11.14")
-            if risk >= 4:
-                ctx.emit("retreat-loss", f"{unit.id} loses a step retreating two hexes (die {risk})", "RSR 11.14",
-                         unit=unit.id, die=risk)
-                lose_step(state, ctx, unit, "RSR 11.14")
-        if not state.units_in(start, side):
-            vacate(state, ctx, start)
-            state.retreat_results.append(start)
+# -- advance after combat (RSR 11.3); retreat before combat (RSR 11.1x) is in retreat.py ----------------------
 
 
 def vacate(state: RsrState, ctx: Context, hex_id: str) -> None:
@@ -478,3 +359,320 @@ def _can_repeat(state: RsrState, side: str, unit_id: str, hex_id: str) -> bool:
     unit = state.units.get(unit_id)
     return (unit is not None and unit.side == side and unit.steps > 0 and unit.hex is not None
             and may_attack(state, unit) is None and state.static.grid.adjacent(unit.hex, hex_id))
+
+
+# -- the Land Combat Stage: one assault round's steps and decisions (sequence.ASSAULT_ROUND) ---------------
+
+
+def round_base(state: RsrState) -> str:
+    """The start of the request ids of this assault round: ``t3/japan/combat/r2``."""
+    return f"{state.request_base()}/r{state.assault_round}"
+
+
+def run_attacks(state: RsrState, ctx: Context, side: str) -> Go:
+    """RSR 11.2, RSR 4.24: the phasing player declares this round's attacks (``land-combat-attacks``)."""
+    state.ask = Ask("land-combat-attacks", side, f"{round_base(state)}/attacks")
+    return Go.ASKED
+
+
+def attack_options(state: RsrState, side: str) -> dict[str, Any]:
+    """Every unit that may attack now and the enemy hexes next to it (RSR 11.0, RSR 11.21)."""
+    grid = state.static.grid
+    options: dict[str, list[str]] = {}
+    for unit_id, unit in sorted(state.units.items()):
+        if unit.side != side or unit.steps <= 0 or unit.hex is None or may_attack(state, unit):
+            continue
+        targets = [h for h in grid.neighbours(unit.hex) if state.units_in(h, enemy_of(side))]
+        if targets:
+            options[unit_id] = targets
+    return {"attackers": options}
+
+
+def attacks_prompt(state: RsrState, ask: Ask) -> str:
+    return (f"{STAGES[state.stage_key()].name}, assault round {state.assault_round} of {ASSAULT_ROUNDS}: declare "
+            "attacks (none ends the stage)" + ("; later rounds follow your policy later-rounds (default: repeat "
+                                               "at the same odds or better; set it to ask to be asked)"
+                                               if state.assault_round == 1 else ""))
+
+
+def declare_attacks(state: RsrState, ctx: Context, ask: Ask, answer: Any) -> None:
+    """RSR 11.2, RSR 11.22-11.25, RSR 4.24: the phasing player's attacks for one assault round.
+
+    Each attack may name the units that advance if the hex is left empty (RSR 11.3); ``advance_into`` names
+    units to move into hexes the defender left by retreating before combat (RSR 11.13).
+    """
+    side = ask.side
+    attacks: list[Attack] = []
+    scratch = copy.deepcopy(state)
+    for number, raw in enumerate(answer["attacks"], start=1):
+        if not isinstance(raw, dict) or set(raw) - {"hex", "attackers", "command", "advance"}:
+            raise RulesError(f"attack {number}: give hex, attackers and optionally command and advance")
+        attackers = raw.get("attackers")
+        advance = raw.get("advance") or []
+        if not isinstance(raw.get("hex"), str) or not isinstance(attackers, list) or not all(
+            isinstance(a, str) for a in attackers
+        ) or not isinstance(advance, list):
+            raise RulesError(f"attack {number}: hex is a hex number, attackers and advance lists of unit ids")
+        attack = Attack(raw["hex"], list(attackers), raw.get("command"), [str(a) for a in advance])
+        try:
+            check_attack(scratch, side, attack)
+        except RulesError as exc:
+            raise RulesError(f"attack {number} on {attack.defender_hex}: {exc}") from exc
+        if set(attack.advance) - set(attack.attackers):
+            raise RulesError(f"attack {number}: only its attackers may advance into {attack.defender_hex} "
+                             "(RSR 11.3)")
+        for unit_id in attack.advance:
+            why = check_may_advance(state, state.units[unit_id], attack.defender_hex)
+            if why:
+                raise RulesError(f"attack {number}: {unit_id} may not advance into {attack.defender_hex}: {why}")
+        scratch.round.attacked += attack.attackers
+        scratch.round.defended += [u.id for u in scratch.units_in(attack.defender_hex, enemy_of(side))]
+        if attack.command:
+            scratch.round.commands_used.append(attack.command)
+        attacks.append(attack)
+    into = answer.get("advance_into") or {}
+    if not isinstance(into, dict):
+        raise RulesError("advance_into is {hex: [unit ids]}")
+    for hex_id, units in sorted(into.items()):
+        if hex_id not in state.retreat_results:
+            raise RulesError(f"{hex_id} was not left by a retreat before combat this round (RSR 11.13)")
+        for unit_id in units:
+            unit = state.units.get(unit_id)
+            if unit is None or unit.side != side or not unit.hex or unit.steps <= 0 \
+                    or not state.static.grid.adjacent(unit.hex, hex_id) or not unit.activated:
+                raise RulesError(f"{unit_id} is not an activated {side} unit next to {hex_id} (RSR 11.13)")
+            why = check_may_advance(state, unit, hex_id)
+            if why:
+                raise RulesError(f"{unit_id} may not advance into {hex_id}: {why}")
+    state.advance_into = {h: [str(u) for u in units] for h, units in sorted(into.items())}
+    state.declared_round = [declared_record(state, side, a) for a in attacks]
+    state.attacks = attacks
+    state.next_attack = 0
+    state.last_round = bool(answer.get("last_round", False)) or not attacks
+    if not attacks:
+        ctx.emit("stage", f"{side} declares no attacks in assault round {state.assault_round}", "RSR 11.24")
+
+
+ATTACKS = Decision(
+    "land-combat-attacks", "t{turn}/{side}/combat/r{round}/attacks", "RSR 11.2", "the phasing player",
+    prompt=attacks_prompt,
+    options=lambda state, ask: attack_options(state, ask.side),
+    template=lambda state, ask: {"attacks": [{"hex": "HHHH", "attackers": ["unit-id"], "command": None,
+                                              "advance": []}],
+                                 "advance_into": {h: [] for h in state.retreat_results}, "last_round": False},
+    policy=Policy("later-rounds", ("repeat", "stop", "ask"), default="repeat",  # RSR 4.24, RSR 11.24-11.25
+                  answer=lambda state, ask, request, rule: (
+                      (repeated_attacks(state, request.side) if rule == "repeat" else {"attacks": []})
+                      if rule in ("repeat", "stop") else None)),
+    policy_applies=lambda state, ask: state.assault_round > 1,  # the first round's attacks are always asked
+    schema={"type": "object", "required": ["attacks"], "additionalProperties": False,
+            "properties": {"attacks": {"type": "array"}, "last_round": {}, "advance_into": {}}},
+    shape="an attack order is {attacks: [{hex, attackers, command, advance}], advance_into, last_round}",
+    apply=declare_attacks)
+
+
+def run_resolve(state: RsrState, ctx: Context, side: str) -> Go:
+    """RSR 11.2: the declared attacks, one after the other, each up to its step losses."""
+    while state.next_attack < len(state.attacks):
+        resolve_attack(state, ctx, state.next_attack)
+        if state.ask is not None:
+            return Go.WAIT  # step losses to choose (``step-losses``); then this attack goes on
+    return Go.ON
+
+
+def resolve_attack(state: RsrState, ctx: Context, index: int) -> None:
+    """RSR 11.2: resolve attack ``index`` up to its result, then the losses on each side."""
+    attack = state.attacks[index]
+    side = state.units[attack.attackers[0]].side
+    enemy = enemy_of(side)
+    if attack.result is None:
+        roll_attack(state, ctx, index, side, enemy)
+        if attack.result is None:  # resolved without a die (RSR 11.53)
+            state.next_attack += 1
+            return
+    assert attack.result is not None
+    if not attack.defender_done:
+        defenders = combat_units_in(state, attack.defender_hex, enemy)
+        if not assign_losses(state, ctx, index, "defender", enemy, defenders, attack.result[1]):
+            return
+        attack.defender_done = True
+    if not attack.attacker_done:
+        attackers = [state.units[a] for a in attack.attackers if state.units[a].steps > 0]
+        if not assign_losses(state, ctx, index, "attacker", side, attackers, attack.result[0]):
+            return
+        attack.attacker_done = True
+    after_attack(state, ctx, attack, enemy)
+    state.next_attack += 1
+
+
+def roll_attack(state: RsrState, ctx: Context, index: int, side: str, enemy: str) -> None:
+    """RSR 11.2, RSR 11.4: the defender's supply, the odds and modifiers, the die and the result."""
+    attack = state.attacks[index]
+    hex_id = attack.defender_hex
+    state.round.attacked += attack.attackers
+    state.round.defended += [u.id for u in state.units_in(hex_id, enemy)]
+    defenders = combat_units_in(state, hex_id, enemy)
+    if not defenders:
+        command_unit_alone(state, ctx, hex_id, enemy)
+        return
+    # RSR 10.13: an attack on units supplied from Port Arthur or Vladivostok costs that fortress supply;
+    # the source is the one the defender traces to now, at the attack (RSR 11.2)
+    sources = {d.id: supply.source_now(state, d) if supply.plays_supply_stage(state, d.side) else
+               state.supply_source.get(d.id) for d in defenders}
+    state.attacked_sources += [src for d in defenders if (src := sources[d.id]) in supply.FORTRESS_SOURCES
+                               and src is not None]
+    # RSR 10.37 with RSR 11.2: the defender traces supply now (in scenarios without Supply Stages, as the scenario
+    # states); a unit out of supply is eliminated, no die
+    for unit in [d for d in defenders if not supply.currently_supplied(state, d)]:
+        eliminate(state, ctx, unit, "out of supply when attacked", "RSR 10.37")
+    defenders = [d for d in defenders if d.steps > 0]
+    if not defenders:
+        attack.result = [0, 0]
+        return
+    attacker_hq = state.units[attack.command] if attack.command else None
+    defender_hq = defending_command(state, hex_id, enemy)
+    for hq in (attacker_hq, defender_hq):
+        if hq is not None:
+            state.round.commands_used.append(hq.id)
+    odds = compute_odds(state, attack, defenders, attacker_hq, defender_hq)
+    die = None
+    if odds.column is not None:
+        die = ctx.roll(6, f"land combat die, attack {index + 1} on {hex_id}, RSR 11.2")
+    cell = cell_for(state, odds, die)
+    attack.result = [cell.attacker, cell.defender]
+    modified = None if die is None else die + odds.total_modifier
+    ctx.emit(
+        "combat",
+        f"attack {index + 1} on {hex_id}: {odds.attack} vs {odds.defence} -> "
+        f"{odds.column or 'below 1-3'}; die {die if die is not None else '-'}"
+        f"{'' if modified is None else f' modified {modified:+d}'.replace('+', '') if odds.modifiers else ''}"
+        f" -> {cell.text}",
+        "RSR 11.2",
+        provisional=[f"land CRT {odds.column} row {modified}: {cell.provenance}"] if cell.provisional else [],
+        attack=index + 1,
+        hex=hex_id,
+        attackers=[{"unit": a, "strength": strength(state, state.units[a])} for a in attack.attackers],
+        defenders=[{"unit": d.id, "strength": strength(state, d)} for d in defenders],
+        attack_strength=odds.attack,
+        defence_strength=odds.defence,
+        column=odds.column,
+        modifiers=[{"value": m.value, "reason": m.reason, "case": m.case} for m in odds.modifiers],
+        die=die,
+        modified_die=modified,
+        row=None if modified is None else min(max(modified, state.static.crt.die_low), state.static.crt.die_high),
+        result=cell.text,
+        cell_provenance=cell.provenance,
+    )
+
+
+def assign_losses(state: RsrState, ctx: Context, index: int, role: str, side: str,
+                  units: list[Unit], steps: int) -> bool:
+    """RSR 11.5: apply ``steps`` losses at once if there is no choice, else ask the owner (``step-losses``)."""
+    if steps <= 0 or not units:
+        return True
+    available = sum(u.steps for u in units)
+    if available <= steps or len(units) == 1:  # no choice to make: every step, or one unit's
+        for _ in range(min(steps, available)):
+            unit = next(u for u in units if u.steps > 0)
+            lose_step(state, ctx, unit)
+        return True
+    hex_id = state.attacks[index].defender_hex
+    state.ask = Ask("step-losses", side, f"{round_base(state)}/a{index + 1}/{role}-losses",
+                    {"loss": PendingLoss(side, hex_id, steps, [u.id for u in units], index, role)})
+    return False
+
+
+def apply_losses(state: RsrState, ctx: Context, ask: Ask, answer: Any) -> None:
+    pending: PendingLoss = ask.data["loss"]
+    check_loss_choice(pending, state, answer["units"])
+    for unit_id in answer["units"]:
+        lose_step(state, ctx, state.units[unit_id])
+    attack = state.attacks[pending.attack_index]
+    if pending.role == "defender":
+        attack.defender_done = True
+    else:
+        attack.attacker_done = True
+
+
+def losses_by_policy(state: RsrState, ask: Ask, request: Any, rule: Any) -> Any:
+    """Policy ``step-losses``: ``reduce-first`` (default) or ``weakest-first`` (loss_order); ``ask`` asks."""
+    if rule not in ("reduce-first", "weakest-first"):
+        return None
+    pending: PendingLoss = ask.data["loss"]
+    units = [state.units[u] for u in pending.units if state.units[u].steps > 0]
+    return {"units": loss_order(state, units, rule)[: pending.steps]}
+
+
+STEP_LOSSES = Decision(
+    "step-losses", "t{turn}/{side}/combat/r{round}/a{attack}/{attacker|defender}-losses", "RSR 11.5",
+    "the owner of the units that lose steps",
+    prompt=lambda state, ask: f"choose {ask.data['loss'].steps} step loss(es) among your {ask.data['loss'].role} "
+                              f"units in attack {ask.data['loss'].attack_index + 1}",
+    options=lambda state, ask: {"steps": ask.data["loss"].steps, "units": list(ask.data["loss"].units)},
+    template=lambda state, ask: {"units": ask.data["loss"].units[: ask.data["loss"].steps]},
+    policy=Policy("step-losses", LOSS_RULES, default="reduce-first", answer=losses_by_policy),
+    schema={"type": "object", "required": ["units"], "properties": {"units": {"type": "array"}}},
+    shape="a step-loss answer is {units: [unit ids, one per step]}", apply=apply_losses)
+
+
+def after_attack(state: RsrState, ctx: Context, attack: Attack, enemy: str) -> None:
+    """RSR 11.56: no combat unit left in the hex takes its command units with it."""
+    hex_id = attack.defender_hex
+    if combat_units_in(state, hex_id, enemy):
+        return
+    for hq in command_units_in(state, hex_id, enemy):
+        eliminate(state, ctx, hq, "every combat unit in its hex was eliminated", "RSR 11.56")
+    if not state.units_in(hex_id, enemy):
+        vacate(state, ctx, hex_id)
+        if hex_id not in state.round.vacated:
+            state.round.vacated.append(hex_id)
+
+
+def command_unit_alone(state: RsrState, ctx: Context, hex_id: str, side: str) -> None:
+    """RSR 11.53: a command unit attacked alone joins the nearest friendly supplied stack, or is lost.
+
+    "Nearest" is counted in hexes; ties go to the lowest hex number (interpretations.md, RSR 11.53).
+    """
+    grid = state.static.grid
+    for hq in command_units_in(state, hex_id, side):
+        stacks = sorted({
+            u.hex for u in state.units.values()
+            if u.side == side and u.hex and u.hex != hex_id and u.steps > 0
+            and not is_command(state, u) and supply.currently_supplied(state, u)
+        })
+        supplied = supply.currently_supplied(state, hq)
+        if not supplied or not stacks:
+            eliminate(state, ctx, hq, "attacked alone and not in supply" if not supplied
+                      else "attacked alone with no friendly stack in supply", "RSR 11.53")
+            continue
+        target = min(stacks, key=lambda h: (grid.distance(hex_id, h), h))
+        hq.hex = target
+        ctx.emit("moved", f"{hq.id} attacked alone in {hex_id}: placed with the nearest friendly stack in "
+                 f"supply, {target}", "RSR 11.53", unit=hq.id, frm=hex_id, to=target)
+    if hex_id not in state.round.vacated:
+        state.round.vacated.append(hex_id)
+
+
+def run_end_round(state: RsrState, ctx: Context, side: str) -> Go:
+    """RSR 11.3, RSR 4.24: advances into emptied hexes, then another round at the phasing player's option (at
+    most three); at the end of the stage, fortress supply is spent (RSR 10.13)."""
+    stage = STAGES[state.stage_key()]
+    for attack in state.attacks:
+        if attack.advance and attack.defender_hex in state.round.vacated + state.retreat_results:
+            advance_after_combat(state, ctx, attack.defender_hex, attack.advance)
+    for hex_id, units in sorted(state.advance_into.items()):
+        advance_after_combat(state, ctx, hex_id, units)
+    reinforcements.check_foreign_aid(state, ctx)
+    finished_round = state.assault_round
+    state.attacks = []
+    state.next_attack = 0
+    state.advance_into = {}
+    state.retreat_results = []
+    if state.last_round or finished_round >= ASSAULT_ROUNDS:
+        ctx.emit("stage", f"{stage.name} ends after assault round {finished_round}", "RSR 4.24")
+        supply.expend_fortress_supply(state, ctx)
+        return Go.ON
+    state.assault_round += 1
+    state.round = RoundRecord()
+    ctx.emit("round", f"assault round {state.assault_round} begins", "RSR 4.24")
+    return Go.ROUND

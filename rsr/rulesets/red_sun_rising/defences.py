@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from rsr.decisions import Decision, Policy
 from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising import activation
-from rsr.rulesets.red_sun_rising.state import RsrState
+from rsr.rulesets.red_sun_rising.sequence import Go
+from rsr.rulesets.red_sun_rising.state import Ask, RsrState
 
 TRENCH_MINIMUM_CP = 3  # RSR 13.11
 MAX_TRENCH = 2         # RSR 13.11
@@ -45,3 +49,31 @@ def build_trenches(state: RsrState, ctx: Context, side: str, hexes: list[str]) -
         state.trenches[hex_id] = state.trenches.get(hex_id, 0) + 1
         ctx.emit("trench", f"{side} builds a level {state.trenches[hex_id]} trench in {hex_id}", "RSR 13.11",
                  hex=hex_id, level=state.trenches[hex_id], side=side)
+
+
+# -- the End Stage's trench decisions, Russia's then Japan's (sequence.END) ----------------------------------
+
+
+def run_trenches(side: str) -> Any:
+    """RSR 13.11, RSR 13.16: ``side`` says where it builds a trench level this End Stage (decision ``trenches``)."""
+    def run(state: RsrState, ctx: Context, stage_side: str | None) -> Go:
+        state.ask = Ask("trenches", side, f"{state.request_base()}/{side}/trenches")
+        return Go.ASKED
+
+    return run
+
+
+def apply_trenches(state: RsrState, ctx: Context, ask: Ask, answer: Any) -> None:
+    build_trenches(state, ctx, ask.side, [str(h) for h in answer["build"]])
+
+
+TRENCHES = Decision(
+    "trenches", "t{turn}/end/{side}/trenches", "RSR 13.11", "each side, Russia first",
+    prompt=lambda state, ask: f"End Stage: trench levels to build ({ask.side})",
+    options=lambda state, ask: {"hexes": trench_sites(state, ask.side)},
+    template=lambda state, ask: {"build": trench_sites(state, ask.side)},
+    policy=Policy("trenches", ("build", "never", "ask"), default="build",
+                  answer=lambda state, ask, request, rule: ({"build": request.options["hexes"] if rule == "build"
+                                                             else []} if rule in ("build", "never") else None)),
+    schema={"type": "object", "required": ["build"], "properties": {"build": {"type": "array"}}},
+    shape="a trench answer is {build: [hexes]}", apply=apply_trenches)

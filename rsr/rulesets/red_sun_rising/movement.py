@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rsr.decisions import Decision
 from rsr.engine import Context
 from rsr.errors import RulesError
-from rsr.rulesets.red_sun_rising import activation
-from rsr.rulesets.red_sun_rising.state import RsrState, Unit
+from rsr.rulesets.red_sun_rising import activation, reinforcements
+from rsr.rulesets.red_sun_rising.sequence import STAGES, Go
+from rsr.rulesets.red_sun_rising.state import Ask, RsrState, Unit
 from rsr.rulesets.red_sun_rising.terrain import enemy, occupied_by, step_cost, usable_rail, zone_of_control
 
 
@@ -97,9 +99,8 @@ def check_path(state: RsrState, unit: Unit, path: tuple[str, ...]) -> PathCheck:
 
 
 def parse_order(state: RsrState, side: str, answer: Any) -> list[Step]:
-    """Check an order's shape and every path before any die (RSR 9.1, 9.12-9.16, 14.0)."""
-    if not isinstance(answer, dict) or not isinstance(answer.get("steps"), list) or set(answer) - {"steps"}:
-        raise RulesError("a movement order is {steps: [{unit, path}]} in activation order")
+    """Check every step and path of an order (its shape: LAND_MOVEMENT's schema) before any die (RSR 9.1,
+    RSR 9.12-9.16, RSR 14.0)."""
     steps: list[Step] = []
     seen: dict[str, int] = {}
     surprise = side == "japan" and activation.february_1904(state)  # RSR 18.81: no activation rolls
@@ -215,3 +216,56 @@ def destinations(state: RsrState, unit: Unit) -> dict[str, tuple[str, ...]]:
                 best[there] = (total, new_path)
                 heapq.heappush(heap, (total, new_path, there))
     return {hex_id: path for hex_id, (_, path) in sorted(best.items())}
+
+
+# -- the Land Movement Stage's order (sequence.MOVEMENT; the overstack that may follow: stacking.py) ------------
+
+
+def run_orders(state: RsrState, ctx: Context, side: str) -> Go:
+    """RSR 4.23: the phasing player's activation order and paths (decision ``land-movement``)."""
+    state.ask = Ask("land-movement", side, f"{state.request_base()}/orders")
+    return Go.ASKED
+
+
+def movement_units(state: RsrState, side: str) -> dict[str, dict[str, Any]]:
+    """Every unit of ``side`` on the map: its hex, kind, movement allowance and command unit."""
+    found = {}
+    for _, unit in sorted(state.units.items()):
+        if unit.side != side or not unit.hex or unit.steps <= 0:
+            continue
+        found[unit.id] = {"hex": unit.hex, "kind": activation.kind(state, unit),
+                          "movement": str(movement_allowance(state, unit)), "assigned_to": unit.assigned_to}
+    return found
+
+
+def movement_template(state: RsrState, ask: Ask) -> dict[str, Any]:
+    """RSR 4.23, RSR 9.12-9.14: the chain of command in order (supreme HQ, armies, assigned units), no paths."""
+    units = movement_units(state, ask.side)
+    chain = [u for u, info in units.items() if info["kind"] == "shq"]
+    chain += [u for u, info in units.items() if info["kind"] == "army"]
+    chain += [u for u, info in units.items() if info["kind"] == "combat" and info["assigned_to"]]
+    return {"steps": [{"unit": u, "path": []} for u in chain]}
+
+
+def apply_orders(state: RsrState, ctx: Context, ask: Ask, answer: Any) -> None:
+    """RSR 4.23, RSR 9.1: check every path, then activate and move unit by unit; foreign aid may be earned
+    (RSR 18.3)."""
+    execute(state, ctx, parse_order(state, ask.side, answer))
+    reinforcements.check_foreign_aid(state, ctx)
+
+
+LAND_MOVEMENT = Decision(
+    "land-movement", "t{turn}/{side}/movement/orders", "RSR 4.23", "the phasing player",
+    prompt=lambda state, ask: f"{STAGES[state.stage_key()].name} ({activation.month(state)}, "
+                              f"{activation.season(state)}): activation order and paths",
+    options=lambda state, ask: {"units": movement_units(state, ask.side)},
+    template=movement_template,
+    schema={"type": "object", "required": ["steps"], "additionalProperties": False,
+            "properties": {"steps": {"type": "array"}}},
+    shape="a movement order is {steps: [{unit, path}]} in activation order", apply=apply_orders)
+
+
+def run_end(state: RsrState, ctx: Context, side: str) -> Go:
+    """RSR 4.23: the stage ends once every overstacked hex is within its limit."""
+    ctx.emit("stage", f"{STAGES[state.stage_key()].name} ends", "RSR 4.23")
+    return Go.ON

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rsr.decisions import Decision, Policy
 from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising import activation, supply
-from rsr.rulesets.red_sun_rising.state import RsrState, Unit
+from rsr.rulesets.red_sun_rising.sequence import STAGES, Go
+from rsr.rulesets.red_sun_rising.state import Ask, RsrState, Unit
 
 RAILHEADS = ("3316", "3337")  # RSR 17.0, 17.11: where Russian units and command units appear
 FOREIGN_AID_CITIES = {"0220": "Seoul", "0801": "Port Arthur", "2008": "Liaoyang", "2309": "Mukden"}  # RSR 18.3
@@ -125,13 +127,30 @@ def rebuild(state: RsrState, ctx: Context, side: str, unit_ids: list[Any]) -> No
         ctx.emit("rebuilt", f"{unit_id} is rebuilt to full strength", "RSR 17.2", unit=unit_id)
 
 
-def reinforcement_answer(state: RsrState, ctx: Context, side: str, answer: Any,
-                         assign: Any) -> None:
+# -- the Reinforcement Stage's order (sequence.REINFORCEMENT; the naval landings before it: naval_seam.py) ---
+
+
+def run_assignments(state: RsrState, ctx: Context, side: str) -> Go:
+    """RSR 14.0, RSR 17.0-17.2: the phasing player's Reinforcement Stage order (decision ``assignments``)."""
+    state.ask = Ask("assignments", side, f"{state.request_base()}/assign")
+    return Go.ASKED
+
+
+def assignment_options(state: RsrState, ask: Ask) -> dict[str, Any]:
+    """Every combat unit with its command unit, every command unit, and where arriving command units may go."""
+    side = ask.side
+    units = {u.id: u.assigned_to for _, u in sorted(state.units.items())
+             if u.side == side and u.hex and u.steps > 0 and activation.kind(state, u) == "combat"}
+    commands = [u.id for _, u in sorted(state.units.items())
+                if u.side == side and u.hex and u.steps > 0 and activation.kind(state, u) != "combat"]
+    return {"units": units, "command_units": commands,
+            "arrivals": {u: list(RAILHEADS) for u in arrivals_this_stage(state, side)}}
+
+
+def reinforcement_answer(state: RsrState, ctx: Context, ask: Ask, answer: Any) -> None:
     """The Reinforcement Stage order: where arriving command units go (17.11, Russia), resupply (10.14,
     Russia), builds (17.0), rebuilds (17.2), assignments (14.0) last, so new units can be assigned at once."""
-    if not isinstance(answer, dict) or set(answer) - {"assign", "build", "rebuild", "resupply", "arrive"}:
-        raise RulesError("a reinforcement order is {assign: {...}, build: [...], rebuild: [...], resupply: hex, "
-                         "arrive: {command unit: 3316 or 3337}}")
+    side = ask.side
     if side != "russia" and (answer.get("build") or answer.get("resupply") or answer.get("arrive")):
         raise RulesError("only Russia builds units, resupplies fortresses and places arriving command units "
                          "(RSR 17.0, 10.14, 17.11)")
@@ -142,7 +161,37 @@ def reinforcement_answer(state: RsrState, ctx: Context, side: str, answer: Any,
         supply.resupply(state, ctx, str(answer["resupply"]))
     build(state, ctx, list(answer.get("build") or []))
     rebuild(state, ctx, side, list(answer.get("rebuild") or []))
-    assign(state, ctx, side, {"assign": answer.get("assign") or {}})
+    assign(state, ctx, side, answer.get("assign") or {})
+
+
+def assign(state: RsrState, ctx: Context, side: str, orders: Any) -> None:
+    """RSR 14.0: any number of combat units to any command unit of their side."""
+    if not isinstance(orders, dict):
+        raise RulesError("an assignment answer is {assign: {unit: command unit}}")
+    for unit_id, hq_id in sorted(orders.items()):
+        unit, hq = state.units.get(unit_id), state.units.get(str(hq_id))
+        if unit is None or unit.side != side or not unit.hex or unit.steps <= 0 \
+                or activation.kind(state, unit) != "combat":
+            raise RulesError(f"{unit_id} is not a {side} combat unit on the map (RSR 14.0)")
+        if hq is None or hq.side != side or not hq.hex or hq.steps <= 0 or activation.kind(state, hq) == "combat":
+            raise RulesError(f"{hq_id} is not a {side} command unit on the map (RSR 14.0)")
+        if unit.assigned_to != hq.id:
+            unit.assigned_to = hq.id
+            ctx.emit("assigned", f"{unit_id} is assigned to {hq.id}", "RSR 14.0", unit=unit_id, command=hq.id)
+
+
+ASSIGNMENTS = Decision(
+    "assignments", "t{turn}/{side}/reinforcement/assign", "RSR 14.0", "the phasing player",
+    prompt=lambda state, ask: f"{STAGES[state.stage_key()].name}: assign or re-assign combat units to command "
+                              "units; builds, rebuilds, resupply and where arriving command units are placed",
+    options=assignment_options,
+    template=lambda state, ask: {"assign": {}},
+    policy=Policy("assignments", ("keep", "ask"), default="ask",
+                  answer=lambda state, ask, request, rule: {"assign": {}} if rule == "keep" else None),
+    schema={"type": "object", "propertyNames": {"enum": ["assign", "build", "rebuild", "resupply", "arrive"]}},
+    shape="a reinforcement order is {assign: {...}, build: [...], rebuild: [...], resupply: hex, "
+          "arrive: {command unit: 3316 or 3337}}",
+    apply=reinforcement_answer)
 
 
 def check_foreign_aid(state: RsrState, ctx: Context) -> None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from rsr.decisions import Decision, Policy
 from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising import activation
-from rsr.rulesets.red_sun_rising.state import RsrState, Unit
+from rsr.rulesets.red_sun_rising.sequence import Go
+from rsr.rulesets.red_sun_rising.state import Ask, RsrState, Unit
 
 
 def stacking_points(state: RsrState, unit: Unit) -> int:
@@ -77,3 +81,42 @@ def eliminate_excess(state: RsrState, ctx: Context, hex_id: str, side: str, chos
         unit.hex = None
         ctx.emit("eliminated", f"{unit_id} eliminated: {hex_id} was over its stacking limit of "
                  f"{stacking_limit(state, hex_id)}", "RSR 12.2", unit=unit_id, hex=hex_id)
+
+
+# -- the overstack decision, at the end of the Land Movement Stage (sequence.MOVEMENT) ----------------------
+
+
+def run_overstack(state: RsrState, ctx: Context, side: str) -> Go:
+    """RSR 12.2: after movement, the owner chooses the units to eliminate in each overstacked hex, hex by hex
+    in hex order (decision ``overstack``; the hexes still to settle ride with the question)."""
+    hexes = overstacked(state, side)
+    if not hexes:
+        return Go.ON
+    ask_overstack(state, side, hexes)
+    return Go.ASKED
+
+
+def ask_overstack(state: RsrState, side: str, hexes: list[str]) -> None:
+    state.ask = Ask("overstack", side, f"{state.request_base()}/overstack/{hexes[0]}", {"hexes": list(hexes)})
+
+
+def apply_overstack(state: RsrState, ctx: Context, ask: Ask, answer: Any) -> None:
+    hexes = ask.data["hexes"]
+    check_choice(state, hexes[0], ask.side, answer["eliminate"])
+    eliminate_excess(state, ctx, hexes[0], ask.side, answer["eliminate"])
+    if hexes[1:]:
+        ask_overstack(state, ask.side, hexes[1:])
+
+
+OVERSTACK = Decision(
+    "overstack", "t{turn}/{side}/movement/overstack/{hex}", "RSR 12.2", "the phasing player",
+    prompt=lambda state, ask: f"{ask.data['hexes'][0]} is over its stacking limit of "
+                              f"{stacking_limit(state, ask.data['hexes'][0])}: choose the units to eliminate",
+    options=lambda state, ask: {"hex": ask.data["hexes"][0],
+                                "units": [u.id for u in state.units_in(ask.data["hexes"][0], ask.side)]},
+    template=lambda state, ask: {"eliminate": excess_by_policy(state, ask.data["hexes"][0], ask.side)},
+    policy=Policy("overstack", ("weakest-first", "ask"), default="weakest-first",
+                  answer=lambda state, ask, request, rule: ({"eliminate": excess_by_policy(
+                      state, ask.data["hexes"][0], ask.side)} if rule == "weakest-first" else None)),
+    schema={"type": "object", "required": ["eliminate"], "properties": {"eliminate": {"type": "array"}}},
+    shape="an overstack answer is {eliminate: [unit ids]}", apply=apply_overstack)

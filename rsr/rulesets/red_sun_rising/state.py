@@ -47,6 +47,17 @@ class PendingLoss:
 
 
 @dataclass
+class Ask:
+    """The question the game waits for (one value: which decision, for whom, under which request id, with
+    what context); the decision table (ruleset.py, rsr/decisions.py) turns it into a request."""
+
+    kind: str
+    side: str
+    id: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
 class RoundRecord:
     """Who has attacked, defended, and which command units modified a die this round (11.22-11.23, 11.45)."""
 
@@ -71,7 +82,6 @@ class RsrState:
     attacks: list[Attack] = field(default_factory=list)
     next_attack: int = 0
     last_round: bool = False
-    pending_loss: PendingLoss | None = None
     finished: bool = False
     last_turn: int = 1
     control: dict[str, str] = field(default_factory=dict)         # city hex -> side (19.4)
@@ -79,34 +89,35 @@ class RsrState:
     moved: list[str] = field(default_factory=list)                # units that moved this game turn (13.11)
     attempted: list[str] = field(default_factory=list)            # activation attempted this stage (9.1)
     acting_commander: dict[str, str] = field(default_factory=dict)  # RSR 18.7: HQ id -> counter commanding
-    pending_overstack: list[str] = field(default_factory=list)    # hexes waiting for the owner's choice (12.2)
     supply_levels: dict[str, int] = field(default_factory=dict)   # RSR 10.12: turns of supply in 0801, 2937
     supply_source: dict[str, str] = field(default_factory=dict)   # unit -> source hex it traced to (10.13)
     attacked_sources: list[str] = field(default_factory=list)     # PA/Vladivostok whose units were attacked
     merchant_fleets: dict[str, str] = field(default_factory=dict) # fleet id -> land-map hex (10.21)
     fed_by: dict[str, str] = field(default_factory=dict)          # Japanese unit -> fleet feeding it (10.32)
-    feeding_due: bool = False                                      # the 10.32 choice of this Supply Stage waits
     blockade_fleets: list[str] = field(default_factory=list)      # fleets supporting a blockade (10.26)
-    fleets_moved: bool = False                                     # this Supply Stage's 10.25 step is over
+    fleets_moved: bool = False  # a record of this Supply Stage's RSR 10.25 answer, for the digest only (digest_fields)
     command_points: int = 0                                        # RSR 17.13, accumulated
     replacement_steps: int = 0                                     # RSR 17.22, accumulated
     off_map: list[str] = field(default_factory=list)              # arrived, awaiting transport (17.11)
     foreign_aid: list[str] = field(default_factory=list)          # RSR 18.3 achievements earned
     opening_events: list[Any] = field(default_factory=list)       # events of the opening automatic steps
-    stage_started: bool = False                                    # the stage's automatic start has run
-    end_phase: int = 0                                             # End Stage: 0 russia, 1 japan trenches, 2 done
     advance_into: dict[str, list[str]] = field(default_factory=dict)  # 11.13: hex vacated by retreat -> units
-    retreat_done: bool = False                                     # this round's 11.1 step is over
     retreat_results: list[str] = field(default_factory=list)      # hexes vacated by 11.1 this round
     advance_pending: list[str] = field(default_factory=list)      # vacated hexes awaiting an advance (11.3)
     declared_round: list[dict[str, Any]] = field(default_factory=list)  # last round's attacks, as declared
     result: dict[str, Any] | None = None                           # RSR 19.4: winner, level, case once over
+    ask: Ask | None = None     # the question the game waits for (None: none, or the naval game's, naval_seam.py)
+    step: str = ""             # the step of the stage's declared steps to run next ("": the stage has not started)
     # -- naval game (issue 12): None in scenarios without it; naval_static is fixed data, never hashed
     naval: Any = None
     naval_static: Any = None
 
     def stage_key(self) -> str:
         return self.sequence[self.stage_index]
+
+    def request_base(self) -> str:
+        """The start of every request id of the current stage: ``t3/japan/combat``."""
+        return f"t{self.turn}/{self.stage_key().replace('.', '/')}"
 
     def units_in(self, hex_id: str, side: str | None = None) -> list[Unit]:
         return [u for _, u in sorted(self.units.items())
@@ -115,6 +126,50 @@ class RsrState:
     def to_json(self) -> dict[str, Any]:
         from rsr.engine import to_jsonable
 
-        data = {k: v for k, v in self.__dict__.items()
-                if k not in ("static", "naval_static") and not (k == "naval" and v is None)}
-        return to_jsonable(data)
+        return {k: to_jsonable(v) for k, v in digest_fields(self).items()}
+
+
+# fields of RsrState left out of the state digest: the scenario's fixed data (pinned by its hash in the invitation)
+# and the static tables; ``ask`` and ``step`` are there in the form they had before (digest_fields)
+FIXED_STATE = ("sequence", "turns", "static", "naval_static")
+SIDES = ("russia", "japan")
+
+
+def digest_fields(state: RsrState) -> dict[str, Any]:
+    """The fields the state digest covers, in the explicit form of ruleset version 0.3, so that a game in
+    progress keeps its digests (docs/protocol.md).
+
+    Before the pending question became one value (``ask``) and the stages' progress one declared step
+    (``step``), the state held flags; the form keeps them, derived from the position at rest (where the game
+    waits for an answer or has ended, the only place a digest is taken): the step losses and overstacked hexes
+    waiting (RSR 11.5, RSR 12.2), the feeding choice due (RSR 10.32), whether the stage had started, whether this
+    round's retreat before combat was over (RSR 11.1: sticky until the next Land Combat Stage) and how far the End
+    Stage's trenches were (RSR 13.1: 2 from the End Stage to the next). ``fleets_moved`` (RSR 10.25) cannot be derived
+    and is kept in the state as a record.
+    """
+    if "ask" not in state.__dict__:  # a checkpoint pickled by an older rsr: give a digest it cannot match
+        return {"stale-checkpoint": True}
+    fields = {k: v for k, v in state.__dict__.items()
+              if k not in FIXED_STATE and k not in ("ask", "step") and not (k == "naval" and v is None)}
+    ask = state.ask
+    kind = ask.kind if ask is not None else None
+    key = state.stage_key()
+    fields["pending_loss"] = ask.data["loss"] if ask is not None and kind == "step-losses" else None
+    fields["pending_overstack"] = list(ask.data["hexes"]) if ask is not None and kind == "overstack" else []
+    fields["feeding_due"] = kind == "fleet-feeding"
+    fields["stage_started"] = state.step != ""
+    fields["retreat_done"] = (kind != "retreats" if key.endswith("combat")
+                              else _reached_before(state, lambda k: k.endswith("combat")))
+    if key == "end":
+        fields["end_phase"] = SIDES.index(ask.side) if ask is not None else 2
+    else:
+        fields["end_phase"] = 2 if _reached_before(state, lambda k: k == "end") else 0
+    return fields
+
+
+def _reached_before(state: RsrState, matches: Any) -> bool:
+    """A stage ``matches`` has been played in this game before the current one (a game starts at the first
+    stage of its first turn)."""
+    first_turn = state.last_turn - state.turns + 1
+    return any(matches(k) for k in state.sequence[:state.stage_index]) or (
+        state.turn > first_turn and any(matches(k) for k in state.sequence))

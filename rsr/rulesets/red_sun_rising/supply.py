@@ -11,10 +11,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from rsr.decisions import Decision, Policy
 from rsr.engine import Context
 from rsr.hexgrid import reachable
 from rsr.rulesets.red_sun_rising import activation
-from rsr.rulesets.red_sun_rising.state import RsrState, Unit
+from rsr.rulesets.red_sun_rising.losses import lose_step
+from rsr.rulesets.red_sun_rising.sequence import Go
+from rsr.rulesets.red_sun_rising.state import Ask, RsrState, Unit
 from rsr.rulesets.red_sun_rising.terrain import enemy, occupied_by, step_cost, usable_rail, zone_of_control
 
 SUPPLY_RANGE = Fraction(3)          # RSR 10.33
@@ -223,8 +226,6 @@ def _set(state: RsrState, ctx: Context, unit: Unit, source: str | None, why: str
 
 def attrition(state: RsrState, ctx: Context, side: str) -> None:
     """RSR 10.4-10.43: each combat unit out of supply loses a step at the end of the Supply Stage."""
-    from rsr.rulesets.red_sun_rising.combat import lose_step
-
     for _, unit in sorted(state.units.items()):
         if unit.side == side and unit.hex and unit.steps > 0 and not unit.in_supply \
                 and activation.kind(state, unit) == "combat":
@@ -326,3 +327,68 @@ def move_fleets(state: RsrState, ctx: Context, moves: dict[str, str]) -> None:
         ctx.emit("fleet", f"merchant fleet {fleet} shifts {state.merchant_fleets[fleet]} -> {hex_id}", "RSR 10.25",
                  fleet=fleet, frm=state.merchant_fleets[fleet], to=hex_id)
         state.merchant_fleets[fleet] = hex_id
+
+
+# -- the Supply Stage's steps and decisions (sequence.SUPPLY) ----------------------------------------------
+
+
+def run_supply(state: RsrState, ctx: Context, side: str) -> Go:
+    """RSR 10.3-10.4: every unit traces supply, then attrition; Japan first shares out its merchant fleets'
+    points among the units they may feed (RSR 10.32, decision ``fleet-feeding``), where any may."""
+    if side == "japan" and any(feeding_options(state).values()):
+        state.ask = Ask("fleet-feeding", "japan", f"{state.request_base()}/feeding")
+        return Go.ASKED
+    judge_supply(state, ctx, side)
+    attrition(state, ctx, side)
+    return Go.ON
+
+
+def feeding_request_options(state: RsrState, ask: Ask) -> dict[str, Any]:
+    """RSR 10.32: the units each fleet may feed, the fleets, and each unit's command points."""
+    options = feeding_options(state)
+    return {"units": {u: f for u, f in options.items() if f}, "fleets": japanese_fleets(state),
+            "points": {u: activation.command_value(state, state.units[u]) for u in options if options[u]}}
+
+
+def apply_feeding(state: RsrState, ctx: Context, ask: Ask, answer: Any) -> None:
+    feed = {str(k): str(v) for k, v in answer["feed"].items()}
+    check_feeding(state, feed)
+    judge_japanese_supply(state, ctx, feed)
+    attrition(state, ctx, "japan")
+
+
+FEEDING = Decision(
+    "fleet-feeding", "t{turn}/japan/supply/feeding", "RSR 10.32", "Japan",
+    prompt=lambda state, ask: "Supply Stage: which units each merchant fleet feeds (four command points a fleet)",
+    options=feeding_request_options,
+    template=lambda state, ask: {"feed": feeding_by_policy(state)},
+    policy=Policy("feeding", ("most-points", "ask"), default="most-points",  # RSR 10.32, RSR 10.42
+                  answer=lambda state, ask, request, rule: ({"feed": feeding_by_policy(state)}
+                                                            if rule == "most-points" else None)),
+    schema={"type": "object", "required": ["feed"], "additionalProperties": False,
+            "properties": {"feed": {"type": "object"}}},
+    shape="a feeding answer is {feed: {unit: merchant fleet}}", apply=apply_feeding)
+
+
+def run_fleet_moves(state: RsrState, ctx: Context, side: str) -> Go:
+    """RSR 10.25: at the end of the Japanese Supply Stage its merchant fleets may shift (``fleet-moves``)."""
+    if side != "japan" or not state.merchant_fleets:
+        return Go.ON
+    state.ask = Ask("fleet-moves", "japan", f"{state.request_base()}/fleets")
+    return Go.ASKED
+
+
+def apply_fleet_moves(state: RsrState, ctx: Context, ask: Ask, answer: Any) -> None:
+    move_fleets(state, ctx, {str(k): str(v) for k, v in answer.get("moves", {}).items()})
+    state.fleets_moved = True  # (a record for the state digest, state.digest_fields)
+
+
+FLEET_MOVES = Decision(
+    "fleet-moves", "t{turn}/japan/supply/fleets", "RSR 10.25", "Japan",
+    prompt=lambda state, ask: "end of the Supply Stage: shift merchant fleets on the land map",
+    options=lambda state, ask: {"fleets": {f: fleet_destinations(state, f) for f in sorted(state.merchant_fleets)}},
+    template=lambda state, ask: {"moves": {}},
+    policy=Policy("fleets", ("stay", "ask"), default="stay",
+                  answer=lambda state, ask, request, rule: {"moves": {}} if rule == "stay" else None),
+    schema={"type": "object", "properties": {"moves": {"type": "object"}}},
+    shape="a fleet answer is {moves: {fleet: hex}}", apply=apply_fleet_moves)
