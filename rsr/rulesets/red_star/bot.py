@@ -275,6 +275,20 @@ def support_for_attacks(state: RsState, request: Request, inputs: list[dict[str,
     return out
 
 
+def fire_plan(state: RsState, request: Request) -> list[dict[str, Any]]:
+    """RS/RS 5.2: the bot plans its missions ahead: policy fire-missions ``{turn, missions}`` answers this request
+    and each later one in order (one mission at a time, each after the one before resolved), with its prepared
+    combats planned alongside (policy combats); asked again in the same segment (its plan used up or void), it
+    fires no more."""
+    if request.options.get("mission", 1) > 1:
+        return [{"request": request.id, "answer": {"missions": []}}]
+    missions = fire_missions(state, request.side)
+    if not missions["missions"]:
+        return [{"request": request.id, "answer": missions}]
+    return combats_planned_with(state, request.side, missions) + [
+        {"policy": "fire-missions", "rule": {"turn": state.turn, "missions": missions["missions"]}}]
+
+
 def combats_planned_with(state: RsState, side: str, missions: dict[str, Any]) -> list[dict[str, Any]]:
     """With fire missions to roll, the prepared combats go with them as a conditional plan (policy
     ``combats``, RS/RS 6.1), each with its choices inline, so the combats need no packet of their own after

@@ -73,46 +73,81 @@ UNSEAL = Decision(
     prompt=lambda state, ask: f"reveal your sealed choice {ask.data['sealed']}", unseals=True, apply=apply_unseal)
 
 
-# -- RS/RS 5.2: indirect fire missions (RS/RS 5.41 counterbattery: counterbattery.py) -----------------
+# -- RS/RS 5.2: indirect fire missions, one at a time (RS/RS 5.41 counterbattery: counterbattery.py) -------
+
+MISSIONS_SHAPE = "fire missions are {missions: [{bombard: unit id | interdict: hex, artillery: [ids]}]} (RS/RS 5.2)"
 
 
 def apply_fire_missions(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
-    missions = artillery.check_missions(state, ask.side, answer)
-    if ask.kind == "more-missions" and not missions:
-        state.cb = {}  # RS/RS 5.2: no more missions this segment
+    """RS/RS 5.2: one mission (or none: no more this segment), announced, answered by counterbattery (5.41),
+    resolved before the next is asked. Policy fire-missions' plan gives its next item, re-checked now."""
+    if isinstance(answer, dict) and "plan" in answer:
+        step = answer["plan"]
+        if not isinstance(step, artillery.PlanStep):
+            raise ShapeError(MISSIONS_SHAPE)
+        answer = {k: v for k, v in answer.items() if k != "plan"}
+        for planned, reason in step["dropped"]:
+            ctx.emit("void", f"{ask.side}'s planned mission {planned} (policy fire-missions) is void: {reason}",
+                     "RS/RS 5.2", side=ask.side, request=ask.id, source="policy fire-missions", reason=reason)
+        state.mission_plan = {"missions": step["missions"], "next": step["next"]}
+    if isinstance(answer, dict) and isinstance(answer.get("missions"), list) and len(answer["missions"]) > 1:
+        raise RuleBroken("one mission at a time: each is chosen after the one before has resolved; to plan "
+                         "ahead, set policy fire-missions to {turn: N, missions: [...]}", "RS/RS 5.2")
+    missions = artillery.check_missions(state, ask.side, answer, state.mission_round + 1)
+    if not missions:
+        if state.mission_round == 0:
+            artillery.announce(state, ctx, ask.side, [])
+        else:
+            ctx.emit("fire-missions", f"{ask.side} fires no more artillery missions", "RS/RS 5.2", side=ask.side,
+                     missions=0)
         return
     artillery.announce(state, ctx, ask.side, missions)
     state.missions = missions
-    guns = [g for m in missions for g in m["artillery"]]
     round_part = f"/{state.mission_round + 1}" if state.mission_round else ""  # the first keeps its ids
-    counterbattery.open_chain(state, ctx, "artillery", {ask.side: guns}, enemy_of(ask.side),
+    counterbattery.open_chain(state, ctx, "artillery", {ask.side: missions[0]["artillery"]}, enemy_of(ask.side),
                               f"t{state.turn}/{ask.side}/artillery{round_part}")
 
 
 def mission_options(state: RsState, ask: Ask) -> dict[str, Any]:
     """RS/RS 5.2, 4.3: the guns that may fire and what each reaches, and the support points left to pay."""
-    return {"artillery": artillery.options(state, ask.side), "support_points": state.support.get(ask.side, 0)}
+    return {"artillery": artillery.options(state, ask.side), "support_points": state.support.get(ask.side, 0),
+            "mission": state.mission_round + 1}
+
+
+def check_mission_plan(rule: dict[str, Any]) -> None:
+    """RS/RS 5.2: policy fire-missions' plan is {turn: N, missions: [...]}."""
+    turn, missions = rule.get("turn"), rule.get("missions")
+    if set(rule) != {"turn", "missions"} or not isinstance(turn, int) or isinstance(turn, bool) or turn < 1 \
+            or not isinstance(missions, list) or not all(isinstance(m, dict) for m in missions):
+        raise RulesError("policy fire-missions is ask, hold, or {turn: N, missions: [{bombard | interdict, "
+                         "artillery}]}: the missions of game turn N, fired one after another in that order")
+
+
+def check_mission_plan_in(state: RsState, side: str, rule: Any) -> None:
+    """RS/RS 5.2: a plan for this turn, set before the side's first mission, is checked whole where it is set."""
+    if isinstance(rule, dict) and rule.get("turn") == state.turn and state.ask is not None \
+            and state.ask.kind == "fire-missions" and state.ask.side == side and state.mission_round == 0:
+        artillery.check_plan(state, side, rule["missions"])
+
+
+def missions_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
+    """RS/RS 5.2: ``hold`` fires none; a plan for this turn gives its next mission (artillery.next_planned)."""
+    if rule == "hold":
+        return {"missions": []}
+    if isinstance(rule, dict) and rule.get("turn") == state.turn:
+        return artillery.next_planned(state, request.side, rule["missions"])
+    return None
 
 
 FIRE_MISSIONS = Decision(
-    "fire-missions", "t{turn}/{side}/artillery/missions", "RS/RS 5.2", "the phasing player",
-    prompt=lambda state, ask: f"Artillery Fire segment, {state.date()}: bombardment and interdiction missions "
-                              "(an empty list fires none)",
+    "fire-missions", "t{turn}/{side}/artillery/missions, t{turn}/{side}/artillery/missions/{n}", "RS/RS 5.2",
+    "the phasing player",
+    prompt=lambda state, ask: f"Artillery Fire segment, {state.date()}: your mission {state.mission_round + 1}, "
+                              "one bombardment or interdiction (an empty list fires no more this segment)",
     options=mission_options,
     template=lambda state, ask: {"missions": []},
-    policy=Policy("fire-missions", ("ask", "hold"), default="ask",
-                  answer=lambda state, ask, request, rule: {"missions": []} if rule == "hold" else None),
-    apply=apply_fire_missions)
-
-
-MORE_MISSIONS = Decision(
-    "more-missions", "t{turn}/{side}/artillery/missions/{n}", "RS/RS 5.2", "the phasing player",
-    prompt=lambda state, ask: f"Artillery Fire segment, {state.date()}: your missions so far have resolved; "
-                              "more bombardment and interdiction missions (an empty list fires no more)",
-    options=mission_options,
-    template=lambda state, ask: {"missions": []},
-    policy=Policy("more-missions", ("planned", "ask"), default="planned",
-                  answer=lambda state, ask, request, rule: {"missions": []} if rule == "planned" else None),
+    policy=Policy("fire-missions", ("ask", "hold"), default="ask", answer=missions_by_policy, form=dict,
+                  check=check_mission_plan, check_in=check_mission_plan_in),
     apply=apply_fire_missions)
 
 
@@ -465,6 +500,6 @@ RESERVE_MOVE = Decision(
 # the policies are listed to players in this order (attack-choices first, counterbattery last)
 DECISIONS: tuple[Decision, ...] = (
     ATTACK_CHOICES, DEFENCE_CHOICES, MORALE, RETREAT, RETREAT_LOSSES, INTERDICTION_LOSSES, TARGET_TIES, OVERSTACK,
-    ADVANCE, REPLACEMENTS, RESERVES, RESERVE_MOVE, FIRE_MISSIONS, MORE_MISSIONS, COMBATS, COUNTERBATTERY,
+    ADVANCE, REPLACEMENTS, RESERVES, RESERVE_MOVE, FIRE_MISSIONS, COMBATS, COUNTERBATTERY,
     ENTRY_PLAN, UNSEAL, MOVEMENT,
 )

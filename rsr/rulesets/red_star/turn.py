@@ -65,6 +65,7 @@ def start_segment(state: RsState, ctx: Context) -> None:
     state.cb = {}  # RS/RS 5.41
     state.missions = []
     state.mission_round = 0
+    state.mission_plan = {}
     if segment.key == "reinforcement-planning":
         state.entry_plans = {}
         force.receive_points(state, ctx)
@@ -132,7 +133,9 @@ def run_force_adjustment(state: RsState, ctx: Context, side: str | None) -> bool
 
 
 def run_artillery_fire(state: RsState, ctx: Context, side: str | None) -> bool:
-    """RS/RS 5.0-5.2: the phasing side's markers of last turn come off; it may fire indirect missions."""
+    """RS/RS 5.0-5.2: the phasing side's interdiction markers of last turn come off; it may fire indirect
+    missions, one at a time: each is announced, may draw counterbattery (5.41) and resolves before the next
+    is chosen (issue 22, point 14), while a gun can fire and a support point is left."""
     assert side is not None
     if state.force_step == "asked" and state.cb:
         if not counterbattery.step(state, ctx):
@@ -140,13 +143,14 @@ def run_artillery_fire(state: RsState, ctx: Context, side: str | None) -> bool:
         artillery.resolve_missions(state, ctx, side, state.missions, state.cb["suppressed"])
         fired = bool(state.missions)
         state.missions = []
+        state.cb = {}
         state.force_step = "resolved"
         if fired and artillery.eligible(state, side) and state.support.get(side, 0) >= 1:
-            # RS/RS 5.2: the next mission is decided after the previous one's dice (issue 22); policy
-            # more-missions "planned" (default) answers "no more": the first answer was the whole plan
+            # RS/RS 5.2: the next mission is decided after the previous one's dice (policy fire-missions may
+            # answer it from the player's standing plan)
             state.mission_round += 1
             state.force_step = "asked"
-            state.ask = Ask("more-missions", side,
+            state.ask = Ask("fire-missions", side,
                             f"t{state.turn}/{side}/artillery/missions/{state.mission_round + 1}")
             return False
     if state.force_step == "":
