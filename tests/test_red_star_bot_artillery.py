@@ -28,9 +28,7 @@ def test_the_bot_plans_a_legal_bombardment() -> None:
     assert request is not None and request.kind == "fire-missions"
     inputs = ruleset.bot(position.state, request)
     assert inputs == ruleset.bot(position.state, request)  # deterministic
-    plan = next(item for item in inputs if item.get("policy") == "fire-missions")["rule"]  # RS/RS 5.2: planned
-    assert plan["turn"] == position.state.turn and not any("request" in item for item in inputs)
-    answer = {"missions": plan["missions"]}
+    answer = next(item for item in inputs if "request" in item)["answer"]  # after a combats plan, if any
     checked = artillery.check_missions(position.state, "japan", answer)
     bombard = [m for m in checked if m["mission"] == "bombard"]
     assert bombard, answer
@@ -69,18 +67,14 @@ def test_a_bot_turn_fires_its_guns() -> None:
     ruleset, position = _position()
     state = position.state
     events: list[Any] = []
-    policies: dict[str, Any] = {}
     for _ in range(60):
         request = ruleset.next_request(state)
         if request is None or request.id.startswith("t1/soviet"):
             break
-        answer = ruleset.bot(state, request) if request.policy not in policies else []
-        policies.update({item["policy"]: item["rule"] for item in answer if "policy" in item})
-        answered = next((item["answer"] for item in answer if "request" in item), None)
-        if answered is None and request.policy in policies:  # RS/RS 5.2: the bot's plan answers, in order
-            answered = ruleset.answer_by_policy(state, request, policies[request.policy])
-        if answered is None:
+        answer = ruleset.bot(state, request)
+        if not answer:
             break
-        state, new = ruleset.apply(state, request, answered, ScriptedDice([3] * 40))
+        answered = next(item for item in answer if "request" in item)  # a combats plan may come first
+        state, new = ruleset.apply(state, request, answered["answer"], ScriptedDice([3] * 40))
         events += new
     assert any(e.kind == "fire-mission" for e in events)

@@ -46,7 +46,7 @@ def test_a_plan_is_checked_whole_where_it_is_set() -> None:
         ruleset.check_policy_in(state, "japan", "fire-missions", dear)
     later = {"turn": 2, "missions": dear["missions"]}  # another turn's plan: checked when its turn comes
     ruleset.check_policy_in(state, "japan", "fire-missions", later)
-    with pytest.raises(RulesError, match="policy fire-missions is ask, hold, or"):
+    with pytest.raises(RulesError, match="policy fire-missions is planned, ask, hold, or"):
         ruleset.check_policy("fire-missions", {"turn": 1, "missions": "all"})
 
 
@@ -62,6 +62,7 @@ def test_the_policy_answers_one_mission_at_a_time() -> None:
     assert ruleset.answer_by_policy(state, request, plan)["missions"] == []
     assert ruleset.answer_by_policy(state, request, {**plan, "turn": 2}) is None  # not this turn's: asked
     assert ruleset.answer_by_policy(state, request, "hold") == {"missions": []}
+    assert ruleset.answer_by_policy(state, request, "planned") is None  # the segment's first mission is asked
 
 
 def test_a_hand_written_plan_marker_is_refused() -> None:
