@@ -73,9 +73,9 @@ SCRIPT: dict[str, tuple[dict[str, Any], bool]] = {
     "t1/soviet/markers/reserves": ({"create": ["su-36-36-tk"], "release": []}, False),
     # 3 July (turn 2), the Japanese player turn of the acceptance
     "t2/japan/prepared/combats": ({"combats": [{"hex": "2521", "attackers": ["jp-1-64", "jp-2-64"]}]}, False),
-    "t2/japan/prepared/attack-choices": ({"combats": {C1: {"lead": {"2520": "jp-1-64"},
+    "t2/japan/prepared/c1/attack-choices": ({"combats": {C1: {"lead": {"2520": "jp-1-64"},
                                                            "support": ["jp-1-13-art"]}}}, True),
-    "t2/japan/prepared/defence-choices": ({"combats": {C1: {"lead": "su-3-9", "support": ["su-1-185"]}}}, False),
+    "t2/japan/prepared/c1/defence-choices": ({"combats": {C1: {"lead": "su-3-9", "support": ["su-1-185"]}}}, False),
     "t2/japan/movement/orders": ({"moves": [{"units": ["jp-23-hq"], "path": ["2116"]}]}, False),
 }
 # 3 July: the Japanese plan their two missions ahead (policy fire-missions, RS/RS 5.2): each fires after the
@@ -104,8 +104,8 @@ ASKED: dict[str, list[dict[str, Any]]] = {
 ASKED_ANSWERS = {  # the same choices as the standing orders, given when asked (none in the 2 July turn)
     "t2/japan/artillery/counterbattery1": {"fire": []},
     "t2/japan/artillery/2/counterbattery1": {"fire": []},
-    "t2/japan/prepared/counterbattery1": {"fire": [{"target": "jp-1-13-art", "artillery": ["su-1-175"]}]},
-    "t2/japan/prepared/counterbattery2": {"fire": [{"target": "su-1-175", "artillery": ["jp-1ind-art"]}]},
+    "t2/japan/prepared/c1/counterbattery1": {"fire": [{"target": "jp-1-13-art", "artillery": ["su-1-175"]}]},
+    "t2/japan/prepared/c1/counterbattery2": {"fire": [{"target": "su-1-175", "artillery": ["jp-1ind-art"]}]},
 }
 
 

@@ -33,9 +33,8 @@ def answer(state: RsState, request: Request) -> list[dict[str, Any]]:
         return [{"request": request.id, "answer": {"entries": force.default_plan(state, request.side)}, "seal": True}]
     if kind == "attack-choices":
         return [{"request": request.id, "answer": request.template, "seal": True}]
-    if kind == "combats":  # RS/RS 5.3, 6.21: the bot plans each combat's choices and support with it
-        return [{"request": request.id, "answer": {"combats": with_choices(state, request.side,
-                                                                          prepared_attacks(state, request.side))}}]
+    if kind == "combats":  # (its choices come sealed, combat by combat: RS/RS 6.21, 5.3)
+        return [{"request": request.id, "answer": {"combats": prepared_attacks(state, request.side)}}]
     if kind == "movement":
         return [{"request": request.id, "answer": moves(state, request.side)}]
     if kind == "reserves":
