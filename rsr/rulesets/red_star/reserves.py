@@ -16,9 +16,9 @@ request to him, answered by his standing policy:
   11.2 waits). A reserve engineer's order may end its move by blowing a bridge it moves next to or laying the
   Japanese bridge (RS/RS 7.63 with 11.1, 11.2): ``bridge: {destroy: hexside}`` or ``{place: hexside}`` with
   its path; if that whole move is not legal when the order fires, the bridge action is not carried out (the
-  report says why) and the units move as far along the path as they can. A Soviet order without the key that reaches the counter destroys it, as every Soviet move
-  does (11.2 makes destruction the effect of moving next to it; leaving it is the exception the player
-  claims; interpretations.md 11.2).
+  report says why) and the units move as far along the path as they can. A Soviet order without the key
+  that reaches the counter destroys it, as every Soviet move does (11.2 makes destruction the effect of
+  moving next to it; leaving it is the exception the player claims; interpretations.md 11.2).
 
 A reserve move may end with hasty attacks (RS/RS 7.63, 7.5-7.55), written as in a movement order
 (``hasty: [{hex, units, lead, armor_protection, fire}]``). Their attacker choices come with the reserve move,
