@@ -225,6 +225,7 @@ def apply_combats(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
     if cost > state.support.get(ask.side, 0):
         raise RuleBroken(f"these combats cost {cost} support point(s), one per attacking hex; {ask.side} has "
                          f"{state.support.get(ask.side, 0)}", "RS/RS 6.1")
+    support.check_unique(combats, "attacker")  # RS/RS 5.1: a gun planned for two combats fires in one only
     state.combats = combats
     state.combat_index = 0
     state.choices_stage = ""
