@@ -13,7 +13,7 @@ Questions that come only after a die can still be answered in the same packet wh
 standing policy for a plan signed before the dice (RS/RS 5.0, 6.1: the prepared combats planned with the
 fire missions). Such a question is found by walking on as if the answer that rolls did nothing (the
 options are those the position has before the dice), and it is answered by the policy input the table
-:data:`PREPARED` names for the end of its request id (``/prepared/combats``, ``/prepared/attack-choices``).
+:data:`PREPARED` names for the end of its request id (``/prepared/combats``, ``/prepared/c<n>/attack-choices``).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ PREPARED: dict[str, dict[str, Prepared]] = {
             "asked after the fire missions' dice: your plan, signed now, declares these combats when the game "
             "comes to them (policy combats, this game turn only; a combat the fire made illegal is dropped)",
             lambda rule: {"combats": rule.get("combats", []) if isinstance(rule, dict) else []}),
-        "/prepared/attack-choices": Prepared(
+        r"/prepared/c\d+/attack-choices": Prepared(  # RS/RS 6.21, 5.3: asked for each combat in turn
             "attack-choices", _attack_choices_auto,
             "asked after the fire missions' dice: lead units and armor protection chosen by rsr's documented "
             "default (policy attack-choices auto, which stands until you set it to ask)"),
@@ -106,7 +106,7 @@ def emptied(template: Any) -> Any:
 def prepared_for(ruleset_id: str, request_id: str) -> Prepared | None:
     """The entry of :data:`PREPARED` for the end of ``request_id``, if any."""
     for suffix, prepared in sorted(PREPARED.get(ruleset_id, {}).items()):
-        if request_id.endswith(suffix):
+        if re.search(f"{suffix}$", request_id):  # (a suffix may name a number: r"/c\d+/")
             return prepared
     return None
 

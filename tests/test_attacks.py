@@ -319,7 +319,7 @@ def test_an_armor_lead_with_armor_protection_cannot_be_sealed_rs_rs_6_22(tmp_pat
     table.rsr("japan", "receive", str(japan), str(turn(only_game(table.games("soviet")), 1)))
     before = snapshot(japan)
     orders = tmp_path / "orders.yaml"
-    choice = ("- request: t1/japan/prepared/attack-choices\n  answer:\n    combats:\n      t1/japan/prepared/c1:\n"
+    choice = ("- request: t1/japan/prepared/c1/attack-choices\n  answer:\n    combats:\n      t1/japan/prepared/c1:\n"
               "        lead: {{'4414': jp-4tk}}\n        armor_protection: {protection}\n  seal: true\n")
     declare = ("inputs:\n- request: t1/japan/prepared/combats\n  answer:\n    combats:\n    - hex: '4415'\n"
                "      attackers: [jp-3tk, jp-4tk]\n")
@@ -328,7 +328,7 @@ def test_an_armor_lead_with_armor_protection_cannot_be_sealed_rs_rs_6_22(tmp_pat
         args = ["orders", "check", str(japan), str(orders)] if command == "orders" else ["submit", str(japan),
                                                                                          str(orders)]
         out = table.rsr("japan", *args, code=2)
-        assert "sealed choice for t1/japan/prepared/attack-choices is not legal" in out and "6.22" in out
+        assert "sealed choice for t1/japan/prepared/c1/attack-choices is not legal" in out and "6.22" in out
     assert snapshot(japan) == before
     orders.write_text(declare + choice.format(protection="false"))
     table.rsr("japan", "submit", str(japan), str(orders))

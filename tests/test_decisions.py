@@ -178,12 +178,12 @@ def test_adding_a_decision_is_one_object_and_the_rule_that_raises_it(duel: Any) 
 
 def test_red_star_declares_each_kind_once_and_its_policies_in_one_table() -> None:
     kinds = [d.kind for d in DECISIONS]
-    assert len(kinds) == len(set(kinds)) == 19
+    assert len(kinds) == len(set(kinds)) == 18
     assert RedStar.policy_defaults == DRIVER.policy_defaults()
     assert list(RedStar.policy_defaults) == [
         "attack-choices", "defence-choices", "morale", "retreat", "retreat-losses", "interdiction-losses",
         "target-ties", "overstack", "advance", "replacements", "reserves", "reserve-moves", "fire-missions",
-        "more-missions", "counterbattery"]
+        "counterbattery"]
     assert sorted(DRIVER.policies) == sorted([*RedStar.policy_defaults, "combats"])
     for decision in DECISIONS:
         assert decision.case and decision.who and decision.ids, decision.kind

@@ -58,7 +58,7 @@ def test_fire_missions_stop_at_their_dice_and_the_combats_after_them_are_planned
         {"hex": "4411", "attackers": ["jp-1-71", "jp-2-71"]}]}}
     planned = lookahead.walk(ruleset, position, waiting, "japan", 2, [plan, *fire])  # type: ignore[arg-type]
     assert [q.request.id for q in planned.prepared] == ["t1/japan/prepared/combats",
-                                                       "t1/japan/prepared/attack-choices"]
+                                                       "t1/japan/prepared/c1/attack-choices"]
 
 
 def test_prepared_answers_are_keyed_by_the_end_of_the_request_id() -> None:

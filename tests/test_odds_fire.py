@@ -254,19 +254,23 @@ def test_fire_odds_through_the_command_line(tmp_path: Path, monkeypatch: pytest.
     game_dir = _game_at_fire_missions(tmp_path, monkeypatch)
     orders = tmp_path / "orders.yaml"
     orders.write_text("inputs:\n  - request: t1/japan/artillery/missions\n    answer:\n      missions:\n"
-                      "        - {bombard: su-2-149, artillery: [jp-3-13-art]}\n"
-                      "        - {interdict: '4006', artillery: [jp-2-13-art, jp-m-art, jp-71-art]}\n")
+                      "        - {bombard: su-2-149, artillery: [jp-3-13-art]}\n")
     before = sorted(p.name for p in (game_dir / "turns").iterdir())
     checked = CliRunner().invoke(main, ["orders", "check", str(game_dir), str(orders)])
     assert checked.exit_code == 0, checked.output
     out = checked.output
     assert "mission 1: japan bombards su-2-149 in 4414 with jp-3-13-art" in out
     assert " 66.7%     4/6  -: no effect (die 3; 4; 5; 6) [provisional]" in out  # by hand: column 3, +0
-    assert "mission 2: japan interdicts 4006" in out and " 16.7%     1/6  6 extra MP" in out
     assert "provisional data: Bombardment Table cells" in out
     section = out.split("odds (exact, every face of every die):", 1)[1]
     assert max(len(line) for line in section.splitlines()) <= 80
     assert sorted(p.name for p in (game_dir / "turns").iterdir()) == before  # nothing written
+    # RS/RS 5.2: one mission an answer; the interdiction would be the next one asked
+    orders.write_text("inputs:\n  - request: t1/japan/artillery/missions\n    answer:\n      missions:\n"
+                      "        - {interdict: '4006', artillery: [jp-2-13-art, jp-m-art, jp-71-art]}\n")
+    checked = CliRunner().invoke(main, ["orders", "check", str(game_dir), str(orders)])
+    assert checked.exit_code == 0, checked.output
+    assert "mission 1: japan interdicts 4006" in checked.output and " 16.7%     1/6  6 extra MP" in checked.output
     far = CliRunner().invoke(main, ["odds", str(game_dir), "bombard:su-1ag-hq:jp-m-art,jp-1ind-art"])
     assert far.exit_code == 0, far.output
     assert "spotting +1" in far.output and " 33.3%     2/6  D: su-1ag-hq" in far.output

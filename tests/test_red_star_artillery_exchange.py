@@ -72,15 +72,18 @@ SCRIPT: dict[str, tuple[dict[str, Any], bool]] = {
                                          "2525"]}]}, False),
     "t1/soviet/markers/reserves": ({"create": ["su-36-36-tk"], "release": []}, False),
     # 3 July (turn 2), the Japanese player turn of the acceptance
-    "t2/japan/artillery/missions": ({"missions": [
-        {"bombard": "su-3-9", "artillery": ["jp-3-13-art"]},
-        {"interdict": "1925", "artillery": ["jp-2-13-art", "jp-71-art", "jp-72-art", "jp-64-art"]}]}, False),
     "t2/japan/prepared/combats": ({"combats": [{"hex": "2521", "attackers": ["jp-1-64", "jp-2-64"]}]}, False),
-    "t2/japan/prepared/attack-choices": ({"combats": {C1: {"lead": {"2520": "jp-1-64"},
+    "t2/japan/prepared/c1/attack-choices": ({"combats": {C1: {"lead": {"2520": "jp-1-64"},
                                                            "support": ["jp-1-13-art"]}}}, True),
-    "t2/japan/prepared/defence-choices": ({"combats": {C1: {"lead": "su-3-9", "support": ["su-1-185"]}}}, False),
+    "t2/japan/prepared/c1/defence-choices": ({"combats": {C1: {"lead": "su-3-9", "support": ["su-1-185"]}}}, False),
     "t2/japan/movement/orders": ({"moves": [{"units": ["jp-23-hq"], "path": ["2116"]}]}, False),
 }
+# 3 July: the Japanese plan their two missions ahead (policy fire-missions, RS/RS 5.2): each fires after the
+# one before has resolved, with no packet of its own
+PLANS: dict[str, list[dict[str, Any]]] = {"t2/japan/artillery/missions": [{"policy": "fire-missions", "rule": {
+    "turn": 2, "missions": [{"bombard": "su-3-9", "artillery": ["jp-3-13-art"]},
+                            {"interdict": "1925", "artillery": ["jp-2-13-art", "jp-71-art", "jp-72-art",
+                                                                "jp-64-art"]}]}}]}
 # The Soviet reserve's conditional order: when a Japanese stack ends a move within 6 hexes of the Japanese
 # bridge, drive up the west-bank track toward it (16 MP: the whole allowance of the 36th tank battalion).
 RESERVE_PATH = ["2336", "2237", "2137", "2136", "2135", "2134", "2133", "2132", "2131", "2130", "2129", "2128",
@@ -100,8 +103,9 @@ ASKED: dict[str, list[dict[str, Any]]] = {
 }
 ASKED_ANSWERS = {  # the same choices as the standing orders, given when asked (none in the 2 July turn)
     "t2/japan/artillery/counterbattery1": {"fire": []},
-    "t2/japan/prepared/counterbattery1": {"fire": [{"target": "jp-1-13-art", "artillery": ["su-1-175"]}]},
-    "t2/japan/prepared/counterbattery2": {"fire": [{"target": "su-1-175", "artillery": ["jp-1ind-art"]}]},
+    "t2/japan/artillery/2/counterbattery1": {"fire": []},
+    "t2/japan/prepared/c1/counterbattery1": {"fire": [{"target": "jp-1-13-art", "artillery": ["su-1-175"]}]},
+    "t2/japan/prepared/c1/counterbattery2": {"fire": [{"target": "su-1-175", "artillery": ["jp-1ind-art"]}]},
 }
 
 
@@ -113,6 +117,8 @@ def author_packet(result: Any, key: keystore.KeyPair, store: dict[str, dict[str,
 
 def scripted(state: Any, request: Any) -> list[dict[str, Any]] | None:
     """This test's own answer to ``request`` (sealed where the script says so), or None for the bot's."""
+    if request.id in PLANS:
+        return list(PLANS[request.id])
     if request.id not in SCRIPT and request.id not in ASKED_ANSWERS:
         return None
     choice, sealed = SCRIPT.get(request.id, (ASKED_ANSWERS.get(request.id, {}), False))

@@ -67,7 +67,7 @@ def test_flame_tank_is_ordinary_armor_in_defence() -> None:
         {"side": "japan", "request": "t1/japan/prepared/combats", "answer": {"combats": [
             {"hex": "4411", "attackers": ["jp-1-64", "jp-2-64"], "lead": "jp-1-64",
              "fire": [["jp-1-64"], ["jp-2-64"]]}]}},
-        {"side": "soviet", "request": "t1/japan/prepared/defence-choices",
+        {"side": "soviet", "request": "t1/japan/prepared/c1/defence-choices",
          "answer": {"combats": {"t1/japan/prepared/c1": {"lead": "su-1-149"}}}}], [6, 6])
     targets = [e.data["target"] for e in events if e.kind == "firefight"]
     assert targets == ["su-1-149", "su-ft"]
@@ -95,8 +95,8 @@ def test_unseal_that_does_not_match_is_refused() -> None:
     other = {"combats": {"t1/japan/prepared/c1": {"lead": "jp-1-64", "armor_protection": False}}}
     inputs = [{"side": "japan", "request": "t1/japan/prepared/combats",
                "answer": {"combats": [{"hex": "4411", "attackers": ["jp-1-64"]}]}},
-              {"side": "japan", "request": "t1/japan/prepared/attack-choices", "sealed": seal(salt, chosen)},
-              {"side": "japan", "unseal": "t1/japan/prepared/attack-choices", "salt": salt.hex(), "choice": other}]
+              {"side": "japan", "request": "t1/japan/prepared/c1/attack-choices", "sealed": seal(salt, chosen)},
+              {"side": "japan", "unseal": "t1/japan/prepared/c1/attack-choices", "salt": salt.hex(), "choice": other}]
     with pytest.raises(VerificationError, match="does not match its seal"):
         run(scen, inputs, [6])
 

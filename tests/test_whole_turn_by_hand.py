@@ -175,7 +175,7 @@ def test_fire_missions_and_the_combats_planned_after_their_dice_check_in_one_fil
     said = " ".join(run("orders", "check", str(game), str(whole)).split())
     assert "t1/japan/artillery/missions: answered by your orders" in said
     assert "t1/japan/prepared/combats: after the dice, your plan (policy combats) is used" in said
-    assert "t1/japan/prepared/attack-choices: after the dice, your plan (policy attack-choices) is used" in said
+    assert "t1/japan/prepared/c1/attack-choices: after the dice, your plan (policy attack-choices) is used" in said
 
 
 def test_a_plan_the_missions_before_its_die_leave_unpaid_is_refused_before_signing(tmp_path: Path) -> None:

@@ -139,8 +139,9 @@ def cost_of(state: RsState, mission: str, guns: int) -> int:
 
 # -- checking an order ------------------------------------------------------------------------------------
 
-def check_missions(state: RsState, side: str, answer: Any) -> list[dict[str, Any]]:
-    """The whole order checked before any die (RS/RS 5.1, 5.2, 5.21, 5.22, 4.3)."""
+def check_missions(state: RsState, side: str, answer: Any, first: int = 1) -> list[dict[str, Any]]:
+    """The whole order checked before any die (RS/RS 5.1, 5.2, 5.21, 5.22, 4.3); its missions are numbered
+    from ``first`` (RS/RS 5.2: a segment's missions are numbered on across its answers)."""
     if not isinstance(answer, dict) or set(answer) - {"missions"} or not isinstance(answer.get("missions", []),
                                                                                      list):
         raise RulesError("fire missions are {missions: [{bombard: unit id | interdict: hex, artillery: [ids]}]} "
@@ -150,7 +151,7 @@ def check_missions(state: RsState, side: str, answer: Any) -> list[dict[str, Any
     checked: list[dict[str, Any]] = []
     markers = state.interdiction.get(side, {})
     total = 0
-    for number, raw in enumerate(answer.get("missions") or [], start=1):
+    for number, raw in enumerate(answer.get("missions") or [], start=first):
         where = f"mission {number}"
         if not isinstance(raw, dict) or len([k for k in MISSIONS if k in raw]) != 1 or \
                 set(raw) - {*MISSIONS, "artillery"}:
@@ -193,6 +194,36 @@ def check_missions(state: RsState, side: str, answer: Any) -> list[dict[str, Any
         raise RulesError(f"these missions cost {total} support point(s); {side} has {have} (Artillery Support Point "
                          "Costs, RS/RS 4.3)")
     return checked
+
+
+class PlanStep(dict[str, Any]):
+    """How far the standing plan of policy ``fire-missions`` has gone (RS/RS 5.2): ``missions`` (the plan),
+    ``next`` (the index of its next item) and ``dropped`` ((item number, reason) pairs the position no longer
+    allows). Only :func:`next_planned` makes one (a signed input is plain JSON and can never hold it)."""
+
+
+def check_plan(state: RsState, side: str, plan: list[Any]) -> None:
+    """RS/RS 5.2, 4.3: a plan of fire missions set before the segment's first mission is checked whole against
+    the position it is set in, before any die: each mission legal, no gun twice, the points to pay them all."""
+    check_missions(state, side, {"missions": plan})
+
+
+def next_planned(state: RsState, side: str, plan: list[Any]) -> dict[str, Any]:
+    """Policy ``fire-missions: {turn, missions}`` (RS/RS 5.2): the plan's next mission, checked again now that
+    the missions before it have resolved. One the dice have made illegal (its gun suppressed or eliminated,
+    its target gone, the points spent by counterbattery) is dropped (void, reported with why) and the next is
+    tried; once the plan is used up the answer is "no more missions"."""
+    progress = state.mission_plan
+    start = int(progress.get("next", 0)) if progress.get("missions") == plan else 0
+    dropped: list[tuple[int, str]] = []
+    for index in range(start, len(plan)):
+        try:
+            check_missions(state, side, {"missions": [plan[index]]}, state.mission_round + 1)
+        except RulesError as exc:
+            dropped.append((index + 1, str(exc)))
+            continue
+        return {"missions": [plan[index]], "plan": PlanStep(missions=plan, next=index + 1, dropped=dropped)}
+    return {"missions": [], "plan": PlanStep(missions=plan, next=len(plan), dropped=dropped)}
 
 
 # -- resolving --------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ def answer(state: RsState, request: Request) -> list[dict[str, Any]]:
         return [{"request": request.id, "answer": {"entries": force.default_plan(state, request.side)}, "seal": True}]
     if kind == "attack-choices":
         return [{"request": request.id, "answer": request.template, "seal": True}]
-    if kind == "combats":
+    if kind == "combats":  # (its choices come sealed, combat by combat: RS/RS 6.21, 5.3)
         return [{"request": request.id, "answer": {"combats": prepared_attacks(state, request.side)}}]
     if kind == "movement":
         return [{"request": request.id, "answer": moves(state, request.side)}]
@@ -275,6 +275,17 @@ def support_for_attacks(state: RsState, request: Request, inputs: list[dict[str,
     return out
 
 
+def fire_plan(state: RsState, request: Request) -> list[dict[str, Any]]:
+    """RS/RS 5.2: the bot plans its missions ahead in its first answer (the first fires now; policy
+    fire-missions ``planned``, the default, gives the others one after another, each after the one before has
+    resolved), with its prepared combats planned alongside (policy combats); asked again in the same segment,
+    it fires no more."""
+    if request.options.get("mission", 1) > 1:
+        return [{"request": request.id, "answer": {"missions": []}}]
+    missions = fire_missions(state, request.side)
+    return combats_planned_with(state, request.side, missions) + [{"request": request.id, "answer": missions}]
+
+
 def combats_planned_with(state: RsState, side: str, missions: dict[str, Any]) -> list[dict[str, Any]]:
     """With fire missions to roll, the prepared combats go with them as a conditional plan (policy
     ``combats``, RS/RS 6.1), each with its choices inline, so the combats need no packet of their own after
@@ -283,19 +294,45 @@ def combats_planned_with(state: RsState, side: str, missions: dict[str, Any]) ->
         return []
     from rsr.rulesets.red_star import artillery
 
-    scratch = copy.deepcopy(state)
     try:
         checked = artillery.check_missions(state, side, missions)
     except RulesError:  # (missions the rules refuse are refused where they are signed; they pay for nothing)
         checked = []
     spent = sum(artillery.cost_of(state, m["mission"], len(m["artillery"])) for m in checked)
-    budget = state.support.get(side, 0) - spent  # RS/RS 6.1: the points the missions leave for the combats
+    fired = {g for m in checked for g in m["artillery"]}  # RS/RS 5.1: these guns will have fired
+    plan = with_choices(state, side, prepared_attacks(state, side), spent, fired)
+    return [{"policy": "combats", "rule": {"turn": state.turn, "combats": plan}}] if plan else []
+
+
+def with_choices(state: RsState, side: str, attacks: list[dict[str, Any]], spent: int = 0,
+                 fired: set[str] | frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """RS/RS 6.1, 6.21, 5.31: the bot's prepared combats as far as the points left after ``spent`` pay their
+    ground cost (one per attacking hex), each with its choices planned ahead in the clear: lead units and armor
+    protection by the documented default, and up to two supporting guns while points last (guns in
+    ``fired`` excluded). They are checked again when each combat's turn comes (turn.one_combat_choices)."""
+    from rsr.rulesets.red_star import support
+
+    scratch = copy.deepcopy(state)
+    budget = state.support.get(side, 0) - spent
     plan = []
     used: list[str] = []
-    for number, raw in enumerate(prepared_attacks(scratch, side), start=1):
+    combats = []
+    for number, raw in enumerate(attacks, start=1):
         combat = cm.parse_declaration(scratch, side, raw, number, used, "prepared", f"plan/c{number}")
         cost = len(cm.attack_hexes(combat))
         if cost <= budget:
-            plan.append({**raw, **cm.auto_choice(scratch, combat, "attacker")})
+            combats.append((raw, combat))
             budget -= cost
-    return [{"policy": "combats", "rule": {"turn": state.turn, "combats": plan}}] if plan else []
+    guns_used = set(fired)
+    for raw, combat in combats:
+        choice = cm.auto_choice(scratch, combat, "attacker")
+        guns = sorted((g for g in scratch.on_map(side) if scratch.counter(g.id).artillery and g.id not in guns_used
+                       and support.support_problem(scratch, combat, "attacker", g.id) is None),
+                      key=lambda g: (-current(scratch, g), g.id))
+        chosen = [g.id for g in guns[:max(0, min(SUPPORT_PER_COMBAT, budget))]]
+        if chosen:
+            choice["support"] = chosen
+            guns_used.update(chosen)
+            budget -= len(chosen)
+        plan.append({**raw, **{k: v for k, v in choice.items() if v is not None}})
+    return plan

@@ -24,6 +24,7 @@ from rsr.rulesets.red_star import combat as cm
 from rsr.rulesets.red_star.counterbattery import COUNTERBATTERY
 from rsr.rulesets.red_star.resolve import ADVANCE, INTERDICTION_LOSSES, MORALE, RETREAT, RETREAT_LOSSES, TARGET_TIES
 from rsr.rulesets.red_star.retreat import OVERSTACK
+from rsr.rulesets.red_star.sequence import TURN, segment_side
 from rsr.rulesets.red_star.state import Ask, Combat, MovementRun, RsState, enemy_of
 from rsr.rulesets.red_star.terrain import allowance, supplied_hexes
 from rsr.rulesets.red_star.turn import attack_options
@@ -63,7 +64,7 @@ def apply_unseal(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
                  f"{', '.join(f'{u} at {h}' for u, h in sorted(plan.items())) or 'none (all delayed)'}",
                  "RS/RS 4.1", side=ask.side, request=ask.data["sealed"], choice=plan)
         return
-    set_attack_choices(state, ctx, ask.side, answer, revealed=True)
+    set_attack_choices(state, ctx, ask.side, answer, revealed=True, ids=ask.data.get("combats"))
     state.choices_stage = "done"
 
 
@@ -73,46 +74,107 @@ UNSEAL = Decision(
     prompt=lambda state, ask: f"reveal your sealed choice {ask.data['sealed']}", unseals=True, apply=apply_unseal)
 
 
-# -- RS/RS 5.2: indirect fire missions (RS/RS 5.41 counterbattery: counterbattery.py) -----------------
+# -- RS/RS 5.2: indirect fire missions, one at a time (RS/RS 5.41 counterbattery: counterbattery.py) -------
+
+MISSIONS_SHAPE = "fire missions are {missions: [{bombard: unit id | interdict: hex, artillery: [ids]}]} (RS/RS 5.2)"
 
 
 def apply_fire_missions(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
-    missions = artillery.check_missions(state, ask.side, answer)
-    if ask.kind == "more-missions" and not missions:
-        state.cb = {}  # RS/RS 5.2: no more missions this segment
+    """RS/RS 5.2: one mission (or none: no more this segment) is announced, may draw counterbattery (5.41) and
+    resolves before the next is asked. An answer listing several is checked whole now, before any die; its
+    first mission fires now and the rest is the player's plan, which policy fire-missions ``planned`` (the
+    default) answers the next requests from, each mission checked again when its turn comes."""
+    if isinstance(answer, dict) and "plan" in answer:  # the policy's answer: the plan's next mission
+        step = answer["plan"]
+        if not isinstance(step, artillery.PlanStep):
+            raise ShapeError(MISSIONS_SHAPE)
+        answer = {k: v for k, v in answer.items() if k != "plan"}
+        for planned, reason in step["dropped"]:
+            ctx.emit("void", f"{ask.side}'s planned mission {planned} (policy fire-missions) is void: {reason}",
+                     "RS/RS 5.2", side=ask.side, request=ask.id, source="policy fire-missions", reason=reason)
+        state.mission_plan = {"missions": step["missions"], "next": step["next"]}
+    elif isinstance(answer, dict) and isinstance(answer.get("missions"), list):
+        state.mission_plan = {"missions": list(answer["missions"][1:]), "next": 0} if len(answer["missions"]) > 1 \
+            else {}
+    missions = artillery.check_missions(state, ask.side, answer, state.mission_round + 1)[:1]
+    if not missions:
+        if state.mission_round == 0:
+            artillery.announce(state, ctx, ask.side, [])
+        else:
+            ctx.emit("fire-missions", f"{ask.side} fires no more artillery missions", "RS/RS 5.2", side=ask.side,
+                     missions=0)
         return
     artillery.announce(state, ctx, ask.side, missions)
     state.missions = missions
-    guns = [g for m in missions for g in m["artillery"]]
     round_part = f"/{state.mission_round + 1}" if state.mission_round else ""  # the first keeps its ids
-    counterbattery.open_chain(state, ctx, "artillery", {ask.side: guns}, enemy_of(ask.side),
+    counterbattery.open_chain(state, ctx, "artillery", {ask.side: missions[0]["artillery"]}, enemy_of(ask.side),
                               f"t{state.turn}/{ask.side}/artillery{round_part}")
 
 
 def mission_options(state: RsState, ask: Ask) -> dict[str, Any]:
     """RS/RS 5.2, 4.3: the guns that may fire and what each reaches, and the support points left to pay."""
-    return {"artillery": artillery.options(state, ask.side), "support_points": state.support.get(ask.side, 0)}
+    return {"artillery": artillery.options(state, ask.side), "support_points": state.support.get(ask.side, 0),
+            "mission": state.mission_round + 1}
+
+
+def check_mission_plan(rule: dict[str, Any]) -> None:
+    """RS/RS 5.2: policy fire-missions' plan is {turn: N, missions: [...]}."""
+    turn, missions = rule.get("turn"), rule.get("missions")
+    if set(rule) != {"turn", "missions"} or not isinstance(turn, int) or isinstance(turn, bool) or turn < 1 \
+            or not isinstance(missions, list) or not all(isinstance(m, dict) for m in missions):
+        raise RulesError("policy fire-missions is planned, ask, hold, or {turn: N, missions: [{bombard | "
+                         "interdict, artillery}]}: the missions of game turn N, fired one after another in that order")
+
+
+def check_mission_plan_in(state: RsState, side: str, rule: Any) -> None:
+    """RS/RS 5.2: a plan for this turn, set in the side's Artillery Fire segment before its second mission, is
+    checked where it is set (the missions it has not yet given, against the guns and points left): before the
+    first mission, or where the pass stops at the first mission's die (what that mission spent is known)."""
+    if not isinstance(rule, dict) or rule.get("turn") != state.turn or state.mission_round:
+        return
+    if TURN[state.segment].key != "artillery-fire" or segment_side(state.segment, state.first, state.second) != side:
+        return
+    if state.ask is not None and not (state.ask.kind == "fire-missions" and state.ask.side == side):
+        return
+    if state.ask is None and not state.missions:
+        return
+    plan = rule["missions"]
+    done = int(state.mission_plan.get("next", 0)) if state.mission_plan.get("missions") == plan else 0
+    artillery.check_plan(state, side, plan[done:])
+
+
+def missions_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
+    """RS/RS 5.2: ``hold`` fires none; ``planned`` gives the next mission of the list the player's last answer
+    named (none left: no more; nothing to answer at the segment's first request); a plan ``{turn, missions}``
+    for this turn gives its next mission (artillery.next_planned)."""
+    if rule == "hold":
+        return {"missions": []}
+    if rule == "planned":
+        if state.mission_round == 0:
+            return None
+        return artillery.next_planned(state, request.side, list(state.mission_plan.get("missions") or []))
+    if isinstance(rule, dict) and rule.get("turn") == state.turn:
+        return artillery.next_planned(state, request.side, rule["missions"])
+    return None
+
+
+def next_mission_template(state: RsState, ask: Ask) -> dict[str, Any]:
+    """The example answer: the next mission of the player's list, if one is left (RS/RS 5.2)."""
+    plan = list(state.mission_plan.get("missions") or [])
+    left = plan[int(state.mission_plan.get("next", 0)):]
+    return {"missions": left[:1]}
 
 
 FIRE_MISSIONS = Decision(
-    "fire-missions", "t{turn}/{side}/artillery/missions", "RS/RS 5.2", "the phasing player",
-    prompt=lambda state, ask: f"Artillery Fire segment, {state.date()}: bombardment and interdiction missions "
-                              "(an empty list fires none)",
+    "fire-missions", "t{turn}/{side}/artillery/missions, t{turn}/{side}/artillery/missions/{n}", "RS/RS 5.2",
+    "the phasing player",
+    prompt=lambda state, ask: f"Artillery Fire segment, {state.date()}: your mission {state.mission_round + 1} "
+                              "(bombardment or interdiction; more listed are your plan for the next ones; an empty "
+                              "list fires no more this segment)",
     options=mission_options,
-    template=lambda state, ask: {"missions": []},
-    policy=Policy("fire-missions", ("ask", "hold"), default="ask",
-                  answer=lambda state, ask, request, rule: {"missions": []} if rule == "hold" else None),
-    apply=apply_fire_missions)
-
-
-MORE_MISSIONS = Decision(
-    "more-missions", "t{turn}/{side}/artillery/missions/{n}", "RS/RS 5.2", "the phasing player",
-    prompt=lambda state, ask: f"Artillery Fire segment, {state.date()}: your missions so far have resolved; "
-                              "more bombardment and interdiction missions (an empty list fires no more)",
-    options=mission_options,
-    template=lambda state, ask: {"missions": []},
-    policy=Policy("more-missions", ("planned", "ask"), default="planned",
-                  answer=lambda state, ask, request, rule: {"missions": []} if rule == "planned" else None),
+    template=next_mission_template,
+    policy=Policy("fire-missions", ("planned", "ask", "hold"), default="planned", answer=missions_by_policy,
+                  form=dict, check=check_mission_plan, check_in=check_mission_plan_in),
     apply=apply_fire_missions)
 
 
@@ -163,6 +225,7 @@ def apply_combats(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
     if cost > state.support.get(ask.side, 0):
         raise RuleBroken(f"these combats cost {cost} support point(s), one per attacking hex; {ask.side} has "
                          f"{state.support.get(ask.side, 0)}", "RS/RS 6.1")
+    support.check_unique(combats, "attacker")  # RS/RS 5.1: a gun planned for two combats fires in one only
     state.combats = combats
     state.combat_index = 0
     state.choices_stage = ""
@@ -228,9 +291,13 @@ CHOICES_SCHEMA: dict[str, Any] = {"type": "object", "required": ["combats"], "pr
 ATTACK_SHAPE = "attack choices are {combats: {combat id: {lead, armor_protection, fire}}} (RS/RS 6.21)"
 
 
-def set_attack_choices(state: RsState, ctx: Context, side: str, answer: Any, revealed: bool) -> None:
+def set_attack_choices(state: RsState, ctx: Context, side: str, answer: Any, revealed: bool,
+                       ids: list[str] | None = None) -> None:
+    """RS/RS 6.21: the attacker's choices for the combats asked (``ids``; every combat still without them when
+    None)."""
     check_shape(CHOICES_SCHEMA, answer, ATTACK_SHAPE)
-    wanted = [c for c in state.combats if c.inline is None and c.attack_choice is None]
+    wanted = [c for c in state.combats if c.attack_choice is None and (c.id in ids if ids is not None
+                                                                       else c.inline is None)]
     for combat in wanted:
         raw = answer["combats"].get(combat.id)
         if raw is None:
@@ -249,13 +316,13 @@ def set_attack_choices(state: RsState, ctx: Context, side: str, answer: Any, rev
 
 def apply_attack_choices(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
     if isinstance(answer, Sealed):
-        for combat in state.combats:
-            if combat.inline is None and combat.attack_choice is None:
+        for combat in asked_combats(state, ask):
+            if combat.attack_choice is None:
                 combat.attack_sealed = True
         ctx.emit("sealed", f"{ask.side} seals its lead units and armor protection", "RS/RS 6.1",
                  side=ask.side, request=ask.id)
     else:
-        set_attack_choices(state, ctx, ask.side, answer, revealed=False)
+        set_attack_choices(state, ctx, ask.side, answer, revealed=False, ids=ask.data["combats"])
     state.choices_stage = "defence"
 
 
@@ -273,7 +340,8 @@ def auto_choices(role: str) -> Any:
 
 
 ATTACK_CHOICES = Decision(
-    "attack-choices", "t{turn}/{side}/{prepared|movement}/attack-choices", "RS/RS 6.21", "the attacker",
+    "attack-choices", "t{turn}/{side}/prepared/c{n}/attack-choices, t{turn}/{side}/movement/attack-choices",
+    "RS/RS 6.21", "the attacker",
     prompt=lambda state, ask: "secret lead units and armor protection for your attacks (seal them)",
     options=lambda state, ask: {c.id: {"hex": c.hex, "attackers": list(c.attackers)}
                                 for c in asked_combats(state, ask)},
@@ -294,11 +362,12 @@ def apply_defence_choices(state: RsState, ctx: Context, ask: Ask, answer: Any) -
     support.check_unique(state.combats, "defender")  # RS/RS 5.1
     if ask.data.get("reserve"):
         return  # RS/RS 7.63: the reserves' hasty attacks; the phasing player's choices are long settled
-    state.choices_stage = "unseal" if any(c.attack_sealed for c in state.combats) else "done"
+    state.choices_stage = "unseal" if any(c.attack_sealed and c.attack_choice is None
+                                          for c in asked_combats(state, ask)) else "done"
 
 
 DEFENCE_CHOICES = Decision(
-    "defence-choices", "t{turn}/{side}/{prepared|movement}/defence-choices, "
+    "defence-choices", "t{turn}/{side}/prepared/c{n}/defence-choices, t{turn}/{side}/movement/defence-choices, "
     "t{turn}/{side}/movement/reserves{n}/defence-choices", "RS/RS 6.21", "the defender",
     prompt=lambda state, ask: "lead units and armor protection of the hexes you defend",
     options=lambda state, ask: {c.id: {"hex": c.hex, "defenders": [u.id for u in state.units_in(c.hex, ask.side)],
@@ -465,6 +534,6 @@ RESERVE_MOVE = Decision(
 # the policies are listed to players in this order (attack-choices first, counterbattery last)
 DECISIONS: tuple[Decision, ...] = (
     ATTACK_CHOICES, DEFENCE_CHOICES, MORALE, RETREAT, RETREAT_LOSSES, INTERDICTION_LOSSES, TARGET_TIES, OVERSTACK,
-    ADVANCE, REPLACEMENTS, RESERVES, RESERVE_MOVE, FIRE_MISSIONS, MORE_MISSIONS, COMBATS, COUNTERBATTERY,
+    ADVANCE, REPLACEMENTS, RESERVES, RESERVE_MOVE, FIRE_MISSIONS, COMBATS, COUNTERBATTERY,
     ENTRY_PLAN, UNSEAL, MOVEMENT,
 )

@@ -138,6 +138,16 @@ def parse_declaration(state: RsState, side: str, raw: Any, number: int, used: li
     return combat
 
 
+def planned_guns(raw: Any) -> list[str]:
+    """The supporting guns a declared combat's inline choices name (``support`` and inside ``fire``, RS/RS 5.3)."""
+    if not isinstance(raw, dict):
+        return []
+    named: list[Any] = raw["support"] if isinstance(raw.get("support"), list) else []
+    groups: list[Any] = raw["fire"] if isinstance(raw.get("fire"), list) else []
+    return [str(g) for g in named] + [str(g) for group in groups if isinstance(group, dict)
+                                      and isinstance(group.get("support"), list) for g in group["support"]]
+
+
 class DroppedParts(list[tuple[int, str]]):
     """The parts of a standing combat plan the position no longer allows, with why: (number, reason) pairs.
     Only :func:`planned_combats` makes one (a signed input is plain JSON and can never hold it); the ruleset
@@ -151,9 +161,15 @@ def check_plan(state: RsState, side: str, plan: list[Any]) -> None:
     used: list[str] = []
     prefix = f"t{state.turn}/{side}/prepared"
     costs = []
+    guns: dict[str, int] = {}
     for number, raw in enumerate(plan, start=1):
         combat = parse_declaration(state, side, raw, number, used, "prepared", f"{prefix}/c{number}")
         costs.append(len(attack_hexes(combat)))
+        for gun_id in dict.fromkeys(planned_guns(raw)):  # RS/RS 5.1: a gun fires once per player turn
+            if gun_id in guns:
+                raise RulesError(f"combat {number}: {gun_id} already supports combat {guns[gun_id]}: artillery "
+                                 "fires once per player turn (RS/RS 5.1)")
+            guns[gun_id] = number
     # RS/RS 6.1: one support point per attacking hex, paid in the plan's order as far as the points go (a combat
     # the dice void frees its points for the next); a plan none of whose combats can ever be paid is refused
     left = state.support.get(side, 0)
@@ -171,6 +187,7 @@ def planned_combats(state: RsState, side: str, plan: list[Any]) -> dict[str, Any
     kept: list[dict[str, Any]] = []
     used: list[str] = []
     dropped = DroppedParts()
+    guns_kept: list[str] = []
     budget = state.support.get(side, 0)
     prefix = f"t{state.turn}/{side}/prepared"
     for planned, raw in enumerate(plan, start=1):
@@ -189,8 +206,11 @@ def planned_combats(state: RsState, side: str, plan: list[Any]) -> dict[str, Any
         if combat.inline is not None:
             try:
                 check_choice(state, combat, "attacker", combat.inline, f"combat {number}")
+                if set(planned_guns(raw)) & set(guns_kept):
+                    raise RulesError("a gun of its support already supports a combat kept before it (RS/RS 5.1)")
             except RulesError:
                 entry = {k: v for k, v in raw.items() if k not in CHOICE_KEYS}
+        guns_kept += planned_guns(entry)
         kept.append(entry)
         used, budget = trial_used, budget - cost
     return {"combats": kept, "dropped": dropped} if dropped else {"combats": kept}

@@ -13,9 +13,12 @@ request to him, answered by his standing policy:
   know when signing. An order may also carry the Soviet player's RS/RS 11.2 choice about the Japanese bridge
   counter, as an asked reserve move does: ``bridge: {leave: hexside}`` (a move reaching it leaves it intact)
   or, with an empty path, ``bridge: {destroy: hexside}`` (a unit already next to it destroys it, under the
-  11.2 waits). A Soviet order without the key that reaches the counter destroys it, as every Soviet move
-  does (11.2 makes destruction the effect of moving next to it; leaving it is the exception the player
-  claims; interpretations.md 11.2).
+  11.2 waits). A reserve engineer's order may end its move by blowing a bridge it moves next to or laying the
+  Japanese bridge (RS/RS 7.63 with 11.1, 11.2): ``bridge: {destroy: hexside}`` or ``{place: hexside}`` with
+  its path; if that whole move is not legal when the order fires, the bridge action is not carried out (the
+  report says why) and the units move as far along the path as they can. A Soviet order without the key
+  that reaches the counter destroys it, as every Soviet move does (11.2 makes destruction the effect of
+  moving next to it; leaving it is the exception the player claims; interpretations.md 11.2).
 
 A reserve move may end with hasty attacks (RS/RS 7.63, 7.5-7.55), written as in a movement order
 (``hasty: [{hex, units, lead, armor_protection, fire}]``). Their attacker choices come with the reserve move,
@@ -327,6 +330,17 @@ def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str,
                 refused.append({"units": list(order["units"]), **choice})
             fired.append(number)
             continue
+        acts = next(iter(choice.get("bridge") or {}), "") in ("destroy", "place")
+        if acts and not hasty:  # RS/RS 7.63 with 11.1, 11.2: an engineer that moves, then blows or lays a bridge
+            whole = {"units": list(order["units"]), "path": path, **choice}
+            try:
+                parse(state, side, run, {"moves": [*out, whole]})
+                fired.append(number)
+                out.append(whole)
+                continue
+            except RulesError:  # the bridge action is not carried out (said why); the move goes as far as it can
+                refused.append({"units": list(order["units"]), "path": path, **choice})
+                choice = {}
         if hasty:  # RS/RS 7.63: the whole signed move with its hasty attacks, if it is still legal
             whole = {"units": list(order["units"]), "path": path, "hasty": hasty, **choice}
             try:
@@ -351,16 +365,22 @@ def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str,
 def report_refused(state: RsState, ctx: Context, side: str, answer: dict[str, Any]) -> None:
     """RS/RS 11.2: say why a conditional order's bridge destruction from the hex next to the counter was not
     carried out when it fired (``refused`` in the answer; the reason is worked out again here, by the rules)."""
-    for units, action in refused_actions(state, side, answer):
+    for units, action, moved in refused_actions(state, side, answer):
         full = {u: movement.allowance_of(state, state.units[u]) for u in units}
-        why = bridges.problem(state, side, units, action, full, standing=True)
+        why = None if moved else bridges.problem(state, side, units, action, full, standing=True)
+        if moved:  # RS/RS 7.63 with 11.1, 11.2: the signed move with the bridge action was not legal when it fired
+            why = (f"the conditional order's move with it ({', '.join(units)} along {', '.join(moved)}) was not "
+                   "legal when the order fired, so the units moved as far along it as they could without it "
+                   "(RS/RS 7.63)")
         if why:
             bridges.not_carried_out(state, ctx, action, why)
 
 
-def refused_actions(state: RsState, side: str, answer: dict[str, Any]) -> list[tuple[list[str], dict[str, str]]]:
-    """The ``refused`` entries of a reserve-move answer, checked: (the side's units, bridge action)."""
-    out: list[tuple[list[str], dict[str, str]]] = []
+def refused_actions(state: RsState, side: str,
+                    answer: dict[str, Any]) -> list[tuple[list[str], dict[str, str], list[str]]]:
+    """The ``refused`` entries of a reserve-move answer, checked: (the side's units, bridge action, the signed
+    path of an engineer's move that was to end with it)."""
+    out: list[tuple[list[str], dict[str, str], list[str]]] = []
     refused = answer.get("refused") or []
     if not isinstance(refused, list):
         raise RulesError("refused is a list of {units, bridge} (conditional reserve orders, RS/RS 11.2)")
@@ -369,8 +389,11 @@ def refused_actions(state: RsState, side: str, answer: dict[str, Any]) -> list[t
                 or not all(isinstance(u, str) and u in state.units for u in item["units"]):
             raise RulesError("refused is a list of {units, bridge} (conditional reserve orders, RS/RS 11.2)")
         action = bridges.check_shape(item.get("bridge"), "refused")
+        path = item.get("path") or []
+        if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
+            raise RulesError("refused is a list of {units, bridge, path} (conditional reserve orders, RS/RS 11.2)")
         if action is not None:
-            out.append(([u for u in item["units"] if state.units[u].side == side], action))
+            out.append(([u for u in item["units"] if state.units[u].side == side], action, list(path)))
     return out
 
 
@@ -405,8 +428,8 @@ def check_standing(rule: Any) -> None:
                 or set(item["when"]) != {"enemy_within", "of"} or type(item["when"]["enemy_within"]) is not int \
                 or not isinstance(item["units"], list) or not isinstance(item["path"], list):
             raise RulesError("a conditional reserve order is {units: [ids], path: [hexes], when: {enemy_within: N, "
-                             "of: hex}, hasty: [{hex, units, lead}] (optional), bridge: {leave: hexside} or "
-                             "{destroy: hexside} (optional)} (RS/RS 7.63, 11.2)")
+                             "of: hex}, hasty: [{hex, units, lead}] (optional), bridge: {leave|destroy|place: "
+                             "hexside} (optional)} (RS/RS 7.63, 11.1, 11.2)")
         check_standing_bridge(item, f"conditional reserve order {number}")
 
 
@@ -418,12 +441,12 @@ def check_standing_bridge(item: dict[str, Any], where: str) -> None:
     if action is None:
         return
     kind = next(iter(action))
-    if kind not in ("leave", "destroy"):
-        raise RulesError(f"{where}: a conditional reserve order's bridge is {{leave: hexside}} or {{destroy: "
-                         "hexside}} (RS/RS 11.2)")
-    if kind == "destroy" and item["path"]:
-        raise RulesError(f"{where}: bridge destroy is for a unit already next to the bridge: give it an "
-                         "empty path (a move that reaches it destroys it unless it says leave, RS/RS 11.2)")
+    if kind not in ("leave", "destroy", "place"):
+        raise RulesError(f"{where}: a conditional reserve order's bridge is {{leave: hexside}}, {{destroy: "
+                         "hexside}} or {place: hexside} (RS/RS 7.63, 11.1, 11.2)")
+    if kind in ("destroy", "place") and item["path"] and item.get("hasty"):
+        raise RulesError(f"{where}: an engineer's move that ends by blowing or laying a bridge makes no hasty "
+                         "attack in the same order (RS/RS 7.63, 11.1, 11.2)")
     if kind == "leave" and not item["path"]:
         raise RulesError(f"{where}: bridge leave is for a move that reaches the Japanese bridge: give it a path "
                          "(RS/RS 11.2)")

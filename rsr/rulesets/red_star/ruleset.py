@@ -46,9 +46,10 @@ class RedStar(DecisionRuleset):
     """Red Sun/Red Star (S&T 158). See docs/red-star/coverage.md for what is implemented."""
 
     id = "red-star"
-    version = "0.3"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE); 0.3: issue 22
+    version = "0.4"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE); 0.3: issue 22
     # (RS/RS 7.61-7.63, 11.2: reserves settled before markers come off, reserve markers kept by default, ...)
     # (artillery as written: no defensive support at night, guns count toward 6.32, support per firefight)
+    # 0.4: issue 22 point 14 (RS/RS 5.2: one fire mission at a time, numbered on; policy fire-missions plans)
     sides = ("japan", "soviet")
     driver = DRIVER
     policy_defaults = DRIVER.policy_defaults()
@@ -128,12 +129,8 @@ class RedStar(DecisionRuleset):
         """Legal inputs for ``request`` in orders-file form (rsr.rulesets.red_star.bot)."""
         from rsr.rulesets.red_star import bot
 
-        if request.kind == "fire-missions":  # RS/RS 5.2: the bot's artillery plan
-            missions = bot.fire_missions(state, request.side)
-            return bot.combats_planned_with(state, request.side, missions) + [
-                {"request": request.id, "answer": missions}]
-        if request.kind == "more-missions":  # RS/RS 5.2: the bot plans all its missions in its first answer
-            return [{"request": request.id, "answer": {"missions": []}}]
+        if request.kind == "fire-missions":  # RS/RS 5.2: the bot's artillery plan, one mission at a time
+            return bot.fire_plan(state, request)
         inputs = bot.answer(state, request)
         if request.kind == "attack-choices":  # offensive support (RS/RS 5.31)
             inputs = bot.support_for_attacks(state, request, inputs)

@@ -146,7 +146,8 @@ class RsState:
     interdiction: dict[str, dict[str, int]] = field(default_factory=dict)  # RS/RS 5.22: side -> hex -> factors
     missions: list[dict[str, Any]] = field(default_factory=list)  # RS/RS 5.2: announced, not yet resolved
     cb: dict[str, Any] = field(default_factory=dict)   # RS/RS 5.41: the segment's counterbattery chain
-    mission_round: int = 0           # RS/RS 5.2: missions decided after the previous ones resolved (issue 22)
+    mission_round: int = 0           # RS/RS 5.2: the segment's missions so far, each chosen after the one before
+    mission_plan: dict[str, Any] = field(default_factory=dict)  # RS/RS 5.2: policy fire-missions' plan, how far
     reserve_seen: list[str] = field(default_factory=list)  # reserves that sat through an enemy Movement segment
     pontoon: str | None = None       # RS/RS 11.2: the hexside the Japanese bridge counter spans (issue 14)
     reserve_movers: list[str] = field(default_factory=list)  # 11.2: reserves that moved in the last enemy segment

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rsr.engine import Context
+from rsr.errors import RulesError
 from rsr.rulesets.red_star import (
     artillery,
     bridges,
@@ -65,6 +66,7 @@ def start_segment(state: RsState, ctx: Context) -> None:
     state.cb = {}  # RS/RS 5.41
     state.missions = []
     state.mission_round = 0
+    state.mission_plan = {}
     if segment.key == "reinforcement-planning":
         state.entry_plans = {}
         force.receive_points(state, ctx)
@@ -132,7 +134,9 @@ def run_force_adjustment(state: RsState, ctx: Context, side: str | None) -> bool
 
 
 def run_artillery_fire(state: RsState, ctx: Context, side: str | None) -> bool:
-    """RS/RS 5.0-5.2: the phasing side's markers of last turn come off; it may fire indirect missions."""
+    """RS/RS 5.0-5.2: the phasing side's interdiction markers of last turn come off; it may fire indirect
+    missions, one at a time: each is announced, may draw counterbattery (5.41) and resolves before the next
+    is chosen (issue 22, point 14), while a gun can fire and a support point is left."""
     assert side is not None
     if state.force_step == "asked" and state.cb:
         if not counterbattery.step(state, ctx):
@@ -140,13 +144,14 @@ def run_artillery_fire(state: RsState, ctx: Context, side: str | None) -> bool:
         artillery.resolve_missions(state, ctx, side, state.missions, state.cb["suppressed"])
         fired = bool(state.missions)
         state.missions = []
+        state.cb = {}
         state.force_step = "resolved"
         if fired and artillery.eligible(state, side) and state.support.get(side, 0) >= 1:
-            # RS/RS 5.2: the next mission is decided after the previous one's dice (issue 22); policy
-            # more-missions "planned" (default) answers "no more": the first answer was the whole plan
+            # RS/RS 5.2: the next mission is decided after the previous one's dice (policy fire-missions may
+            # answer it from the player's standing plan)
             state.mission_round += 1
             state.force_step = "asked"
-            state.ask = Ask("more-missions", side,
+            state.ask = Ask("fire-missions", side,
                             f"t{state.turn}/{side}/artillery/missions/{state.mission_round + 1}")
             return False
     if state.force_step == "":
@@ -161,18 +166,19 @@ def run_artillery_fire(state: RsState, ctx: Context, side: str | None) -> bool:
     return True
 
 
-def support_counterbattery(state: RsState, ctx: Context, side: str) -> bool:
-    """RS/RS 5.41: announced direct support may draw counterbattery before any combat resolves."""
+def support_counterbattery(state: RsState, ctx: Context, side: str, combat: Combat) -> bool:
+    """RS/RS 5.41: the direct support announced for this combat may draw counterbattery before it resolves."""
     if not state.cb:
-        announced = {combat_side: [g for c in state.combats for g in (cm.choice_of(c, role).get("support") or [])]
+        announced = {combat_side: list(cm.choice_of(combat, role).get("support") or [])
                      for combat_side, role in ((side, "attacker"), (enemy_of(side), "defender"))}
-        counterbattery.open_chain(state, ctx, "prepared", announced, enemy_of(side),
-                                  f"t{state.turn}/{side}/prepared")
+        counterbattery.open_chain(state, ctx, "prepared", announced, enemy_of(side), combat.id)
     return counterbattery.step(state, ctx)
 
 
 def run_prepared_combat(state: RsState, ctx: Context, side: str | None) -> bool:
-    """RS/RS 6.0-6.9: declare, choose in secret, then resolve each combat in order."""
+    """RS/RS 6.0-6.9: declare, then for each combat in order: its secret choices and direct support (5.3, 6.1,
+    6.21), counterbattery against that support (5.41), and its resolution; the next combat's choices are made
+    once the one before has resolved (issue 22, point 14)."""
     assert side is not None
     if not state.declared:
         if not attack_options(state, side):
@@ -181,19 +187,67 @@ def run_prepared_combat(state: RsState, ctx: Context, side: str | None) -> bool:
             return True
         state.ask = Ask("combats", side, f"t{state.turn}/{side}/prepared/combats")
         return False
-    if not combat_choices(state, side, "prepared"):
-        return False
-    if state.combat_index == 0 and not support_counterbattery(state, ctx, side):  # RS/RS 5.41
-        return False
     while state.combat_index < len(state.combats):
         combat = state.combats[state.combat_index]
-        if combat.stage == "waiting" and not pay(state, ctx, combat):
-            combat.stage = "done"
+        if combat.stage == "waiting":
+            if not one_combat_choices(state, ctx, side, combat):
+                return False
+            if combat_live(state, combat) and not support_counterbattery(state, ctx, side, combat):  # RS/RS 5.41
+                return False
+            if not pay(state, ctx, combat):
+                combat.stage = "done"
         if not resolve.resolve(state, ctx, combat):
             return False
         reserves.lose_after_combat(state, ctx, combat)  # RS/RS 7.62: an advance or retreat next to a reserve
         state.combat_index += 1
+        state.choices_stage = ""
+        state.cb = {}
     return True
+
+
+def one_combat_choices(state: RsState, ctx: Context, side: str, combat: Combat) -> bool:
+    """RS/RS 5.3, 6.1, 6.21, 6.22: one prepared combat's secret choices, attacker's then defender's, then the
+    attacker unseals his. Choices the attacker gave with his declaration (planning ahead) are checked again
+    now: what the combats before have changed (a gun fired or suppressed, a unit gone) makes them void, said
+    with why, and he is asked. A combat already called off (no attacker in place or nobody to attack) asks
+    nothing."""
+    if state.choices_stage == "":
+        if not combat_live(state, combat):
+            state.choices_stage = "done"
+            return True
+        recheck_planned_choice(state, ctx, combat)
+        if combat.attack_choice is None:
+            state.ask = Ask("attack-choices", side, f"{combat.id}/attack-choices", {"combats": [combat.id]})
+            return False
+        state.choices_stage = "defence"
+    if state.choices_stage == "defence":
+        state.ask = Ask("defence-choices", enemy_of(side), f"{combat.id}/defence-choices", {"combats": [combat.id]})
+        return False
+    if state.choices_stage == "unseal":
+        sealed = f"{combat.id}/attack-choices"
+        state.ask = Ask("unseal", side, f"{sealed}:unseal", {"sealed": sealed, "what": "attack",
+                                                             "case": "RS/RS 6.21", "combats": [combat.id]})
+        return False
+    return True
+
+
+def combat_live(state: RsState, combat: Combat) -> bool:
+    """RS/RS 6.0: an attacking unit is still in place and the attacked hex still holds an enemy unit."""
+    return bool(state.units_in(combat.hex, combat.defender)) and any(
+        state.units[u].on_map and state.units[u].hex == combat.attack_hexes.get(u) for u in combat.attackers)
+
+
+def recheck_planned_choice(state: RsState, ctx: Context, combat: Combat) -> None:
+    """RS/RS 5.3, 6.21: choices given with the declaration are checked again when the combat's turn comes."""
+    if combat.inline is None or combat.attack_choice is None:
+        return
+    try:
+        combat.attack_choice = cm.check_choice(state, combat, "attacker", combat.inline, combat.id)
+    except RulesError as exc:
+        combat.attack_choice = None
+        ctx.emit("void", f"{combat.attacker}'s choices for {combat.id}, given with its declaration, are void: {exc}; "
+                 f"{combat.attacker} is asked for them", "RS/RS 6.21", side=combat.attacker, combat=combat.id,
+                 request=f"{combat.id}/attack-choices", source="declaration", reason=str(exc))
 
 
 def pay(state: RsState, ctx: Context, combat: Combat) -> bool:
@@ -216,7 +270,8 @@ def pay(state: RsState, ctx: Context, combat: Combat) -> bool:
 
 
 def combat_choices(state: RsState, side: str, where: str) -> bool:
-    """RS/RS 6.1, 6.21, 6.22: the attacker's secret choices, the defender's, then the attacker unseals."""
+    """RS/RS 6.1, 6.21, 6.22, 7.5: the hasty attacks' secret choices, all before the first move: the attacker's,
+    the defender's, then the attacker unseals (prepared combats: one_combat_choices, one combat at a time)."""
     if not state.combats:
         return True
     prefix = f"t{state.turn}/{side}/{where}"
@@ -232,8 +287,9 @@ def combat_choices(state: RsState, side: str, where: str) -> bool:
         return False
     if state.choices_stage == "unseal":
         sealed = f"{prefix}/attack-choices"
-        state.ask = Ask("unseal", side, f"{sealed}:unseal", {"sealed": sealed, "what": "attack",
-                                                             "case": "RS/RS 6.21"})
+        state.ask = Ask("unseal", side, f"{sealed}:unseal", {
+            "sealed": sealed, "what": "attack", "case": "RS/RS 6.21",
+            "combats": [c.id for c in state.combats if c.attack_sealed and c.attack_choice is None]})
         return False
     return True
 
