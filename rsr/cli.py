@@ -17,6 +17,7 @@ import click
 
 from rsr.completion import SHELLS, GameDirPath, attach, completion_script
 from rsr.errors import BadInput, RsrError
+from rsr.rulesets import BUILTIN, DEFAULT_RULESET, DEMO_SCENARIOS
 from rsr.safetext import visible
 from rsr.words import plain_value, plural, plural_word, wrapped
 
@@ -193,7 +194,7 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
 @main.command("new")
 @click.argument("parent", type=click.Path(file_okay=False, path_type=Path), default=".")
 @click.option("--ruleset", default=None,
-              help="red-sun-rising or red-star (default: the one that has the scenario, else red-sun-rising).")
+              help=f"{' or '.join(BUILTIN)} (default: the one that has the scenario, else {DEFAULT_RULESET}).")
 @click.option("--scenario", required=True)
 @click.option("--side", required=True, help="Your side, e.g. russia or japan.")
 @click.option("--key", "key_name", required=True, help="Your stored key.")
@@ -1128,13 +1129,10 @@ class ScenarioListCommand(click.Command):
         super().format_epilog(ctx, formatter)
 
 
-DEMO_SCENARIOS = {"red-sun-rising": "liaoyang-1904", "red-star": "july-1939-contact"}
-
-
 @main.command("demo", cls=ScenarioListCommand)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo"), show_default=True)
-@click.option("--ruleset", "ruleset_id", default="red-sun-rising", show_default=True,
-              help="red-sun-rising or red-star.")
+@click.option("--ruleset", "ruleset_id", default=DEFAULT_RULESET, show_default=True,
+              help=f"{' or '.join(BUILTIN)}.")
 @click.option("--scenario", default=None,
               help="Scenario to play (default: " + ", ".join(f"{s} for {r}" for r, s in DEMO_SCENARIOS.items()) + ").")
 def demo(out: Path, scenario: str | None, ruleset_id: str) -> None:

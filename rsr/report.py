@@ -190,10 +190,7 @@ def victory_lines(result: Replay, state: Any) -> list[str]:
     then whatever else the verdict names (cities held, points)."""
     from rsr.progress import verdict_text
 
-    judge = getattr(result.ruleset, "result", None)
-    if not callable(judge):
-        return []
-    verdict = judge(state)
+    verdict = result.ruleset.result(state)
     if not verdict:
         return ["The game goes on: no result yet."] if not getattr(state, "finished", False) else []
     if not isinstance(verdict, dict):
