@@ -21,6 +21,7 @@ from rsr.rulesets.red_sun_rising import (
     victory,
 )
 from rsr.rulesets.red_sun_rising.data import load_static
+from rsr.rulesets.red_sun_rising.hooks import RsrHooks
 from rsr.rulesets.red_sun_rising.sequence import ASSAULT_ROUNDS, IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
 from rsr.words import plural
@@ -75,7 +76,7 @@ def check_options(options: dict[str, Any], where: str) -> None:
 FIXED_STATE = ("sequence", "turns", "static", "naval_static")
 
 
-class RedSunRising:
+class RedSunRising(RsrHooks):
     """Red Sun Rising (SPI 1977). See docs/red-sun-rising/coverage.md for what is implemented."""
 
     id = "red-sun-rising"
