@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rsr import actions, progress  # noqa: E402
 from rsr import keys as keystore  # noqa: E402
 from rsr.engine import dry_run  # noqa: E402
-from rsr.game import Replay, position_for_author  # noqa: E402
+from rsr.log import Replay, position_for_author  # noqa: E402
 from rsr.rulesets import get_ruleset  # noqa: E402
 
 BOLDNESS = {0: "1-2", 1: "1-1"}  # RSR bots' odds thresholds, as in rsr demo

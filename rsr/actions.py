@@ -20,25 +20,20 @@ from rsr.engine import Position, Request, dry_run, resolve_pass
 from rsr.errors import BadInput, RulesError, VerificationError
 from rsr.fairdice import NONCE_BYTES, KeyedDice, seal
 from rsr.fileio import atomic_write, game_locked, read_limited
-from rsr.game import (
+from rsr.gamedir import create_game_dir, game_dir_name, incoming, load_log, read_text_file, write_packets
+from rsr.log import (
     PassRecord,
     Replay,
     accept_packet,
     build_packet,
     check_last_inputs,
     check_orders,
-    create_game_dir,
     extend,
-    game_dir_name,
-    incoming,
     invite_packet,
-    load_log,
     other_side,
     pending_pass,
     position_for_author,
-    read_text_file,
     replay,
-    write_packets,
 )
 from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet, read_packets
 from rsr.report import pass_markdown

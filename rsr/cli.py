@@ -252,7 +252,7 @@ def invite_from_mailbox(maildir: Path | None, mbox: Path | None, imap: bool, gam
                         parent: Path) -> tuple[str, str | None]:
     """The raw message holding the one invitation (or the one of game ``game``) not accepted yet."""
     from rsr import mail
-    from rsr.game import game_dir_name
+    from rsr.gamedir import game_dir_name
 
     def waiting(packet: Any) -> bool:
         if game:
@@ -306,7 +306,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
             parent = parent or invite.parent
             invite = found[0]
         elif str(invite) != "-" and invite.is_file():
-            from rsr.game import read_text_file
+            from rsr.gamedir import read_text_file
 
             sender = contacts.sender_of(read_text_file(invite))
         if push and not use_git:
@@ -328,7 +328,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
         game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
                                                given.inputs or None, given.message)
     say(f"accepted game {packet.game} in {game_dir}")
-    from rsr.game import load_log
+    from rsr.gamedir import load_log
     from rsr.terms import terms_lines
 
     for line in terms_lines(load_log(game_dir)[0]):
@@ -439,7 +439,7 @@ def _orders_odds(result: Any, key_name: str | None, inputs: list[dict[str, Any]]
 
 def _odds_state(result: Any, key_name: str | None) -> Any:
     """The position the next packet is written against (with this player's key), else the log's last."""
-    from rsr.game import position_for_author
+    from rsr.log import position_for_author
 
     try:
         position, _, _ = position_for_author(result, actions.choose_key(result, key_name))

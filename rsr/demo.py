@@ -19,7 +19,7 @@ from rsr import keys as keystore
 from rsr.engine import Position, Request, dry_run
 from rsr.errors import BadInput
 from rsr.fileio import atomic_write
-from rsr.game import Replay, position_for_author
+from rsr.log import Replay, position_for_author
 from rsr.packet import Packet
 from rsr.rulesets import DEFAULT_RULESET, get_ruleset
 from rsr.scenario import load_scenario

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rsr import keys as keystore
 from rsr.errors import RsrError
-from rsr.game import game_dir_name, load_log
+from rsr.gamedir import game_dir_name, load_log
 from rsr.packet import Armored
 from rsr.progress import is_over
 from rsr.safetext import visible

@@ -37,7 +37,8 @@ from rsr import actions, contacts
 from rsr import keys as keystore
 from rsr.errors import BadInput, VerificationError, printable
 from rsr.fileio import atomic_write, read_limited
-from rsr.game import Replay, equivocation, load_log, replay
+from rsr.gamedir import equivocation, load_log
+from rsr.log import Replay, replay
 from rsr.packet import Armored, Packet, check_self_signature, extract_blocks, open_packet, self_signed_key
 from rsr.report import pass_markdown
 from rsr.safetext import visible

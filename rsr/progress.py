@@ -16,7 +16,7 @@ from typing import Any
 from rsr.engine import Event, Position, Request, is_resignation, resolve_pass
 from rsr.errors import BadInput, NeedDice, RsrError
 from rsr.fairdice import NoDice
-from rsr.game import PassRecord, Replay
+from rsr.log import PassRecord, Replay
 from rsr.words import plural
 
 MAX_SUMMARY_EVENTS = 12

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rsr.engine import Event, Request
-from rsr.game import PassRecord, Replay
+from rsr.log import PassRecord, Replay
 from rsr.safetext import markdown, visible_lines
 from rsr.words import plain_value, plural
 

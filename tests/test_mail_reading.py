@@ -16,7 +16,8 @@ from rsr import actions, mail
 from rsr import keys as keystore
 from rsr.cli import main
 from rsr.errors import VerificationError
-from rsr.game import build_packet, load_log, replay
+from rsr.gamedir import load_log
+from rsr.log import build_packet, replay
 from rsr.packet import Packet
 from tests.support.games import duel_game
 

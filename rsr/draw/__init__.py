@@ -32,7 +32,7 @@ def state_before(result: Any, record: Any) -> Any:
     if not getattr(result, "complete", True) and record.resolver > 2:
         # the replay started from a checkpoint at this very pass: the position before it is a shorter replay
         from rsr.cache import HomeCheckpoints
-        from rsr.game import replay
+        from rsr.log import replay
 
         return replay(result.packets[:record.resolver], HomeCheckpoints()).position.state
     options = result.packets[0].payload["invite"]["options"]

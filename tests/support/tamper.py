@@ -19,17 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from rsr import keys as keystore
-from rsr.game import (
-    Replay,
-    accept_packet,
-    append_packets,
-    build_packet,
-    create_game_dir,
-    invite_packet,
-    load_log,
-    replay,
-    secret_for,
-)
+from rsr.gamedir import append_packets, create_game_dir, load_log
+from rsr.log import Replay, accept_packet, build_packet, invite_packet, replay, secret_for
 from rsr.packet import Packet, sign_payload
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
