@@ -13,6 +13,8 @@ from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising import activation, supply
 from rsr.rulesets.red_sun_rising.crt import Cell, odds_column
+from rsr.rulesets.red_sun_rising.losses import eliminate as eliminate  # (RSR 11.5: ruleset.py calls combat.eliminate)
+from rsr.rulesets.red_sun_rising.losses import lose_step as lose_step
 from rsr.rulesets.red_sun_rising.state import Attack, PendingLoss, RsrState, Unit
 
 
@@ -225,25 +227,6 @@ def cell_for(state: RsrState, odds: CombatOdds, die: int | None) -> Cell:
     if odds.column is None or die is None:
         return state.static.crt.below_lowest
     return state.static.crt.lookup(die + odds.total_modifier, odds.column)
-
-
-def eliminate(state: RsrState, ctx: Context, unit: Unit, why: str, case: str) -> None:
-    hex_id = unit.hex
-    unit.steps = 0
-    unit.hex = None
-    ctx.emit("eliminated", f"{unit.id} eliminated in {hex_id}: {why}", case, unit=unit.id, hex=hex_id)
-
-
-def lose_step(state: RsrState, ctx: Context, unit: Unit, case: str = "RSR 11.5") -> None:
-    """RSR 11.5, 11.51-11.52, 11.54: a division flips to its reduced side; a one-step unit is removed."""
-    counter = state.static.counter(unit.id)
-    if unit.steps >= 2:
-        unit.steps -= 1
-        reduced = counter.values(unit.steps)
-        ctx.emit("reduced", f"{unit.id} loses a step and is reduced to {reduced.strength}-{reduced.command}-"
-                 f"{reduced.movement}", "RSR 11.51", unit=unit.id, hex=unit.hex)
-    else:
-        eliminate(state, ctx, unit, "its last step lost", "RSR 11.54")
 
 
 def loss_order(state: RsrState, units: list[Unit], rule: str) -> list[str]:

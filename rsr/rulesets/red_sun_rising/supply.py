@@ -14,6 +14,7 @@ from typing import Any
 from rsr.engine import Context
 from rsr.hexgrid import reachable
 from rsr.rulesets.red_sun_rising import activation
+from rsr.rulesets.red_sun_rising.losses import lose_step
 from rsr.rulesets.red_sun_rising.state import RsrState, Unit
 from rsr.rulesets.red_sun_rising.terrain import enemy, occupied_by, step_cost, usable_rail, zone_of_control
 
@@ -223,8 +224,6 @@ def _set(state: RsrState, ctx: Context, unit: Unit, source: str | None, why: str
 
 def attrition(state: RsrState, ctx: Context, side: str) -> None:
     """RSR 10.4-10.43: each combat unit out of supply loses a step at the end of the Supply Stage."""
-    from rsr.rulesets.red_sun_rising.combat import lose_step
-
     for _, unit in sorted(state.units.items()):
         if unit.side == side and unit.hex and unit.steps > 0 and not unit.in_supply \
                 and activation.kind(state, unit) == "combat":
