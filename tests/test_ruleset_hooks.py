@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
-from rsr.rulesets import BUILTIN, get_ruleset
+import pytest
+
+from rsr.errors import BadInput
+from rsr.rulesets import BUILTIN, REGISTRY, get_ruleset, register
 from rsr.rulesets.base import BaseRuleset
+from tests.test_decisions import Duel
 
 RSR = Path(__file__).resolve().parents[1] / "rsr"
 
@@ -81,3 +86,31 @@ def test_every_ruleset_is_built_on_the_base_and_has_every_hook() -> None:
         assert isinstance(ruleset, BaseRuleset), ruleset_id
         assert ruleset.odds() is not None, ruleset_id
         assert callable(ruleset.map_scene)
+
+
+@pytest.fixture
+def duel() -> Any:
+    register(Duel.id)(Duel)
+    yield get_ruleset(Duel.id)
+    del REGISTRY[Duel.id]
+
+
+def test_a_new_ruleset_takes_every_hook_it_does_not_write_from_the_base(duel: Any) -> None:
+    """The walkthrough of docs/architecture.md, "Adding a ruleset": the toy ruleset of tests/test_decisions.py,
+    registered by one line, meets every generic layer through the base class's defaults."""
+    from rsr import lookahead
+    from rsr.draw import make_scene
+    from rsr.odds import ruleset_odds
+
+    state = duel.initial_state(None, {})
+    request = duel.next_request(state)
+    assert duel.bot(state, request, "1-1") == [] and duel.result(state) is None
+    assert duel.first_needs(None, {}) == [] and duel.state_fields(state) is None
+    assert lookahead.prepared_for(duel.id, request.id) is None
+    assert not duel.has_naval_map(state) and not duel.is_naval_pass([])
+    with pytest.raises(BadInput, match="no odds for ruleset toy-duel"):
+        ruleset_odds(duel.id)
+    with pytest.raises(BadInput, match="no map drawing for ruleset toy-duel"):
+        make_scene(duel.id, state, state, [], "title", "subtitle")
+    with pytest.raises(BadInput, match="no naval battles in ruleset toy-duel"):
+        duel.battle_svg(state, [], "title")
