@@ -31,11 +31,11 @@ def test_the_list_is_the_first_sentence_of_each_docstring(tmp_path: Path) -> Non
     package.mkdir(parents=True)
     (tmp_path / "rsr" / "__init__.py").write_text('"""The top. More words."""\n')
     (package / "__init__.py").write_text("")
-    (package / "thing.py").write_text('"""A thing (RSR 1.2): see :class:`~rsr.x.Scene` and ``code``.\n\nMore."""\n')
+    (package / "thing.py").write_text('"""A thing (page 3): see :class:`~rsr.x.Scene` and ``code``.\n\nMore."""\n')
     text = architecture.regenerate(f"head\n{architecture.BEGIN}\nold\n{architecture.END}\ntail\n", tmp_path)
     assert listed_modules(text) == {"rsr/__init__.py", "rsr/sub/__init__.py", "rsr/sub/thing.py"}
     assert "| `rsr/__init__.py` | The top. |" in text
-    assert "| `rsr/sub/thing.py` | A thing (RSR 1.2): see `Scene` and `code`. |" in text
+    assert "| `rsr/sub/thing.py` | A thing (page 3): see `Scene` and `code`. |" in text
     assert "| `rsr/sub/__init__.py` | (no docstring" in text
     assert text.startswith("head\n") and text.endswith("tail\n") and "old" not in text
 
