@@ -2,7 +2,7 @@
 
 ``rsr demo`` plays through the game directories, so every packet replays the whole log (quadratic); the
 benchmarks need logs of thousands of packets, so this plays the same bots (``rsr.demo.bot_inputs``, the
-rulesets' own bots) against one :class:`rsr.game.Replay` kept up to date packet by packet, signing with
+rulesets' own bots) against one :class:`rsr.log.Replay` kept up to date packet by packet, signing with
 the real ``build_packet``. The packets are written as a game directory that ``rsr verify`` reads.
 
 A long log needs a long game: ``lengthened`` writes a copy of a real scenario whose turn track repeats
@@ -21,16 +21,8 @@ from rsr import actions
 from rsr import keys as keystore
 from rsr.demo import bot_inputs, player_home
 from rsr.engine import enqueue
-from rsr.game import (
-    Replay,
-    accept_packet,
-    build_packet,
-    create_game_dir,
-    invite_packet,
-    pending_pass,
-    position_for_author,
-    replay,
-)
+from rsr.gamedir import create_game_dir
+from rsr.log import Replay, accept_packet, build_packet, invite_packet, pending_pass, position_for_author, replay
 from rsr.packet import Packet
 from rsr.scenario import load_scenario
 from rsr.yamlio import dump_yaml, load_yaml_file

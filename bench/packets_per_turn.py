@@ -29,10 +29,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rsr import actions, bots, progress  # noqa: E402
+from rsr import actions, progress  # noqa: E402
 from rsr import keys as keystore  # noqa: E402
 from rsr.engine import dry_run  # noqa: E402
-from rsr.game import Replay, position_for_author  # noqa: E402
+from rsr.log import Replay, position_for_author  # noqa: E402
 from rsr.rulesets import get_ruleset  # noqa: E402
 
 BOLDNESS = {0: "1-2", 1: "1-1"}  # RSR bots' odds thresholds, as in rsr demo
@@ -64,7 +64,6 @@ def packet_inputs(result: Replay, key: keystore.KeyPair, side: str, boldness: st
     position, waiting, _ = position_for_author(result, key)
     inputs: list[dict[str, Any]] = []
     used = False
-    ruleset_bot = getattr(result.ruleset, "bot", None)
     seq = len(result.packets)
     if first and waiting is not None and waiting.side == side:
         inputs, used = list(first), True
@@ -75,8 +74,8 @@ def packet_inputs(result: Replay, key: keystore.KeyPair, side: str, boldness: st
         if unsealing is not None:
             answer = [unsealing]
         else:
-            answer = (actions.unsealed_where_useless(result, position, side, ruleset_bot(position.state, waiting))
-                      if ruleset_bot else bots.answer(position.state, waiting, boldness))
+            answer = actions.unsealed_where_useless(result, position, side,
+                                                    result.ruleset.bot(position.state, waiting, boldness))
         if not answer and waiting.unseals is not None:
             break  # a choice sealed in this very packet: its store entry is written when the packet is signed
         if not answer and waiting.policy:

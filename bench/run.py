@@ -120,7 +120,8 @@ def game(ruleset_id: str, scenario: str, max_packets: int = 100_000) -> Path:
     """The cached bot game of ``scenario`` (made if missing or made by other rules)."""
     from bench.games import play
     from rsr.errors import RsrError
-    from rsr.game import load_log, replay
+    from rsr.gamedir import load_log
+    from rsr.log import replay
     from rsr.rulesets import get_ruleset
     from rsr.scenario import load_scenario
 
@@ -181,7 +182,7 @@ def prefix(game_dir: Path, count: int, where: Path) -> Path:
 
 def crypto_floor(game_dir: Path) -> float:
     """Ed25519 verification and SHA-256 of every packet's signed bytes: what no verifier can skip."""
-    from rsr.game import load_log
+    from rsr.gamedir import load_log
     from rsr.keys import verify_signature
     from rsr.packet import SIGN_PREFIX
 
@@ -216,7 +217,7 @@ def bench_startup(small_game: Path) -> None:
     rolled = best_run(7, dice, env())
     record("rsr dice roll", f"{rolled * 1e3:.0f} ms = {rolled / click_floor:.2f} x import click", "(figure only)",
            None)
-    heavy = ("rich", "jsonschema", "yaml", "rsr.rulesets.red_star", "rsr.rulesets.red_sun_rising", "rsr.game",
+    heavy = ("rich", "jsonschema", "yaml", "rsr.rulesets.red_star", "rsr.rulesets.red_sun_rising",
              "rsr.log", "rsr.gamedir")
     probe = ("import sys\nfrom rsr.cli import main\n"
              "for args in (['--help'], ['dice', 'roll', '--reveal', '00' * 32, '--game', '11' * 16, "
@@ -238,7 +239,7 @@ def bench_startup(small_game: Path) -> None:
 
 def bench_receive(long_game: Path, tmp: Path) -> float | None:
     print("(b) receive-and-resolve one packet at the end of a log (wall, start-up included)", flush=True)
-    from rsr.game import load_log
+    from rsr.gamedir import load_log
 
     times: dict[int, float] = {}
     cpus: dict[int, float] = {}
@@ -325,7 +326,8 @@ def bench_verify(name: str, game_dir: Path, tmp: Path, target: bool) -> int | No
 def _verify_parts(game_dir: Path, floor: float) -> None:
     """Reading, signatures and chain (cold: nothing memoised) and rules replay with digests, in-process."""
     from rsr import packet as packet_module
-    from rsr.game import load_log, replay
+    from rsr.gamedir import load_log
+    from rsr.log import replay
 
     def cold_read() -> None:
         packet_module.forget_checks()
@@ -351,7 +353,8 @@ def bench_digest(short_game: Path, long_game: Path) -> None:
     the positions of two games, such as a plan queued or a combat under way, moved the ratio of two
     different positions by a factor of two either way)."""
     from rsr.engine import deep_copy
-    from rsr.game import load_log, replay
+    from rsr.gamedir import load_log
+    from rsr.log import replay
 
     short = replay(load_log(short_game)[:2]).position.state
     result = replay(load_log(long_game)[:60])
@@ -386,7 +389,8 @@ def bench_memory(long_game: Path, tmp: Path, long_rss: int | None) -> None:
 def bench_hot_paths(name: str, game_dir: Path) -> None:
     """Where replay spends its time, per game turn: next_request, apply, the state copy, the digest."""
     from rsr import engine
-    from rsr.game import load_log, replay
+    from rsr.gamedir import load_log
+    from rsr.log import replay
 
     packets = load_log(game_dir)
     first = replay(packets[:2])

@@ -153,7 +153,8 @@ def real_play(name: str, game_dir: Path, best_of: Callable[[int, Callable[[], ob
     """Rules replay and digests of a bot-played game (every packet real play), per packet, in-process CPU;
     and the state copy plus the digest alone, timed inside the same replay."""
     from rsr import engine
-    from rsr.game import load_log, replay
+    from rsr.gamedir import load_log
+    from rsr.log import replay
 
     packets = load_log(game_dir)
     replay(packets[:2])  # the scenario loaded

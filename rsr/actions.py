@@ -20,29 +20,24 @@ from rsr.engine import Position, Request, dry_run, resolve_pass
 from rsr.errors import BadInput, RulesError, VerificationError
 from rsr.fairdice import NONCE_BYTES, KeyedDice, seal
 from rsr.fileio import atomic_write, game_locked, read_limited
-from rsr.game import (
+from rsr.gamedir import create_game_dir, game_dir_name, incoming, load_log, read_text_file, write_packets
+from rsr.log import (
     PassRecord,
     Replay,
     accept_packet,
     build_packet,
     check_last_inputs,
     check_orders,
-    create_game_dir,
     extend,
-    game_dir_name,
-    incoming,
     invite_packet,
-    load_log,
     other_side,
     pending_pass,
     position_for_author,
-    read_text_file,
     replay,
-    write_packets,
 )
 from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet, read_packets
 from rsr.report import pass_markdown
-from rsr.rulesets import get_ruleset
+from rsr.rulesets import DEFAULT_RULESET, get_ruleset
 from rsr.scenario import load_scenario
 from rsr.yamlio import dump_yaml, load_yaml_text
 
@@ -138,7 +133,7 @@ def scenarios_by_ruleset() -> dict[str, list[str]]:
     return by_ruleset()
 
 
-def ruleset_of_scenario(name: str, default: str = "red-sun-rising") -> str:
+def ruleset_of_scenario(name: str, default: str = DEFAULT_RULESET) -> str:
     """The ruleset a scenario name picks: the only one that has it, else ``default``."""
     having = [ruleset_id for ruleset_id, names in scenarios_by_ruleset().items() if name in names]
     return having[0] if len(having) == 1 else default
@@ -147,11 +142,7 @@ def ruleset_of_scenario(name: str, default: str = "red-sun-rising") -> str:
 def scenario_first_needs(ruleset_id: str, scenario_name: str, options: dict[str, Any]) -> list[str]:
     """What must happen before the scenario gives what its title promises (a naval battle needs a sortie),
     worked out from its set-up and the rules; empty when nothing is left to chance (issue 23 §5)."""
-    if ruleset_id != "red-sun-rising":
-        return []
-    from rsr.rulesets.red_sun_rising.naval.outlook import first_needs
-
-    return first_needs(get_ruleset(ruleset_id).initial_state(load_scenario(ruleset_id, scenario_name), options))
+    return get_ruleset(ruleset_id).first_needs(load_scenario(ruleset_id, scenario_name), options)
 
 
 def scenario_catalogue() -> list[tuple[str, str, str]]:

@@ -15,8 +15,8 @@ from typing import Any
 
 from rsr.canonical import canonical_bytes, strict_loads
 from rsr.errors import BadInput
-from rsr.game import Replay, my_side
 from rsr.keys import KeyPair, verify_signature
+from rsr.log import Replay, my_side
 from rsr.packet import armor_lines, unarmor
 
 CLAIM_PREFIX = b"rsr-claim-v1\x00"

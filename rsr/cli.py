@@ -17,6 +17,7 @@ import click
 
 from rsr.completion import SHELLS, GameDirPath, attach, completion_script
 from rsr.errors import BadInput, RsrError
+from rsr.rulesets import BUILTIN, DEFAULT_RULESET, DEMO_SCENARIOS
 from rsr.safetext import visible
 from rsr.words import plain_value, plural, plural_word, wrapped
 
@@ -193,7 +194,7 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
 @main.command("new")
 @click.argument("parent", type=click.Path(file_okay=False, path_type=Path), default=".")
 @click.option("--ruleset", default=None,
-              help="red-sun-rising or red-star (default: the one that has the scenario, else red-sun-rising).")
+              help=f"{' or '.join(BUILTIN)} (default: the one that has the scenario, else {DEFAULT_RULESET}).")
 @click.option("--scenario", required=True)
 @click.option("--side", required=True, help="Your side, e.g. russia or japan.")
 @click.option("--key", "key_name", required=True, help="Your stored key.")
@@ -251,7 +252,7 @@ def invite_from_mailbox(maildir: Path | None, mbox: Path | None, imap: bool, gam
                         parent: Path) -> tuple[str, str | None]:
     """The raw message holding the one invitation (or the one of game ``game``) not accepted yet."""
     from rsr import mail
-    from rsr.game import game_dir_name
+    from rsr.gamedir import game_dir_name
 
     def waiting(packet: Any) -> bool:
         if game:
@@ -305,7 +306,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
             parent = parent or invite.parent
             invite = found[0]
         elif str(invite) != "-" and invite.is_file():
-            from rsr.game import read_text_file
+            from rsr.gamedir import read_text_file
 
             sender = contacts.sender_of(read_text_file(invite))
         if push and not use_git:
@@ -327,7 +328,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
         game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
                                                given.inputs or None, given.message)
     say(f"accepted game {packet.game} in {game_dir}")
-    from rsr.game import load_log
+    from rsr.gamedir import load_log
     from rsr.terms import terms_lines
 
     for line in terms_lines(load_log(game_dir)[0]):
@@ -438,7 +439,7 @@ def _orders_odds(result: Any, key_name: str | None, inputs: list[dict[str, Any]]
 
 def _odds_state(result: Any, key_name: str | None) -> Any:
     """The position the next packet is written against (with this player's key), else the log's last."""
-    from rsr.game import position_for_author
+    from rsr.log import position_for_author
 
     try:
         position, _, _ = position_for_author(result, actions.choose_key(result, key_name))
@@ -1128,13 +1129,10 @@ class ScenarioListCommand(click.Command):
         super().format_epilog(ctx, formatter)
 
 
-DEMO_SCENARIOS = {"red-sun-rising": "liaoyang-1904", "red-star": "july-1939-contact"}
-
-
 @main.command("demo", cls=ScenarioListCommand)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo"), show_default=True)
-@click.option("--ruleset", "ruleset_id", default="red-sun-rising", show_default=True,
-              help="red-sun-rising or red-star.")
+@click.option("--ruleset", "ruleset_id", default=DEFAULT_RULESET, show_default=True,
+              help=f"{' or '.join(BUILTIN)}.")
 @click.option("--scenario", default=None,
               help="Scenario to play (default: " + ", ".join(f"{s} for {r}" for r, s in DEMO_SCENARIOS.items()) + ").")
 def demo(out: Path, scenario: str | None, ruleset_id: str) -> None:

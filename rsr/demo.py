@@ -14,14 +14,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from rsr import actions, bots, progress
+from rsr import actions, progress
 from rsr import keys as keystore
 from rsr.engine import Position, Request, dry_run
 from rsr.errors import BadInput
 from rsr.fileio import atomic_write
-from rsr.game import Replay, position_for_author
+from rsr.log import Replay, position_for_author
 from rsr.packet import Packet
-from rsr.rulesets import get_ruleset
+from rsr.rulesets import DEFAULT_RULESET, get_ruleset
 from rsr.scenario import load_scenario
 from rsr.yamlio import dump_yaml
 
@@ -60,20 +60,18 @@ def bot_inputs(result: Replay, key: keystore.KeyPair, position: Position, waitin
                boldness: str) -> list[dict[str, Any]]:
     """A bot's whole packet: answers to every request of its side that comes before the next die.
 
-    The bot is the ruleset's own (``ruleset.bot``) where it has one. Sealed choices go through the same
+    The bot is the ruleset's (its ``bot`` hook, rsr/rulesets/base.py). Sealed choices go through the same
     orders layer as a person's (actions.seal_inputs), and a choice sealed earlier is unsealed from the
     player's own store when the game asks for it.
     """
     inputs: list[dict[str, Any]] = []
-    ruleset_bot = getattr(result.ruleset, "bot", None)
     while waiting is not None and waiting.side == side:
         unsealing = actions.unseal_input(result.game_id, waiting)
         if unsealing is not None:
             answer = [unsealing]
-        elif ruleset_bot is not None:
-            answer = actions.unsealed_where_useless(result, position, side, ruleset_bot(position.state, waiting))
         else:
-            answer = bots.answer(position.state, waiting, boldness)
+            answer = actions.unsealed_where_useless(result, position, side,
+                                                    result.ruleset.bot(position.state, waiting, boldness))
         if not answer:
             break
         inputs += answer
@@ -86,7 +84,7 @@ def bot_inputs(result: Replay, key: keystore.KeyPair, position: Position, waitin
 
 
 def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCENARIO,
-             ruleset_id: str = "red-sun-rising", data_files: list[Path] | None = None) -> Path:
+             ruleset_id: str = DEFAULT_RULESET, data_files: list[Path] | None = None) -> Path:
     """Play ``scenario`` by mail between two generated keys in ``out``; return Alice's game directory."""
     ruleset = get_ruleset(ruleset_id)
     load_scenario(ruleset.id, scenario)  # refuse an unknown scenario before anything is written

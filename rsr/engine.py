@@ -181,6 +181,14 @@ class Ruleset(Protocol):
 
     def report_tables(self, events: list[Event]) -> list[tuple[str, list[str]]]: ...
 
+    def state_fields(self, state: Any) -> dict[str, Any] | None:
+        """The state's fields the digest covers, by name (None: it covers ``state_json``)."""
+        ...
+
+    def check_policy_in(self, state: Any, side: str, kind: str, rule: Any) -> None:
+        """Check a standing policy against the position it is set in."""
+        ...
+
 
 _PLAIN = (str, int, bool, type(None))
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, by class
@@ -397,13 +405,13 @@ class Position:
         from a memo of each record's text, keyed by the record's values and their types; everything else
         goes through the same encoder as before. A test compares the bytes with ``state_bytes``.
         """
-        fields = getattr(ruleset, "state_fields", None)
-        if fields is None or self.resigned is not None:
+        fields = ruleset.state_fields(self.state) if self.resigned is None else None
+        if fields is None:
             return state_bytes(self.to_json(ruleset))
         try:
             records: dict[str, str] = {}
             state = {}
-            for name, value in fields(self.state).items():
+            for name, value in fields.items():
                 text = _records_text(value)
                 if text is None:
                     state[name] = to_jsonable(value)
@@ -687,14 +695,12 @@ def check_policies(ruleset: Ruleset, position: Position, seq: int) -> None:
     A ruleset may also check a policy against the position it is set in (``check_policy_in(state, side,
     kind, rule)``): a plan whose parts are wrong already then (a typo, a unit not adjacent) is refused before
     signing rather than dropped when the dice have rolled."""
-    in_position = getattr(ruleset, "check_policy_in", None)
     for side, queue in sorted(position.queues.items()):
         for item in queue:
             if item.seq == seq and "policy" in item.input:
                 try:
                     ruleset.check_policy(item.input["policy"], item.input["rule"])
-                    if in_position is not None:
-                        in_position(position.state, side, item.input["policy"], item.input["rule"])
+                    ruleset.check_policy_in(position.state, side, item.input["policy"], item.input["rule"])
                 except (RulesError, BadInput) as exc:
                     raise InputRefused(f"{item.where}: {exc}") from exc
 
@@ -726,8 +732,7 @@ def _check_plans_at_the_die(ruleset: Ruleset, before: Position, after: Position,
     """A plan set by packet ``seq`` checked again where its first die stops the pass: what the packet's own
     answers did before that die (support points a fire mission spent, say) is known without dice, so a plan
     it already makes impossible is refused now rather than void later."""
-    in_position = getattr(ruleset, "check_policy_in", None)
-    if in_position is None or after is before:
+    if after is before:
         return
     for side, queue in sorted(before.queues.items()):
         for item in queue:
@@ -737,7 +742,7 @@ def _check_plans_at_the_die(ruleset: Ruleset, before: Position, after: Position,
             if after.policies.get(side, {}).get(kind) != rule:
                 continue
             try:
-                in_position(after.state, side, kind, rule)
+                ruleset.check_policy_in(after.state, side, kind, rule)
             except (RulesError, BadInput) as exc:
                 raise InputRefused(f"{item.where}: {exc}") from exc
 

@@ -13,7 +13,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -23,6 +23,7 @@ from rsr.fileio import atomic_write, game_locked, read_limited
 from rsr.keys import KeyPair, decode_public, fingerprint
 from rsr.log import Replay, check_last_inputs, extend, my_side, pending_pass, replay
 from rsr.packet import (
+    Armored,
     Header,
     Packet,
     check_self_signature,
@@ -32,6 +33,7 @@ from rsr.packet import (
     open_packet,
     read_packets,
     schema_checked_before,
+    self_signed_key,
 )
 from rsr.yamlio import dump_yaml
 
@@ -423,3 +425,96 @@ def _check_extension(game_dir: Path, result: Replay, new: list[Packet], source: 
         raise VerificationError(f"{source}: rejected ({exc}); kept in {path}; the game waits for a valid "
                                 f"packet {bad.seq}", bad.seq) from exc
     return after
+
+
+# -- triage: the packets a mailbox or a repository holds, measured against the log --------------------------
+
+
+@dataclass
+class Found:
+    """The packets of one game in a mailbox, measured against its log."""
+
+    new: list[Packet] = field(default_factory=list)        # the next packets, in order, without a gap
+    known: int = 0                                         # copies of packets already in the log
+    conflicting: list[Packet] = field(default_factory=list)  # a different packet at a seq the log holds
+    after_gap: list[int] = field(default_factory=list)     # seqs that wait for a missing earlier packet
+    unverified: int = 0                                    # blocks naming this game that do not verify
+
+
+def _block_game(block: Armored) -> str | None:
+    game = block.headers.get("Game")
+    return game.strip().lower() if game else None
+
+
+def log_keys(log: list[Packet]) -> dict[str, bytes]:
+    """The players' keys, as the invitation and the acceptance pin them (load_log has checked both)."""
+    keys: dict[str, bytes] = {}
+    for packet in log[:2]:
+        section = packet.payload.get("invite") or packet.payload.get("accept") or {}
+        for side, text in sorted(section.get("keys", {}).items()):
+            keys[side] = decode_public(text)
+    return keys
+
+
+def sort_packets(blocks: Iterable[Armored], log: list[Packet]) -> Found:
+    """Which of ``blocks`` are this game's, checked against its keys: new, known, conflicting."""
+    game = log[0].game
+    found = Found()
+    candidates: dict[bytes, Packet] = {}
+    keys = log_keys(log)
+    # the invitation and acceptance first: an acceptance found here pins the key its later packets need
+    for block in sorted(blocks, key=lambda b: not b.headers.get("Seq", "").startswith(("0 ", "1 "))):
+        named = _block_game(block)
+        if named is not None and named != game:
+            continue  # another game's packet
+        try:
+            seq_header = block.headers.get("Seq", "")
+            if seq_header.startswith("0 "):
+                packet = open_packet(block, None)
+                check_self_signature(packet)
+                if packet.payload_bytes != log[0].payload_bytes:
+                    raise VerificationError("another invitation", 0)
+            elif len(log) == 1 and seq_header.startswith("1 "):
+                packet = open_packet(block, None)  # the acceptance introduces its author's key
+                check_self_signature(packet)
+                if packet.payload.get("prev") != log[0].hash_hex:
+                    raise VerificationError("an acceptance of another invitation", 1)
+                keys.setdefault(packet.side, self_signed_key(packet))
+            else:
+                packet = open_packet(block, keys)
+        except (BadInput, VerificationError):
+            if named == game:
+                found.unverified += 1
+            continue
+        if packet.game != game:
+            continue
+        candidates.setdefault(packet.payload_bytes, packet)
+    by_seq: dict[int, list[Packet]] = {}
+    for packet in candidates.values():
+        by_seq.setdefault(packet.seq, []).append(packet)
+    next_seq = len(log)
+    for seq in sorted(by_seq):
+        packets = sorted(by_seq[seq], key=lambda p: p.payload_bytes)
+        if seq < len(log):
+            for packet in packets:
+                if packet.payload_bytes == log[seq].payload_bytes:
+                    found.known += 1
+                else:
+                    found.conflicting.append(packet)
+        elif seq == next_seq:
+            found.new.append(packets[0])
+            found.conflicting += packets[1:]  # two packets for one new seq: receive refuses and says why
+            next_seq += 1
+        else:
+            found.after_gap.append(seq)
+    return found
+
+
+def conflict(game_dir: Path, packets: list[Packet], other: Packet) -> VerificationError:
+    """Two different packets for one seq: an equivocation proof when one side signed both, else who may write it."""
+    mine = packets[other.seq]
+    if mine.side == other.side:
+        return equivocation(game_dir, mine, other)
+    expected = packets[other.seq % 2].side  # the sides alternate from the invitation on
+    return VerificationError(f"two different packets for seq {other.seq}: one by {mine.side}, one by {other.side}; "
+                             f"seq {other.seq} is {expected}'s to write", other.seq)

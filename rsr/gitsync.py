@@ -27,8 +27,8 @@ from pathlib import Path
 from rsr import actions
 from rsr.errors import BadInput, RulesError, VerificationError, printable
 from rsr.fileio import atomic_write, game_locked, read_limited
-from rsr.game import Replay, check_last_inputs, extend, load_log, my_side, pending_pass, replay
-from rsr.mail import conflict, log_keys
+from rsr.gamedir import conflict, load_log, log_keys
+from rsr.log import Replay, check_last_inputs, extend, my_side, pending_pass, replay
 from rsr.packet import Packet, check_self_signature, extract_blocks, open_packet, self_signed_key
 
 ATTRIBUTES = ["*.rsr -text", "*.eml -text"]

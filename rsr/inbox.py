@@ -2,7 +2,7 @@
 
 A game directory is ``game-*`` holding ``turns/``: the folder itself, its children, or its grandchildren
 (a folder of cloned repositories). With a mailbox, every message is read once and its packets sorted per
-game (rsr.mail.sort_packets); with ``--git``, each game's repository is fetched and the packets it adds
+game (rsr.gamedir.sort_packets); with ``--git``, each game's repository is fetched and the packets it adds
 to the game are counted. Invitations in the mailbox that no game directory answers yet are listed too.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rsr import keys as keystore
 from rsr.errors import RsrError
-from rsr.game import game_dir_name, load_log
+from rsr.gamedir import game_dir_name, load_log, sort_packets
 from rsr.packet import Armored
 from rsr.progress import is_over
 from rsr.safetext import visible
@@ -66,7 +66,7 @@ def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> li
         extra = []
         try:
             if messages is not None:
-                found = mail.sort_packets(blocks, load_log(game_dir))
+                found = sort_packets(blocks, load_log(game_dir))
                 if found.new:
                     extra.append(f"{plural(len(found.new), 'new packet')} in the mailbox "
                                  f"({', '.join(str(p.seq) for p in found.new)}): "

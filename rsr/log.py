@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rsr.engine import (
     Event,
@@ -47,6 +47,9 @@ from rsr.packet import KNOWN_VERSIONS, PROTOCOL_VERSION, Packet, sign_payload, s
 from rsr.rulesets import get_ruleset
 from rsr.scenario import Scenario, load_scenario
 
+if TYPE_CHECKING:
+    from rsr.rulesets.base import BaseRuleset
+
 
 @dataclass
 class PassRecord:
@@ -75,7 +78,7 @@ class Replay:
     """A log replayed: the game's fixed facts, every pass, and the position now."""
 
     packets: list[Packet]
-    ruleset: Ruleset
+    ruleset: BaseRuleset  # (the engine's interface and the hooks of rsr/rulesets/base.py)
     scenario: Scenario
     keys: dict[str, bytes]
     names: dict[str, str]
@@ -110,7 +113,7 @@ def other_side(ruleset: Ruleset, side: str) -> str:
     return second if side == first else first
 
 
-def _check_invite(packet: Packet) -> tuple[Ruleset, Scenario, dict[str, bytes], str]:
+def _check_invite(packet: Packet) -> tuple[BaseRuleset, Scenario, dict[str, bytes], str]:
     if packet.seq != 0 or "invite" not in packet.payload:
         raise VerificationError("the log does not start with an invite", packet.seq)
     contract_version(packet)

@@ -12,8 +12,8 @@ packet instead of one question per packet (issue 23).
 Questions that come only after a die can still be answered in the same packet where the ruleset has a
 standing policy for a plan signed before the dice (RS/RS 5.0, 6.1: the prepared combats planned with the
 fire missions). Such a question is found by walking on as if the answer that rolls did nothing (the
-options are those the position has before the dice), and it is answered by the policy input the table
-:data:`PREPARED` names for the end of its request id (``/prepared/combats``, ``/prepared/c<n>/attack-choices``).
+options are those the position has before the dice), and it is answered by the policy input the ruleset's table
+(:func:`prepared_table`) names for the end of its request id (``/prepared/combats``, ``/prepared/c<n>/attack-choices``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any
 
 from rsr.engine import Position, Request, Ruleset, dry_run
 from rsr.errors import BadInput
+from rsr.rulesets import get_ruleset
 
 Inputs = list[dict[str, Any]]
 
@@ -40,32 +41,10 @@ class Prepared:
     answer: Callable[[Any], Any] | None = None  # the answer a written rule stands for (to walk on after it)
 
 
-def _combats_plan(turn: int, answer: Any) -> Any:
-    """RS/RS 5.0, 6.1: policy ``combats: {turn, combats}``, the prepared combats of this game turn."""
-    combats = answer.get("combats", []) if isinstance(answer, dict) else []
-    return {"turn": turn, "combats": combats}
-
-
-def _attack_choices_auto(turn: int, answer: Any) -> Any:
-    """RS/RS 6.21, 6.22: the attacker's choices made by the documented default (policy ``auto``)."""
-    return "auto"
-
-
-# the questions asked after a die that a plan signed before the dice may answer, by ruleset and the end of
-# the request id
-PREPARED: dict[str, dict[str, Prepared]] = {
-    "red-star": {
-        "/prepared/combats": Prepared(
-            "combats", _combats_plan,
-            "asked after the fire missions' dice: your plan, signed now, declares these combats when the game "
-            "comes to them (policy combats, this game turn only; a combat the fire made illegal is dropped)",
-            lambda rule: {"combats": rule.get("combats", []) if isinstance(rule, dict) else []}),
-        r"/prepared/c\d+/attack-choices": Prepared(  # RS/RS 6.21, 5.3: asked for each combat in turn
-            "attack-choices", _attack_choices_auto,
-            "asked after the fire missions' dice: lead units and armor protection chosen by rsr's documented "
-            "default (policy attack-choices auto, which stands until you set it to ask)"),
-    },
-}
+def prepared_table(ruleset_id: str) -> dict[str, Prepared]:
+    """The questions asked after a die that a plan signed before the dice may answer, by the end of their
+    request id: the ruleset's ``prepared_questions`` hook (rsr/rulesets/base.py)."""
+    return get_ruleset(ruleset_id).prepared_questions()
 
 
 @dataclass
@@ -104,8 +83,8 @@ def emptied(template: Any) -> Any:
 
 
 def prepared_for(ruleset_id: str, request_id: str) -> Prepared | None:
-    """The entry of :data:`PREPARED` for the end of ``request_id``, if any."""
-    for suffix, prepared in sorted(PREPARED.get(ruleset_id, {}).items()):
+    """The entry of :func:`prepared_table` for the end of ``request_id``, if any."""
+    for suffix, prepared in sorted(prepared_table(ruleset_id).items()):
         if re.search(f"{suffix}$", request_id):  # (a suffix may name a number: r"/c\d+/")
             return prepared
     return None
@@ -208,7 +187,7 @@ def _answer_for(request: Request, by_request: dict[str, dict[str, Any]],
 
 
 def _planned_answer(ruleset_id: str, request: Request, plans: Inputs) -> dict[str, Any] | None:
-    """The answer a written plan (a policy of :data:`PREPARED`) gives ``request``, to walk on after it."""
+    """The answer a written plan (a policy of :func:`prepared_table`) gives ``request``, to walk on after it."""
     prepared = prepared_for(ruleset_id, request.id)
     if prepared is None or prepared.answer is None:
         return None
@@ -219,7 +198,7 @@ def _planned_answer(ruleset_id: str, request: Request, plans: Inputs) -> dict[st
 def _after_the_die(ruleset: Ruleset, position: Position, side: str, seq: int, policies: Inputs,
                    by_request: dict[str, dict[str, Any]], found: Walk, prepare: Callable[[Inputs], Inputs],
                    unsealing: Callable[[Request], dict[str, Any] | None], limit: int) -> list[Question]:
-    """The questions after the die that :data:`PREPARED` lets the player answer now: walk on as if the
+    """The questions after the die that :func:`prepared_table` lets the player answer now: walk on as if the
     answer that rolls did nothing (its lists emptied), the questions after it answered as written (or by the
     written plan), and keep the questions the table names."""
     last = found.questions[-1]
@@ -230,7 +209,7 @@ def _after_the_die(ruleset: Ruleset, position: Position, side: str, seq: int, po
     quiet[last.request.id] = {"request": last.request.id, "answer": emptied(last.item["answer"])}
     if quiet[last.request.id] == last.item:
         return []  # the die is not the player's choice: nothing known beyond it
-    planned = {p.policy for p in PREPARED.get(ruleset.id, {}).values()}
+    planned = {p.policy for p in prepared_table(ruleset.id).values()}
     plans = [item for item in policies if item.get("policy") in planned]
     policies = [item for item in policies if item.get("policy") not in planned]  # (they would answer them)
     try:

@@ -8,7 +8,6 @@ missions, and the text layout (80 columns).
 
 from __future__ import annotations
 
-import importlib
 import math
 import textwrap
 from dataclasses import dataclass, field
@@ -149,17 +148,8 @@ def table_lines(table: OddsTable, width: int = 80) -> list[str]:
 
 
 def ruleset_odds(ruleset_id: str) -> Any:
-    """The odds module of a ruleset: its ``odds`` hook (rsr/rulesets/base.py), else the ``odds`` module of
-    the ruleset's own package (a ruleset built without the base class)."""
-    ruleset = get_ruleset(ruleset_id)
-    hook = getattr(ruleset, "odds", None)
-    module = hook() if hook is not None else None
-    if module is None:
-        package = type(ruleset).__module__.rpartition(".")[0]
-        try:
-            module = importlib.import_module(package + ".odds")
-        except ModuleNotFoundError:
-            module = None
+    """The odds module of a ruleset: its ``odds`` hook (rsr/rulesets/base.py)."""
+    module = get_ruleset(ruleset_id).odds()
     if module is None:
         raise BadInput(f"no odds for ruleset {ruleset_id}")
     return module

@@ -9,7 +9,6 @@ The clock is read here only to say how long ago a packet was signed (front end, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 from rsr.engine import Event, Position, Request, is_resignation, resolve_pass
 from rsr.errors import BadInput, NeedDice, RsrError
 from rsr.fairdice import NoDice
-from rsr.game import PassRecord, Replay
+from rsr.log import PassRecord, Replay
 from rsr.words import plural
 
 MAX_SUMMARY_EVENTS = 12
@@ -32,10 +31,7 @@ def game_result(result: Replay, state: Any) -> dict[str, Any] | None:
     if resigned is not None:  # docs/protocol.md, "Resigning": the other side's decisive victory
         winner = next(side for side in result.ruleset.sides if side != resigned)
         return {"winner": winner, "level": "decisive", "case": f"{resigned} resigned", "resigned": resigned}
-    judge: Callable[[Any], dict[str, Any] | None] | None = getattr(result.ruleset, "result", None)
-    if judge is None:
-        return None
-    return judge(state)
+    return result.ruleset.result(state)
 
 
 def is_over(result: Replay) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rsr.engine import Event, Request
-from rsr.game import PassRecord, Replay
+from rsr.log import PassRecord, Replay
 from rsr.safetext import markdown, visible_lines
 from rsr.words import plain_value, plural
 
@@ -190,10 +190,7 @@ def victory_lines(result: Replay, state: Any) -> list[str]:
     then whatever else the verdict names (cities held, points)."""
     from rsr.progress import verdict_text
 
-    judge = getattr(result.ruleset, "result", None)
-    if not callable(judge):
-        return []
-    verdict = judge(state)
+    verdict = result.ruleset.result(state)
     if not verdict:
         return ["The game goes on: no result yet."] if not getattr(state, "finished", False) else []
     if not isinstance(verdict, dict):

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from rsr import game as gamemod
-from rsr import journal
+from rsr import gamedir, journal
 from rsr import keys as keystore
+from rsr import log as gamelog
 from rsr.cli import main
 from rsr.packet import sign_payload
 from tests.support.games import duel_game
@@ -64,7 +64,7 @@ def test_orders_that_no_packet_can_carry_are_refused_before_signing(game: tuple[
         assert out.exit_code == 2, out.output
         assert "inputs[1].answer" in one_line(out.output)
     assert snapshot(game_dir) == before
-    assert journal.signed_payload(gamemod.load_log(game_dir)[0].game, 4) is None
+    assert journal.signed_payload(gamedir.load_log(game_dir)[0].game, 4) is None
     assert run("verify", str(game_dir)).exit_code == 0
 
 
@@ -84,13 +84,13 @@ def test_a_sealed_choice_that_could_never_be_unsealed_is_refused(game: tuple[Pat
 
 def forged_next(game_dir: Path, author: keystore.KeyPair, inputs: list[dict[str, Any]]) -> Any:
     """A packet signed with the real key, with a true reveal and resolution, whose inputs break the rules."""
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     seq = len(result.packets)
-    record = gamemod.pending_pass(result, author)
+    record = gamelog.pending_pass(result, author)
     assert record is not None
-    payload = {"v": result.contract, "game": result.game_id, "seq": seq, "side": gamemod.my_side(result, author),
+    payload = {"v": result.contract, "game": result.game_id, "seq": seq, "side": gamelog.my_side(result, author),
                "prev": result.last.hash_hex, "commit": "0" * 64,
-               "reveal": gamemod.secret_for(result, author, seq - 2).hex(),
+               "reveal": gamelog.secret_for(result, author, seq - 2).hex(),
                "resolution": {"state": record.state_hash, "dice": [r.to_json() for r in record.rolls]},
                "inputs": inputs}
     return sign_payload(payload, author)
@@ -212,8 +212,8 @@ def test_verify_is_read_only(game: tuple[Path, dict]) -> None:
 
 def test_the_same_packet_twice_in_one_email_is_one_packet(game: tuple[Path, dict], tmp_path: Path) -> None:
     game_dir, keys = game
-    result = gamemod.replay(gamemod.load_log(game_dir))
-    packet = gamemod.build_packet(result, keys["attacker"], [{"request": "r2/attack", "answer": 1}])
+    result = gamelog.replay(gamedir.load_log(game_dir))
+    packet = gamelog.build_packet(result, keys["attacker"], [{"request": "r2/attack", "answer": 1}])
     mail = tmp_path / "mail.txt"
     mail.write_text("text part\n" + packet.armored() + "\nhtml part\n> " + packet.armored().replace("\n", "\n> "))
     out = run("receive", str(game_dir), str(mail), "--key", "def")
@@ -223,8 +223,8 @@ def test_the_same_packet_twice_in_one_email_is_one_packet(game: tuple[Path, dict
 
 def test_unsigned_headers_never_echo_control_characters(game: tuple[Path, dict], tmp_path: Path) -> None:
     game_dir, keys = game
-    result = gamemod.replay(gamemod.load_log(game_dir))
-    packet = gamemod.build_packet(result, keys["attacker"], [{"request": "r2/attack", "answer": 1}])
+    result = gamelog.replay(gamedir.load_log(game_dir))
+    packet = gamelog.build_packet(result, keys["attacker"], [{"request": "r2/attack", "answer": 1}])
     text = packet.armored().replace("Seq: 4 attacker", "Seq: 4 attacker\x1b[2J\x07")
     mail = tmp_path / "mail.txt"
     mail.write_text(text)
@@ -236,8 +236,8 @@ def test_unsigned_headers_never_echo_control_characters(game: tuple[Path, dict],
 
 def test_a_packet_of_another_game_says_so(game: tuple[Path, dict], tmp_path: Path) -> None:
     game_dir, keys = game
-    result = gamemod.replay(gamemod.load_log(game_dir))
-    payload = dict(gamemod.build_packet(result, keys["attacker"], []).payload)
+    result = gamelog.replay(gamedir.load_log(game_dir))
+    payload = dict(gamelog.build_packet(result, keys["attacker"], []).payload)
     payload["game"] = "ab" * 16
     foreign = sign_payload(payload, keys["attacker"])
     mail = tmp_path / "mail.txt"

@@ -14,7 +14,8 @@ import pytest
 
 from rsr.cache import HomeCheckpoints
 from rsr.demo import run_demo
-from rsr.game import load_log, replay
+from rsr.gamedir import load_log
+from rsr.log import replay
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from rsr import actions, cache
 from rsr.cli import main
 from rsr.demo import run_demo
-from rsr.game import load_log, replay
+from rsr.gamedir import load_log
+from rsr.log import replay
 
 
 @pytest.fixture(scope="module")

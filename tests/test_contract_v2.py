@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from rsr import game as gamemod
+from rsr import gamedir
 from rsr import keys as keystore
+from rsr import log as gamelog
 from rsr.cli import main
 from rsr.engine import dry_run
 from rsr.errors import VerificationError
@@ -49,34 +50,34 @@ def start(tmp: Path, version: int, accept_inputs: list[dict[str, Any]] | None = 
           rounds: int = 20, deadline: int | None = None) -> tuple[Path, dict[str, keystore.KeyPair]]:
     """A press game between two keys of this machine, started under contract ``version``; packets 0 and 1."""
     a, d = keystore.new_key("att"), keystore.new_key("def")
-    invite = gamemod.invite_packet(Press(), press_scenario(rounds), a, "attacker", "A", bytes(range(16)), None, {},
+    invite = gamelog.invite_packet(Press(), press_scenario(rounds), a, "attacker", "A", bytes(range(16)), None, {},
                                    nonce=bytes([1]) * 32, version=version, time="2026-01-01T00:00:00Z",
                                    deadline_hours=deadline)
-    game_dir = gamemod.create_game_dir(tmp, invite)
-    gamemod.append_packets(game_dir, [invite])
-    accept = gamemod.accept_packet(invite, d, "D", accept_inputs or [], nonce=bytes([2]) * 32,
+    game_dir = gamedir.create_game_dir(tmp, invite)
+    gamedir.append_packets(game_dir, [invite])
+    accept = gamelog.accept_packet(invite, d, "D", accept_inputs or [], nonce=bytes([2]) * 32,
                                    time="2026-01-01T00:01:00Z")
-    gamemod.append_packets(game_dir, [accept])
+    gamedir.append_packets(game_dir, [accept])
     return game_dir, {"attacker": a, "defender": d}
 
 
-def hostile(result: gamemod.Replay, key: keystore.KeyPair, inputs: list[dict[str, Any]], time: str) -> Packet:
+def hostile(result: gamelog.Replay, key: keystore.KeyPair, inputs: list[dict[str, Any]], time: str) -> Packet:
     """What a modified rsr signs: a true reveal and resolution, any inputs, no dry run."""
     seq = len(result.packets)
-    record = gamemod.pending_pass(result, key)
+    record = gamelog.pending_pass(result, key)
     assert record is not None
     payload: dict[str, Any] = {
-        "v": result.contract, "game": result.game_id, "seq": seq, "side": gamemod.my_side(result, key),
+        "v": result.contract, "game": result.game_id, "seq": seq, "side": gamelog.my_side(result, key),
         "prev": result.last.hash_hex, "inputs": inputs, "time": time,
-        "reveal": gamemod.secret_for(result, key, seq - 2).hex(),
+        "reveal": gamelog.secret_for(result, key, seq - 2).hex(),
         "resolution": {"state": record.state_hash, "dice": [r.to_json() for r in record.rolls]}}
-    payload["commit"] = commitment(gamemod.secret_for(result, key, seq, payload))
+    payload["commit"] = commitment(gamelog.secret_for(result, key, seq, payload))
     return sign_payload(payload, key)
 
 
-def full_activation(result: gamemod.Replay, victim: keystore.KeyPair, packet: Packet) -> bool:
+def full_activation(result: gamelog.Replay, victim: keystore.KeyPair, packet: Packet) -> bool:
     """Whether ``packet``'s dice (known only to the victim, whose next packet reveals them) go the attacker's way."""
-    secret = gamemod.secret_for(result, victim, packet.seq - 1)
+    secret = gamelog.secret_for(result, victim, packet.seq - 1)
     key = dice_key(secret, bytes.fromhex(result.game_id), packet.hash)
     return roll_value(key, 0, 6) >= 5 and roll_value(key, 1, 6) >= 5
 
@@ -100,11 +101,11 @@ def test_re_rolls_by_rejection_get_nothing(tmp_path: Path, version: int) -> None
     attacker re-sends until one passes (a free re-roll per refusal). Version 2: every wording is refused
     before any die, with the same line, and nothing about the dice is shown."""
     game_dir, keys = start(tmp_path, version)
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     stored, refused, lucky, lines = [], [], [], set()
     for wording in range(WORDINGS):
         packet = hostile(result, keys["attacker"], ATTACK, f"2026-01-01T01:{wording:02d}:00Z")
-        longer = gamemod.extend(result, [packet])
+        longer = gamelog.extend(result, [packet])
         if full_activation(longer, keys["defender"], packet):
             lucky.append(wording)
         held = tmp_path / f"copy-{wording}"
@@ -145,7 +146,7 @@ def receive_verdicts(game_dir: Path, packet: Packet, tmp_path: Path, tag: str) -
 def test_one_verdict_everywhere_on_the_attack(tmp_path: Path) -> None:
     """Resolver (receive with the key), a third party (receive without it), verify: the same verdict."""
     game_dir, keys = start(tmp_path, 2)
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     for wording in range(6):
         packet = hostile(result, keys["attacker"], ATTACK, f"2026-01-01T02:{wording:02d}:00Z")
         verdicts = receive_verdicts(game_dir, packet, tmp_path, str(wording))
@@ -156,10 +157,10 @@ def test_one_verdict_everywhere_on_the_attack(tmp_path: Path) -> None:
         assert verdicts == [True, True, True]
 
 
-def honest_inputs(result: gamemod.Replay, key: keystore.KeyPair) -> list[dict[str, Any]]:
+def honest_inputs(result: gamelog.Replay, key: keystore.KeyPair) -> list[dict[str, Any]]:
     """Everything the author is asked before the next die, answered legally."""
-    side = gamemod.my_side(result, key)
-    position, waiting, _ = gamemod.position_for_author(result, key)
+    side = gamelog.my_side(result, key)
+    position, waiting, _ = gamelog.position_for_author(result, key)
     inputs: list[dict[str, Any]] = []
     while waiting is not None and waiting.side == side:
         if waiting.kind == "guard":
@@ -176,16 +177,16 @@ def honest_inputs(result: gamemod.Replay, key: keystore.KeyPair) -> list[dict[st
     return inputs
 
 
-def play_to_end(game_dir: Path, keys: dict[str, keystore.KeyPair]) -> gamemod.Replay:
-    result = gamemod.replay(gamemod.load_log(game_dir))
+def play_to_end(game_dir: Path, keys: dict[str, keystore.KeyPair]) -> gamelog.Replay:
+    result = gamelog.replay(gamedir.load_log(game_dir))
     for _ in range(400):
         key = keys[result.next_author()]
-        record = gamemod.pending_pass(result, key)
+        record = gamelog.pending_pass(result, key)
         if record is not None and record.waiting is None:
             break
-        packet = gamemod.build_packet(result, key, honest_inputs(result, key))
-        gamemod.append_packets(game_dir, [packet])
-        result = gamemod.extend(result, [packet])
+        packet = gamelog.build_packet(result, key, honest_inputs(result, key))
+        gamedir.append_packets(game_dir, [packet])
+        result = gamelog.extend(result, [packet])
     return result
 
 
@@ -195,7 +196,7 @@ def test_a_policy_the_dice_made_illegal_is_void_and_asked_again(tmp_path: Path) 
     game_dir, keys = start(tmp_path, 2, [{"policy": "guard", "rule": "lane-2"}], rounds=30)
     result = play_to_end(game_dir, keys)
     voids = [e for record in result.passes for e in record.events if e.kind == "void"]
-    end = gamemod.position_for_author(result, keys[result.next_author()])[0]
+    end = gamelog.position_for_author(result, keys[result.next_author()])[0]
     print(f"\n30 rounds: {len(voids)} void policy answers, game over: {end.state.round > 30}")
     assert voids and all(e.case == "TEST 12" and "blocked" in e.text and "asked again" in e.text for e in voids)
     assert end.state.round > 30
@@ -224,7 +225,7 @@ def test_a_game_begun_under_version_1_replays_under_version_1(tmp_path: Path) ->
 
 def test_an_unknown_contract_version_is_named(tmp_path: Path) -> None:
     game_dir, keys = start(tmp_path, 2)
-    invite = gamemod.load_log(game_dir)[0]
+    invite = gamedir.load_log(game_dir)[0]
     payload = dict(invite.payload, v=3)
     payload["commit"] = "0" * 64
     forged = sign_payload(payload, keys["attacker"])
@@ -245,19 +246,19 @@ def test_a_restored_backup_never_repeats_a_secret(tmp_path: Path, version: int) 
     packet 3 and predicts each one's first die. Version 1: the same secret, every die predicted. Version 2: a
     fresh secret, predictions no better than chance."""
     game_dir, keys = start(tmp_path, version)
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     attacker, defender = keys["attacker"], keys["defender"]
-    lost = gamemod.build_packet(result, attacker, [{"request": "r1/attack", "answer": "go"}], "2026-01-02T00:00:00Z")
-    lost_secret = gamemod.secret_for(gamemod.extend(result, [lost]), attacker, 2)  # revealed by the lost packet 4
-    again = gamemod.build_packet(result, attacker, [{"request": "r1/attack", "answer": "go"}], "2026-01-03T00:00:00Z")
-    same = gamemod.build_packet(result, attacker, [{"request": "r1/attack", "answer": "go"}], "2026-01-02T00:00:00Z")
+    lost = gamelog.build_packet(result, attacker, [{"request": "r1/attack", "answer": "go"}], "2026-01-02T00:00:00Z")
+    lost_secret = gamelog.secret_for(gamelog.extend(result, [lost]), attacker, 2)  # revealed by the lost packet 4
+    again = gamelog.build_packet(result, attacker, [{"request": "r1/attack", "answer": "go"}], "2026-01-03T00:00:00Z")
+    same = gamelog.build_packet(result, attacker, [{"request": "r1/attack", "answer": "go"}], "2026-01-02T00:00:00Z")
     assert same.payload_bytes == lost.payload_bytes  # identical content, identical packet
-    after = gamemod.extend(result, [again])
+    after = gamelog.extend(result, [again])
     predicted = 0
     for wording in range(60):
-        packet = gamemod.build_packet(after, defender, honest_inputs(after, defender),
+        packet = gamelog.build_packet(after, defender, honest_inputs(after, defender),
                                       f"2026-01-04T00:{wording:02d}:00Z")
-        truth = gamemod.secret_for(gamemod.extend(after, [packet]), attacker, 2)
+        truth = gamelog.secret_for(gamelog.extend(after, [packet]), attacker, 2)
         game = bytes.fromhex(result.game_id)
         guess = roll_value(dice_key(lost_secret, game, packet.hash), 0, 6)
         predicted += guess == roll_value(dice_key(truth, game, packet.hash), 0, 6)
@@ -273,15 +274,15 @@ def test_equivocation_is_kept_as_proof_and_named_by_verify_and_status(tmp_path: 
     """Issue 20 section 1: a second, different packet 2 signed by the attacker. The first stays in the log; both
     are kept in disputes/; verify (still OK: the log itself is sound) and status name the signer."""
     game_dir, keys = start(tmp_path, 2)
-    result = gamemod.replay(gamemod.load_log(game_dir))
-    first = gamemod.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}],
+    result = gamelog.replay(gamedir.load_log(game_dir))
+    first = gamelog.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}],
                                  "2026-01-01T03:00:00Z")
-    second = gamemod.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}],
+    second = gamelog.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}],
                                   "2026-01-01T03:00:01Z")
     assert receive(game_dir, first, tmp_path, "--key", "def").exit_code == 0
     out = receive(game_dir, second, tmp_path, "--key", "def")
     assert out.exit_code == 1 and "equivocation" in out.output
-    assert gamemod.load_log(game_dir)[2].payload_bytes == first.payload_bytes
+    assert gamedir.load_log(game_dir)[2].payload_bytes == first.payload_bytes
     proof = game_dir / "disputes" / "0002-attacker.txt"
     assert proof.read_text().count("BEGIN RSR PACKET") == 2
     for command in (["verify", str(game_dir)], ["status", str(game_dir), "--key", "def"]):
@@ -305,12 +306,12 @@ def test_a_backdated_packet_cannot_make_an_early_claim_hold(tmp_path: Path) -> N
     from rsr.packet import armor_lines
 
     game_dir, keys = start(tmp_path, 2, deadline=48)
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     now = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
     backdated = (now - datetime.timedelta(hours=100)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    packet = gamemod.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}], backdated)
+    packet = gamelog.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}], backdated)
     assert receive(game_dir, packet, tmp_path, "--key", "def").exit_code == 0
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     payload = {"claim": "overdue", "game": result.game_id, "side": "attacker", "owed_by": "defender", "owed_seq": 3,
                "last_hash": result.last.hash_hex, "last_time": backdated, "deadline_hours": 48,
                "time": (now + datetime.timedelta(seconds=10)).strftime("%Y-%m-%dT%H:%M:%SZ")}
@@ -328,12 +329,12 @@ def test_a_packet_from_the_future_is_refused_before_its_dice(tmp_path: Path) -> 
     import datetime
 
     game_dir, keys = start(tmp_path, 2)
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     later = (datetime.datetime.now(datetime.UTC) + datetime.timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    packet = gamemod.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}], later)
+    packet = gamelog.build_packet(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}], later)
     out = receive(game_dir, packet, tmp_path, "--key", "def")
     assert out.exit_code == 1 and "cannot come from the future" in out.output
-    assert len(gamemod.load_log(game_dir)) == 2
+    assert len(gamedir.load_log(game_dir)) == 2
 
 
 def cli(home: Path, *args: str) -> Any:
@@ -381,7 +382,7 @@ def test_dice_show_tells_the_truth_once_the_home_holds_a_checkpoint(tmp_path: Pa
     result = play_to_end(game_dir, keys)
     from rsr import cache
 
-    actions.remember(gamemod.replay(gamemod.load_log(game_dir)))
+    actions.remember(gamelog.replay(gamedir.load_log(game_dir)))
     cache._REPLAYS.clear()  # (as in a new process)
     assert not actions.load_game(game_dir).complete  # the checkpoint is used
     cache._REPLAYS.clear()
@@ -434,7 +435,7 @@ def test_a_restored_home_commits_a_fresh_secret_through_the_command_line(tmp_pat
     shutil.copytree(game_dir, tmp_path / "game-backup")
     out = CliRunner().invoke(main, ["submit", str(game_dir), str(orders), "--key", "att"])
     assert out.exit_code == 0, out.output
-    lost = gamemod.load_log(game_dir)[2]
+    lost = gamedir.load_log(game_dir)[2]
     shutil.rmtree(home)
     shutil.rmtree(game_dir)
     shutil.copytree(tmp_path / "home-backup", home)
@@ -442,7 +443,7 @@ def test_a_restored_home_commits_a_fresh_secret_through_the_command_line(tmp_pat
     time.sleep(1.1)  # (signed times are to the second)
     out = CliRunner().invoke(main, ["submit", str(game_dir), str(orders), "--key", "att"])
     assert out.exit_code == 0, out.output
-    again = gamemod.load_log(game_dir)[2]
+    again = gamedir.load_log(game_dir)[2]
     assert again.payload["inputs"] == lost.payload["inputs"] and again.payload["time"] != lost.payload["time"]
     assert again.payload["commit"] != lost.payload["commit"]
 
@@ -457,7 +458,7 @@ def test_real_games_play_and_verify_under_both_versions(tmp_path: Path, ruleset:
     scenario, sides = RULESETS[ruleset]
     keys = {side: keystore.new_key(f"k{number}") for number, side in enumerate(sides)}
     game_dir = play_game(tmp_path, ruleset, scenario, keys, bytes([version]) * 16, 12, version)
-    packets = gamemod.load_log(game_dir)
+    packets = gamedir.load_log(game_dir)
     assert len(packets) >= 6 and {p.payload["v"] for p in packets} == {version}
     assert CliRunner().invoke(main, ["verify", str(game_dir)]).exit_code == 0
     run = subprocess.run([sys.executable, str(REPO / "tools" / "independent_verify.py"), str(game_dir)],
@@ -480,7 +481,7 @@ def test_one_verdict_on_what_the_contract_decides(tmp_path: Path, name: str) -> 
     """The resolver's receive, a third party's receive, rsr verify and the independent verifier all refuse
     packet 2 when it breaks contract version 2 (times, version, seal salt)."""
     game_dir, keys = start(tmp_path, 2)
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     packet = hostile(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}], "2026-01-01T05:00:00Z")
     payload = dict(packet.payload)
     CONTRACT_BREAKS[name](payload)
@@ -499,9 +500,9 @@ def test_an_impossible_time_in_a_version_1_game_is_no_traceback(tmp_path: Path) 
     """Issue 20 section 3: a version 1 game (whose rules still let such a time through) with packet 2 signed at
     an impossible time: status and claim make answer in one line, no ValueError or OverflowError."""
     game_dir, keys = start(tmp_path, 1, deadline=1)
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     packet = hostile(result, keys["attacker"], [{"request": "r1/attack", "answer": "go"}], "2026-02-30T00:00:00Z")
-    gamemod.append_packets(game_dir, [packet])
+    gamedir.append_packets(game_dir, [packet])
     out = CliRunner().invoke(main, ["status", str(game_dir), "--key", "def"])
     assert out.exit_code == 0, out.output
     out = CliRunner().invoke(main, ["claim", "make", str(game_dir), "--key", "att"])

@@ -20,8 +20,8 @@ from rsr import actions
 from rsr.cli import main
 from rsr.demo import run_demo
 from rsr.draw import draw_position
-from rsr.draw.battle import ROLL_KINDS, battles_in
 from rsr.engine import Event
+from rsr.rulesets.red_sun_rising.battle_display import ROLL_KINDS, battles_in
 from tests.test_rsr_naval_battle_exchange import play, wanted
 
 

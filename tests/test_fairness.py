@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from rsr import game as gamemod
+from rsr import gamedir
+from rsr import log as gamelog
 from rsr.errors import VerificationError
 from rsr.fairdice import commitment, dice_key, roll_value
 from tests.support.games import duel_game
@@ -31,15 +32,15 @@ pytestmark = pytest.mark.usefixtures("duel_registered")
 def test_author_cannot_obtain_its_dice(tmp_path: Path) -> None:
     """Packet 3 (defender) needs a die; it is keyed by the attacker's reveal in packet 4."""
     game_dir, keys = duel_game(tmp_path, INPUTS, 4)  # packets 0-3 exist; packet 3 is unresolved
-    log = gamemod.load_log(game_dir)
+    log = gamedir.load_log(game_dir)
     game_id = bytes.fromhex(log[0].game)
-    result = gamemod.replay(log)
-    the_secret = gamemod.secret_for(result, keys["attacker"], 2)  # what packet 4 will reveal
+    result = gamelog.replay(log)
+    the_secret = gamelog.secret_for(result, keys["attacker"], 2)  # what packet 4 will reveal
     everything_the_author_holds = b"".join(p.read_bytes() for p in game_dir.rglob("*") if p.is_file())
     assert the_secret.hex().encode() not in everything_the_author_holds
     assert the_secret not in everything_the_author_holds
     # the author's own key derives different secrets
-    assert all(gamemod.secret_for(result, keys["defender"], s) != the_secret for s in range(len(result.packets)))
+    assert all(gamelog.secret_for(result, keys["defender"], s) != the_secret for s in range(len(result.packets)))
     # and the die really depends on that secret: other secrets give other streams
     streams = {tuple(roll_value(dice_key(os.urandom(32), game_id, log[3].hash), n, 6) for n in range(8))
                for _ in range(20)}
@@ -48,7 +49,7 @@ def test_author_cannot_obtain_its_dice(tmp_path: Path) -> None:
 
 def test_resolver_cannot_choose_the_dice(tmp_path: Path) -> None:
     game_dir, keys = duel_game(tmp_path, INPUTS, 5)  # packet 4 resolves packet 3
-    log = gamemod.load_log(game_dir)
+    log = gamedir.load_log(game_dir)
     committed, resolved, resolver = log[2], log[3], log[4]
     # the commitment predates the resolved packet: packet 3 names packet 2's hash
     assert resolved.payload["prev"] == committed.hash_hex
@@ -69,4 +70,4 @@ def test_resolver_cannot_choose_the_dice(tmp_path: Path) -> None:
     payload["reveal"] = os.urandom(32).hex()
     forged = sign_payload(payload, keys["attacker"])
     with pytest.raises(VerificationError, match="reveal does not match the commitment"):
-        gamemod.replay(log[:4] + [forged])
+        gamelog.replay(log[:4] + [forged])

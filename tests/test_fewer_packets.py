@@ -18,7 +18,7 @@ from rsr import actions
 from rsr import keys as keystore
 from rsr.demo import player_home, run_demo
 from rsr.engine import Position, Request, dry_run
-from rsr.game import position_for_author
+from rsr.log import position_for_author
 from rsr.rulesets.red_sun_rising import combat
 from rsr.rulesets.red_sun_rising.state import RsrState
 

@@ -31,7 +31,7 @@ from rsr.canonical import strict_loads
 from rsr.cli import main
 from rsr.data import scenarios_dir
 from rsr.errors import BadInput, RsrError
-from rsr.game import check_last_inputs, pending_pass, position_for_author, replay
+from rsr.log import check_last_inputs, pending_pass, position_for_author, replay
 from rsr.packet import SIGN_PREFIX, armor, extract_blocks, read_packets
 from tests.support.tamper import BaseGame, claim_setup, shared_games
 

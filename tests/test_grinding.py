@@ -16,8 +16,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from rsr import game as gamemod
+from rsr import gamedir
 from rsr import keys as keystore
+from rsr import log as gamelog
 from rsr.cli import main
 from rsr.fairdice import commitment, dice_key, roll_value
 from rsr.packet import read_packets, sign_payload
@@ -92,17 +93,17 @@ def predicted_hits(table: Table, attacker: str, invite_file: Path, accept_file: 
     """
     parent = table.root / attacker / "replayed"
     invite = read_packets(invite_file.read_text(), None)[0]
-    game_dir = parent / gamemod.game_dir_name(invite.game)
+    game_dir = parent / gamedir.game_dir_name(invite.game)
     (game_dir / "turns").mkdir(parents=True)
     shutil.copy(invite_file, game_dir / "turns" / invite.file_name())
     table.rsr(attacker, "receive", str(game_dir), str(accept_file))
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     alice_key = table.with_home(attacker)
     bob_key = table.with_home("bob-new-machine", "bob")
-    true_secret = gamemod.secret_for(result, bob_key, 1)
+    true_secret = gamelog.secret_for(result, bob_key, 1)
     assert commitment(true_secret) == result.packets[1].payload["commit"]
     game_id = bytes.fromhex(result.game_id)
-    base = gamemod.build_packet(result, alice_key, [], "2026-12-01T12:00:00Z").payload
+    base = gamelog.build_packet(result, alice_key, [], "2026-12-01T12:00:00Z").payload
     known = right = compared = 0
     for variant in range(VARIANTS):
         packet = sign_payload({**base, "message": f"good luck ({variant})"}, alice_key)
@@ -132,10 +133,10 @@ def copy_key_to_new_machine(table: Table, who: str) -> None:
 def test_a_replayed_invitation_is_refused_and_predicts_no_die(tmp_path: Path) -> None:
     table = Table(tmp_path)
     alice, bob = first_game(table)
-    old_secret = bytes.fromhex(gamemod.load_log(alice)[3].payload["reveal"])  # public since packet 3
+    old_secret = bytes.fromhex(gamedir.load_log(alice)[3].payload["reveal"])  # public since packet 3
 
     # the control: with the secret Bob committed to in the old game, Alice predicts every die of it
-    old = gamemod.load_log(alice)
+    old = gamedir.load_log(alice)
     assert commitment(old_secret) == old[1].payload["commit"]
 
     # Alice mails the old invitation again; Bob's rsr remembers it accepted that game
@@ -157,14 +158,14 @@ def test_a_replayed_invitation_is_refused_and_predicts_no_die(tmp_path: Path) ->
 def test_a_borrowed_game_id_is_refused_and_predicts_no_die(tmp_path: Path) -> None:
     table = Table(tmp_path)
     alice, bob = first_game(table)
-    public = gamemod.load_log(alice)
+    public = gamedir.load_log(alice)
     old_secret = bytes.fromhex(public[3].payload["reveal"])
 
     # Carol, a third party, invites Bob to a "new" game carrying the id of the public game
     table.rsr("carol", "key", "new", "carol")
     carol_key = table.with_home("carol")
     ruleset = get_ruleset("red-sun-rising")
-    invite = gamemod.invite_packet(ruleset, load_scenario(ruleset.id, SCENARIO), carol_key, "russia", "Carol",
+    invite = gamelog.invite_packet(ruleset, load_scenario(ruleset.id, SCENARIO), carol_key, "russia", "Carol",
                                    bytes.fromhex(public[0].game), None, {}, nonce=bytes(32))
     borrowed = tmp_path / "carol-invite.rsr"
     borrowed.write_text(invite.armored())
@@ -189,7 +190,7 @@ def test_a_rolled_back_copy_cannot_sign_again_and_is_restored_from_the_journal(t
     assert "you already signed packet 3" in out
     assert sorted(p.name for p in (bob / "turns").iterdir()) == sorted(p.name for p in (alice / "turns").iterdir()
                                                                         if not p.name.startswith("0003"))
-    journal_file = table.home("bob") / "journal" / gamemod.load_log(alice)[0].game / "000003.rsr"
+    journal_file = table.home("bob") / "journal" / gamedir.load_log(alice)[0].game / "000003.rsr"
     assert journal_file.exists()
     table.rsr("bob", "receive", str(bob), str(journal_file))
     assert turn(bob, 3).read_text() == signed

@@ -34,7 +34,8 @@ from rsr import actions
 from rsr import keys as keystore
 from rsr.cli import main
 from rsr.demo import bot_inputs, player_home
-from rsr.game import load_log, position_for_author
+from rsr.gamedir import load_log
+from rsr.log import position_for_author
 from rsr.yamlio import dump_yaml
 
 RSR = Path(sys.executable).parent / "rsr"

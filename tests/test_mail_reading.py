@@ -16,7 +16,8 @@ from rsr import actions, mail
 from rsr import keys as keystore
 from rsr.cli import main
 from rsr.errors import VerificationError
-from rsr.game import build_packet, load_log, replay
+from rsr.gamedir import load_log, sort_packets
+from rsr.log import build_packet, replay
 from rsr.packet import Packet
 from tests.support.games import duel_game
 
@@ -89,7 +90,7 @@ def test_every_packet_is_found_in_quoted_html_and_forwarded_mail(tmp_path: Path)
         plain("another game of mine:\n" + other.armored()),       # not this game
         plain("lunch?"),
     ]
-    found = mail.sort_packets([b for raw in messages for b in mail.blocks_of(raw)], load_log(copy_of(
+    found = sort_packets([b for raw in messages for b in mail.blocks_of(raw)], load_log(copy_of(
         game_dir, tmp_path, 2)))
     assert [p.seq for p in found.new] == [2, 3, 4, 5]
     assert found.known == 0 and not found.conflicting and not found.after_gap
@@ -137,7 +138,7 @@ def test_a_damaged_block_does_not_hide_the_others(tmp_path: Path) -> None:
     assert len(blocks) == 1
     forged = log[3].armored().splitlines()
     forged[5] = forged[5][:-4] + ("AAAA" if not forged[5].endswith("AAAA") else "BBBB")
-    found = mail.sort_packets(mail.blocks_of(plain("\n".join(forged))), load_log(copy_of(game_dir, tmp_path, 3)))
+    found = sort_packets(mail.blocks_of(plain("\n".join(forged))), load_log(copy_of(game_dir, tmp_path, 3)))
     assert found.unverified == 1 and not found.new
 
 
@@ -160,7 +161,7 @@ def test_the_message_written_for_a_packet(tmp_path: Path) -> None:
     raw = message.as_bytes()
     assert b"\r\n" in raw and base64.b64encode(log[3].armored().encode())[:40] in raw.replace(b"\r\n", b"")
     # and it reads back as the same packet
-    found = mail.sort_packets(mail.blocks_of(raw), load_log(copy_of(game_dir, tmp_path, 3)))
+    found = sort_packets(mail.blocks_of(raw), load_log(copy_of(game_dir, tmp_path, 3)))
     assert [p.payload_bytes for p in found.new] == [log[3].payload_bytes]
 
 
@@ -172,7 +173,7 @@ def test_html_pre_blocks_keep_their_line_ends(tmp_path: Path) -> None:
     message.set_content("<html><body><p>Reply</p><blockquote><pre class='moz-quote-pre'>"
                         + log[2].armored().replace(">", "&gt;") + "</pre></blockquote></body></html>",
                         subtype="html", cte="quoted-printable")
-    found = mail.sort_packets(mail.blocks_of(message.as_bytes()), load_log(copy_of(game_dir, tmp_path, 2)))
+    found = sort_packets(mail.blocks_of(message.as_bytes()), load_log(copy_of(game_dir, tmp_path, 2)))
     assert [p.seq for p in found.new] == [2]
 
 

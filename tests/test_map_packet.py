@@ -23,8 +23,9 @@ from rsr.cli import main
 from rsr.demo import run_demo
 from rsr.draw import draw_position
 from rsr.draw.hexmap import PANEL, crop_hexes, render
-from rsr.draw.scenes import arrows_from_events, focus_hexes, rs_scene
+from rsr.draw.scenes import arrows_from_events, focus_hexes
 from rsr.engine import Event
+from rsr.rulesets.red_star.scenes import rs_scene
 from tests.support.tamper import play_game
 
 

@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-from rsr.game import load_log
+from rsr.gamedir import load_log
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "packets_per_turn.py"
 

@@ -180,7 +180,8 @@ def test_lazy_options_are_the_options_of_the_state_asked_about() -> None:
 
 def test_verify_without_positions_reaches_the_same_digests(tmp_path: Path) -> None:
     from rsr.demo import run_demo
-    from rsr.game import load_log, replay
+    from rsr.gamedir import load_log
+    from rsr.log import replay
 
     game_dir = run_demo(tmp_path / "demo", echo=lambda _: None)
     packets = load_log(game_dir)
@@ -201,7 +202,7 @@ def test_help_and_dice_roll_import_no_rules_rich_jsonschema_or_yaml() -> None:
         " '--packet-hash', '22' * 32]):\n"
         "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
         "heavy = ('rich', 'jsonschema', 'yaml', 'rsr.rulesets.red_star', 'rsr.rulesets.red_sun_rising',"
-        " 'rsr.game', 'rsr.engine')\n"
+        " 'rsr.log', 'rsr.gamedir', 'rsr.engine')\n"
         "print('LOADED', sorted(m for m in sys.modules if m in heavy or m.split('.')[0] in heavy))\n"
     )
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO)
@@ -209,7 +210,8 @@ def test_help_and_dice_roll_import_no_rules_rich_jsonschema_or_yaml() -> None:
 
 
 def test_the_engine_does_not_import_the_rulesets() -> None:
-    probe = "import sys, rsr.engine, rsr.game\nprint(sorted(m for m in sys.modules if m.startswith('rsr.rulesets')))"
+    probe = ("import sys, rsr.engine, rsr.log, rsr.gamedir\n"
+             "print(sorted(m for m in sys.modules if m.startswith('rsr.rulesets')))")
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO)
     assert run.stdout.strip() == "['rsr.rulesets']"  # the registry only: no ruleset until one is asked for
 
@@ -259,8 +261,8 @@ def test_the_fast_canonical_check_agrees_with_rfc8785(value: object) -> None:
 
 @functools.cache
 def _sample_payloads() -> list[dict[str, object]]:
-    from rsr.game import accept_packet, invite_packet
     from rsr.keys import KeyPair
+    from rsr.log import accept_packet, invite_packet
 
     ruleset = get_ruleset("red-sun-rising")
     scenario = load_scenario("red-sun-rising", "liaoyang-1904")

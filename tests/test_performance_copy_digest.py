@@ -17,7 +17,8 @@ import pytest
 
 from rsr.canonical import state_bytes
 from rsr.engine import Position, QueuedInput, deep_copy, initial_position
-from rsr.game import load_log, replay
+from rsr.gamedir import load_log
+from rsr.log import replay
 from rsr.provenance import SharedStatic
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario

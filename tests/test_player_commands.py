@@ -101,7 +101,7 @@ def test_submit_without_orders_reveals_the_sealed_choice(tmp_path: Path, rsr_hom
     assert "reveal" in ok(rsr_home, "orders", "template", str(game_dir), "--key", "att")
     out = ok(rsr_home, "submit", str(game_dir), "--key", "att")  # no orders: the template's own answer
     assert "revealing your sealed choice" in out and "wrote packet 4" in out
-    from rsr.game import load_log
+    from rsr.gamedir import load_log
 
     inputs = load_log(game_dir)[4].payload["inputs"]
     assert inputs[0]["unseal"] == "r1/attack" and inputs[0]["choice"] == 2

@@ -197,7 +197,7 @@ def test_play_signs_a_pass_the_player_confirms(sample: Sample, tmp_path: Path) -
     out = rsr(sample.home("alice"), "play", str(game), input="\ny\ny\n")
     assert out.exit_code == 0, out.output
     assert "Pass, answering it with" in out.output and "wrote packet 2" in out.output
-    from rsr.game import load_log
+    from rsr.gamedir import load_log
 
     inputs = load_log(game)[2].payload["inputs"]
     assert len(inputs) == 1 and inputs[0]["answer"]["attacks"] == []

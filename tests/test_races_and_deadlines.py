@@ -14,8 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rsr import claims
-from rsr import game as gamemod
+from rsr import claims, gamedir
+from rsr import log as gamelog
 from tests.test_grinding import Table, first_game, only_game, turn
 
 
@@ -68,13 +68,13 @@ def test_signed_times_deadlines_status_and_overdue_claims(tmp_path: Path) -> Non
     table.rsr("bob", "accept", str(turn(alice, 0)), "--key", "bob", "--dir", str(table.games("bob")))
     bob = only_game(table.games("bob"))
     table.rsr("alice", "receive", str(alice), str(turn(bob, 1)))
-    log = gamemod.load_log(alice)
+    log = gamedir.load_log(alice)
     assert log[0].payload["invite"]["deadline_hours"] == 48
     assert all("time" in packet.payload for packet in log)
     status = table.rsr("bob", "status", str(bob))
     assert "waiting for russia's packet 2 since" in status and "deadline" in status
 
-    result = gamemod.replay(log)
+    result = gamelog.replay(log)
     bob_key = table.with_home("bob")
     sent = claims.parse_time(log[1].payload["time"])
     # Bob waits for Alice's packet 2; before the deadline there is nothing to claim

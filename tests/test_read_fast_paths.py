@@ -157,7 +157,7 @@ def _packets() -> list[dict[str, Any]]:
     from pathlib import Path
 
     from rsr.demo import run_demo
-    from rsr.game import load_log
+    from rsr.gamedir import load_log
 
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "demo"

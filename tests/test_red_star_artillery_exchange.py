@@ -31,15 +31,8 @@ from click.testing import CliRunner
 from rsr import keys as keystore
 from rsr.cli import main
 from rsr.engine import Event
-from rsr.game import (
-    accept_packet,
-    append_packets,
-    build_packet,
-    create_game_dir,
-    invite_packet,
-    load_log,
-    replay,
-)
+from rsr.gamedir import append_packets, create_game_dir, load_log
+from rsr.log import accept_packet, build_packet, invite_packet, replay
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
 from tests.support.games import bot_packet

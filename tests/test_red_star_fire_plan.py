@@ -13,7 +13,8 @@ import pytest
 from rsr import keys as keystore
 from rsr.engine import initial_position
 from rsr.errors import RulesError, VerificationError
-from rsr.game import accept_packet, append_packets, create_game_dir, invite_packet, load_log, replay
+from rsr.gamedir import append_packets, create_game_dir, load_log
+from rsr.log import accept_packet, invite_packet, replay
 from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_star.ruleset import RedStar
 from rsr.scenario import load_scenario

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from rsr.demo import run_demo
-from rsr.game import load_log, replay
+from rsr.gamedir import load_log
+from rsr.log import replay
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = ["july-1939-contact", "july-1939"]

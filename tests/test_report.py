@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from rsr import actions
 from rsr.cli import main
 from rsr.report import build_report, report_markdown, report_text, victory_lines
+from rsr.rulesets.base import BaseRuleset
 from tests.support.played import played_game
 
 RULESETS = ["red-sun-rising", "red-star"]
@@ -120,8 +121,10 @@ def test_victory_state_comes_from_the_rulesets_result() -> None:
     state: Any = SimpleNamespace(finished=True)
     judged = SimpleNamespace(ruleset=SimpleNamespace(result=lambda s: {"winner": "japan", "level": "marginal"}))
     assert victory_lines(judged, state) == ["Japan wins (marginal)."]  # type: ignore[arg-type]
-    silent = SimpleNamespace(ruleset=SimpleNamespace())
+    silent = SimpleNamespace(ruleset=BaseRuleset())  # the base class's hook: no result, ever
     assert victory_lines(silent, state) == []  # type: ignore[arg-type]
+    assert victory_lines(silent, SimpleNamespace(finished=False)) == [  # type: ignore[arg-type]
+        "The game goes on: no result yet."]
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)

@@ -17,7 +17,8 @@ from rsr import actions, progress
 from rsr import keys as keystore
 from rsr.cli import main
 from rsr.engine import Event, dry_run
-from rsr.game import load_log, my_side, position_for_author, replay
+from rsr.gamedir import load_log
+from rsr.log import my_side, position_for_author, replay
 from tests.test_rsr_naval_battle_exchange import JAPANESE as PLAN_JAPANESE
 from tests.test_rsr_naval_battle_exchange import RUSSIAN as PLAN_RUSSIAN
 from tests.test_rsr_naval_battle_exchange import wanted

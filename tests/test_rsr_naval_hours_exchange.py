@@ -19,14 +19,9 @@ from click.testing import CliRunner
 from rsr.cli import main
 from rsr.engine import Event, Request, dry_run
 from rsr.fairdice import seal
-from rsr.game import (
-    append_packets,
-    build_packet,
-    load_log,
-    position_for_author,
-    replay,
-)
+from rsr.gamedir import append_packets, load_log
 from rsr.keys import KeyPair
+from rsr.log import build_packet, position_for_author, replay
 from rsr.rulesets import get_ruleset
 from tests.test_rsr_naval_battle_exchange import TIME, start_battle_game, wanted
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from rsr.cli import main
 from rsr.engine import Event
 from rsr.fairdice import seal
-from rsr.game import load_log
+from rsr.gamedir import load_log
 from tests.test_rsr_naval_battle_exchange import play_pending, start_battle_game
 
 SALT = bytes(range(16, 32))

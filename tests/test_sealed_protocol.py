@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import game as gamemod
+from rsr import gamedir
+from rsr import log as gamelog
 from rsr.cli import main
 from rsr.fairdice import seal
 from tests.support.duel import Duel, duel_scenario
@@ -48,16 +49,16 @@ def test_wrong_unseal_in_a_forged_log_fails_verify(tmp_path: Path) -> None:
         3: [{"request": "r1/defend", "answer": 1}],
     }
     game_dir, keys = duel_game(tmp_path, inputs, 4)
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     key = keys["attacker"]
     from rsr.packet import sign_payload
 
-    record = gamemod.pending_pass(result, key)
+    record = gamelog.pending_pass(result, key)
     assert record is not None
     payload = {
         "v": result.contract, "game": result.game_id, "seq": 4, "side": "attacker", "prev": result.last.hash_hex,
         "commit": "0" * 64,
-        "reveal": gamemod.secret_for(result, key, 2).hex(),
+        "reveal": gamelog.secret_for(result, key, 2).hex(),
         "resolution": {"state": record.state_hash, "dice": [r.to_json() for r in record.rolls]},
         "inputs": [{"unseal": "r1/attack", "salt": SALT.hex(), "choice": 3}],
     }
@@ -68,7 +69,7 @@ def test_wrong_unseal_in_a_forged_log_fails_verify(tmp_path: Path) -> None:
     payload5 = {
         "v": result.contract, "game": result.game_id, "seq": 5, "side": "defender", "prev": forged.hash_hex,
         "commit": "0" * 64,
-        "reveal": gamemod.secret_for(result, defender, 3).hex(),
+        "reveal": gamelog.secret_for(result, defender, 3).hex(),
         "resolution": {"state": "0" * 64, "dice": []}, "inputs": [],
     }
     fifth = sign_payload(payload5, defender)
@@ -88,11 +89,11 @@ def test_sealed_orders_through_the_command_line(tmp_path: Path) -> None:
     attacker = keystore.new_key("att")
     keystore.new_key("def")
     ruleset = Duel()
-    invite = gamemod.invite_packet(ruleset, duel_scenario(), attacker, "attacker", "A", bytes(range(16)), None, {},
+    invite = gamelog.invite_packet(ruleset, duel_scenario(), attacker, "attacker", "A", bytes(range(16)), None, {},
                                    nonce=bytes([1]) * 32)
-    game_dir = gamemod.create_game_dir(tmp_path, invite)
-    gamemod.append_packets(game_dir, [invite])
-    out = runner.invoke(main, ["receive", str(game_dir), "-"], input=gamemod.accept_packet(
+    game_dir = gamedir.create_game_dir(tmp_path, invite)
+    gamedir.append_packets(game_dir, [invite])
+    out = runner.invoke(main, ["receive", str(game_dir), "-"], input=gamelog.accept_packet(
         invite, keystore.load_key("def"), "D", nonce=bytes([2]) * 32).armored())
     assert out.exit_code == 0, out.output
 
@@ -102,7 +103,7 @@ def test_sealed_orders_through_the_command_line(tmp_path: Path) -> None:
     orders.write_text("inputs:\n- request: r1/attack\n  answer: 3\n  seal: true\n")
     out = runner.invoke(main, ["submit", str(game_dir), str(orders), "--key", "att"])
     assert out.exit_code == 0, out.output
-    packet = gamemod.load_log(game_dir)[-1]
+    packet = gamedir.load_log(game_dir)[-1]
     assert set(packet.inputs[0]) == {"request", "sealed"}  # the choice itself is not in the packet
 
     orders.write_text("inputs:\n- request: r1/defend\n  answer: 1\n")

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from rsr.demo import run_demo
-from rsr.game import load_log, replay
+from rsr.gamedir import load_log
+from rsr.log import replay
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = ["liaoyang-1904", "korea-1904", "liaoyang-turn-1904"]

@@ -18,7 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from rsr import actions, gamedir
-from rsr import game as gamemod
+from rsr import keys as keystore
+from rsr import log as gamelog
+from rsr import packet as packetmod
 from rsr.cli import main
 from rsr.errors import BadInput
 from rsr.packet import sign_payload
@@ -38,9 +40,9 @@ def snapshot(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file() and p.name != ".rsr.lock"}
 
 
-def forge_last(game_dir: Path, keys: dict, seq: int, inputs: list[dict]) -> gamemod.Packet:
+def forge_last(game_dir: Path, keys: dict, seq: int, inputs: list[dict]) -> packetmod.Packet:
     """Re-sign packet ``seq`` with its author's key and new inputs; drop it and everything after it."""
-    packets = gamemod.load_log(game_dir)
+    packets = gamedir.load_log(game_dir)
     victim = packets[seq]
     payload = dict(victim.payload)
     payload["inputs"] = inputs
@@ -88,7 +90,7 @@ def test_hot_seat_receive_resolves_with_the_key_of_the_side_that_writes_next(tmp
     assert result.next_author() == "defender"
     resolver = actions.own_key(result, None)
     assert resolver is not None and resolver.public_raw == keys["defender"].public_raw
-    extended = gamemod.replay(result.packets + [gamemod.build_packet(result, keys["defender"], [])])
+    extended = gamelog.replay(result.packets + [gamelog.build_packet(result, keys["defender"], [])])
     resolver = actions.own_key(extended, None)
     assert resolver is not None and resolver.public_raw == keys["attacker"].public_raw
 
@@ -96,14 +98,14 @@ def test_hot_seat_receive_resolves_with_the_key_of_the_side_that_writes_next(tmp
 def test_hot_seat_receive_runs_the_resolvers_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game_dir, keys = duel_game(tmp_path, INPUTS, 3)
     result = actions.load_game(game_dir)
-    packet = gamemod.build_packet(result, keys["defender"], [{"request": "r1/defend", "answer": 2}])
+    packet = gamelog.build_packet(result, keys["defender"], [{"request": "r1/defend", "answer": 2}])
     mail = tmp_path / "mail.txt"
     mail.write_text(packet.armored())
     ran: list[str] = []
-    real = gamemod.pending_pass
+    real = gamelog.pending_pass
 
-    def spy(result: gamemod.Replay, key: gamemod.KeyPair) -> gamemod.PassRecord | None:
-        ran.append(gamemod.my_side(result, key))
+    def spy(result: gamelog.Replay, key: keystore.KeyPair) -> gamelog.PassRecord | None:
+        ran.append(gamelog.my_side(result, key))
         return real(result, key)
 
     monkeypatch.setattr(gamedir, "pending_pass", spy)  # the receive path's own check of the pass

@@ -27,7 +27,7 @@ import pytest
 from click.testing import CliRunner
 
 from rsr.cli import main
-from rsr.game import load_log
+from rsr.gamedir import load_log
 from tests.support import tamper
 from tests.support.tamper import BaseGame, Mutant, shared_games
 
@@ -177,7 +177,7 @@ def resolver_refuses(mutant: Mutant, folder: Path, game: BaseGame) -> str:
 def left_queued(folder: Path, mutant: Mutant, game: BaseGame, victim: str) -> bool:
     """Whether the forged packet's inputs are still queued after the pass its resolver records: the rules have
     not met them yet (they would in a later pass; see docs/reliability.md, "Open findings")."""
-    from rsr.game import pending_pass, replay
+    from rsr.log import pending_pass, replay
 
     assert mutant.forged is not None
     record = pending_pass(replay(load_log(folder)), game.keys[victim])

@@ -180,7 +180,8 @@ def test_a_game_on_a_transcription_differs_exactly_where_the_transcription_does(
 def test_the_transcription_game_by_mail_verifies_on_a_third_copy(tmp_path: Path) -> None:
     from rsr import actions
     from rsr.demo import run_demo
-    from rsr.game import load_log, replay
+    from rsr.gamedir import load_log
+    from rsr.log import replay
 
     data = [crt_column(tmp_path), one_hex(tmp_path)]
     out = tmp_path / "demo"

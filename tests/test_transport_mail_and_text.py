@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from rsr import actions, mail, safetext
 from rsr.cli import main
-from rsr.game import load_log
+from rsr.gamedir import load_log
 from tests.support.games import duel_game
 from tests.test_mail_reading import INPUTS, copy_of, mailed_invitation, plain
 

@@ -14,7 +14,8 @@ from rsr.actions import verify_game
 from rsr.demo import run_demo
 from rsr.engine import Request, forget_unread
 from rsr.errors import BadInput
-from rsr.game import load_log, replay
+from rsr.gamedir import load_log
+from rsr.log import replay
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import game as gamemod
+from rsr import gamedir
+from rsr import log as gamelog
 from rsr.cli import main
 from rsr.packet import sign_payload
 from tests.support.duel import duel_scenario
@@ -86,7 +87,8 @@ def test_dropped_packet_is_caught(played: tuple[Path, dict]) -> None:
 def test_packet_from_another_game_is_caught(played: tuple[Path, dict], tmp_path: Path) -> None:
     game_dir, keys = played
     # the same players start a second game; its packet 4 is replayed into the first game
-    from rsr.game import accept_packet, append_packets, build_packet, create_game_dir, invite_packet, load_log, replay
+    from rsr.gamedir import append_packets, create_game_dir, load_log
+    from rsr.log import accept_packet, build_packet, invite_packet, replay
     from rsr.rulesets import get_ruleset
 
     ruleset = get_ruleset("duel")
@@ -107,7 +109,7 @@ def test_packet_from_another_game_is_caught(played: tuple[Path, dict], tmp_path:
 
 def test_wrong_reveal_is_caught(played: tuple[Path, dict]) -> None:
     game_dir, keys = played
-    packets = gamemod.load_log(game_dir)
+    packets = gamedir.load_log(game_dir)
     victim = packets[4]
     payload = dict(victim.payload)
     payload["reveal"] = "00" * 32
@@ -121,7 +123,7 @@ def test_wrong_reveal_is_caught(played: tuple[Path, dict]) -> None:
 
 def test_wrong_die_in_resolution_is_caught(played: tuple[Path, dict]) -> None:
     game_dir, keys = played
-    packets = gamemod.load_log(game_dir)
+    packets = gamedir.load_log(game_dir)
     victim = next(p for p in packets if p.payload.get("resolution", {}).get("dice"))
     payload = dict(victim.payload)
     dice = [dict(d) for d in payload["resolution"]["dice"]]
@@ -137,7 +139,7 @@ def test_wrong_die_in_resolution_is_caught(played: tuple[Path, dict]) -> None:
 
 def test_out_of_turn_packet_is_caught(played: tuple[Path, dict]) -> None:
     game_dir, keys = played
-    result = gamemod.replay(gamemod.load_log(game_dir))
+    result = gamelog.replay(gamedir.load_log(game_dir))
     wrong = keys["attacker"] if result.next_author() == "defender" else keys["defender"]
     side = "attacker" if wrong is keys["attacker"] else "defender"
     seq = len(result.packets)
@@ -153,7 +155,7 @@ def test_out_of_turn_packet_is_caught(played: tuple[Path, dict]) -> None:
 def test_two_packets_at_one_seq_are_named_and_verify_stays_read_only(played: tuple[Path, dict]) -> None:
     """A fork in turns/ (two files at one seq) names both files and the signer; verify writes nothing."""
     game_dir, keys = played
-    packets = gamemod.load_log(game_dir)
+    packets = gamedir.load_log(game_dir)
     victim = packets[5]
     payload = dict(victim.payload)
     payload["inputs"] = [{"request": "r2/defend", "answer": 3}]
@@ -169,7 +171,7 @@ def test_two_packets_at_one_seq_are_named_and_verify_stays_read_only(played: tup
 
 def test_receive_of_an_equivocating_packet_writes_a_dispute(played: tuple[Path, dict], tmp_path: Path) -> None:
     game_dir, keys = played
-    packets = gamemod.load_log(game_dir)
+    packets = gamedir.load_log(game_dir)
     victim = packets[6]
     payload = dict(victim.payload)
     payload["inputs"] = [{"policy": "aim", "rule": "careful"}]

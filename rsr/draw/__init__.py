@@ -1,7 +1,8 @@
-"""Maps of a game position for both rulesets: ``draw_position`` gives SVG, ``svg_to_png`` a PNG.
+"""Maps of a game position for every ruleset: ``draw_position`` gives SVG, ``svg_to_png`` a PNG.
 
-hexmap.py draws any :class:`~rsr.draw.hexmap.Scene`; scenes.py says what each ruleset puts on it;
-counters.py draws a counter. PNG comes from resvg-py (a self-contained wheel: no system program or
+hexmap.py draws any :class:`~rsr.draw.hexmap.Scene`; each ruleset says what it puts on it through its
+hooks (``map_scene``, ``naval_scene``, ``battle_svg``: rsr/rulesets/base.py), with the arrows of a pass from
+scenes.py; counters.py draws a counter. PNG comes from resvg-py (a self-contained wheel: no system program or
 library is needed, unlike cairosvg, which needs the system's libcairo, and draws the haloed place names
 wrong; docs/maps-and-reports.md has the comparison).
 """
@@ -10,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rsr.draw.battle import display_svg
 from rsr.draw.hexmap import Scene, crop_hexes, fronts, render
-from rsr.draw.naval import is_naval_pass, naval_scene
-from rsr.draw.scenes import declared_attacks, rs_scene, rsr_scene
+from rsr.draw.scenes import declared_attacks
 from rsr.engine import Event, initial_position
 from rsr.errors import BadInput
+from rsr.rulesets import get_ruleset
 
 
 def state_before(result: Any, record: Any) -> Any:
@@ -32,7 +32,7 @@ def state_before(result: Any, record: Any) -> Any:
     if not getattr(result, "complete", True) and record.resolver > 2:
         # the replay started from a checkpoint at this very pass: the position before it is a shorter replay
         from rsr.cache import HomeCheckpoints
-        from rsr.game import replay
+        from rsr.log import replay
 
         return replay(result.packets[:record.resolver], HomeCheckpoints()).position.state
     options = result.packets[0].payload["invite"]["options"]
@@ -41,23 +41,20 @@ def state_before(result: Any, record: Any) -> Any:
 
 def make_scene(ruleset_id: str, state: Any, before: Any, events: list[Event], title: str, subtitle: str,
                map_data: dict[str, Any] | None = None, declared: list[dict[str, Any]] | None = None) -> Scene:
-    if ruleset_id == "red-sun-rising":
-        return rsr_scene(state, before, events, title, subtitle, declared)
-    if ruleset_id == "red-star":
-        return rs_scene(state, before, events, title, subtitle, map_data)
-    raise BadInput(f"no map drawing for ruleset {ruleset_id}")
+    """The land map of ``state`` as the ruleset ``ruleset_id`` draws it (its ``map_scene`` hook)."""
+    return get_ruleset(ruleset_id).map_scene(state, before, events, title, subtitle, map_data, declared)
 
 
 def wants_naval(result: Any, record: Any | None, view: str) -> bool:
     """Which map: ``view`` 'land' or 'naval' as asked; 'auto' draws the Strategic Naval Map for a packet whose
     resolution played the naval game and moved nothing on land (the map its player needs to see)."""
     state = record.position.state if record else result.position.state
-    has_naval = getattr(state, "naval_static", None) is not None
+    has_naval = result.ruleset.has_naval_map(state)
     if view == "naval" and not has_naval:
         raise BadInput(f"--naval: scenario {result.scenario.name} has no naval game")
     if view != "auto":
         return view == "naval"
-    return has_naval and record is not None and is_naval_pass(record.events)
+    return has_naval and record is not None and result.ruleset.is_naval_pass(record.events)
 
 
 def draw_position(result: Any, record: Any | None, around: str | None = None, radius: int = 3,
@@ -83,8 +80,8 @@ def draw_position(result: Any, record: Any | None, around: str | None = None, ra
             declared = declared_attacks(result.packets[record.resolved].payload.get("inputs") or [])
     describe = result.ruleset.describe(state)
     title = f"Game {result.game_id[:8]}, {result.scenario.name}: {label}"
-    scene = make_scene(result.ruleset.id, state, before, events, title, describe[0] if describe else "",
-                       result.scenario.data.get("map"), declared)
+    scene = result.ruleset.map_scene(state, before, events, title, describe[0] if describe else "",
+                                     result.scenario.data.get("map"), declared)
     shown = crop_hexes(scene, around, radius, whole)
     scene.notes = off_picture_note(scene, shown) + scene.notes
     return render(scene, shown), scene
@@ -116,28 +113,25 @@ def draw_naval(result: Any, record: Any | None, around: str | None = None, radiu
     """The Strategic Naval Map after ``record``'s pass: the whole map unless ``around`` (a naval hex number)
     asks for the part around one hex (it is small enough to read whole at email size)."""
     state = record.position.state if record else result.position.state
-    static = state.naval_static
     events = record.events if record else []
     label = f"packet {record.resolved} resolved" if record else "now"
     describe = result.ruleset.describe(state)
     title = f"Game {result.game_id[:8]}, {result.scenario.name}: Strategic Naval Map, {label}"
-    scene = naval_scene(state, events, title, describe[0] if describe else "")
+    scene = result.ruleset.naval_scene(state, events, title, describe[0] if describe else "")
     if around is None:
         return render(scene, crop_hexes(scene, whole=True)), scene
-    if not around.isdigit() or int(around) not in static.hexes:
-        raise BadInput(f"--around {around}: no such naval hex (1-{max(static.hexes)})")
-    return render(scene, crop_hexes(scene, static.hexes[int(around)].cell, radius, whole)), scene
+    return render(scene, crop_hexes(scene, result.ruleset.naval_cell(state, around), radius, whole)), scene
 
 
 def draw_battle(result: Any, record: Any | None, at_hex: str | None = None, hour: int | None = None) -> str:
     """The Tactical Naval Display of the naval battle fought in ``record``'s pass after ``hour``."""
     if record is None:
         raise BadInput("no resolution yet: no naval battle to draw")
-    static = getattr(record.position.state, "naval_static", None)
-    if static is None:
+    state = record.position.state
+    if not result.ruleset.has_naval_map(state):
         raise BadInput(f"--battle: scenario {result.scenario.name} has no naval game")
     title = f"Game {result.game_id[:8]}, {result.scenario.name}, packet {record.resolved}"
-    return display_svg(static, record.events, title, at_hex, hour)
+    return result.ruleset.battle_svg(state, record.events, title, at_hex, hour)
 
 
 class _Start:

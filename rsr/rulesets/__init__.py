@@ -14,13 +14,17 @@ from typing import TYPE_CHECKING
 from rsr.errors import BadInput
 
 if TYPE_CHECKING:
-    from rsr.engine import Ruleset
+    from rsr.rulesets.base import BaseRuleset as Ruleset
 
 # built-in rulesets: id -> the module whose import registers it
 BUILTIN: dict[str, str] = {
     "red-sun-rising": "rsr.rulesets.red_sun_rising",
     "red-star": "rsr.rulesets.red_star",
 }
+
+#: the ruleset a scenario name picks when no ruleset has it alone, and the scenario ``rsr demo`` plays in each
+DEFAULT_RULESET = "red-sun-rising"
+DEMO_SCENARIOS: dict[str, str] = {"red-sun-rising": "liaoyang-1904", "red-star": "july-1939-contact"}
 
 REGISTRY: dict[str, Callable[[], Ruleset]] = {}
 

@@ -13,11 +13,16 @@ routes through red_sun_rising/naval_seam.py.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rsr.decisions import DecisionDriver
 from rsr.engine import Event, Request
+from rsr.errors import BadInput
 from rsr.fairdice import Dice
+
+if TYPE_CHECKING:
+    from rsr.draw.hexmap import Scene
+    from rsr.lookahead import Prepared
 
 
 class BaseRuleset:
@@ -28,12 +33,36 @@ class BaseRuleset:
     sides: tuple[str, str]
     policy_defaults: dict[str, Any] = {}  # noqa: RUF012 (each ruleset sets its own; nobody changes it)
 
+    # -- the engine's interface (rsr.engine.Ruleset): every ruleset writes these, or takes them from a driver
+
+    def initial_state(self, scenario: Any, options: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def next_request(self, state: Any) -> Request | None:
+        raise NotImplementedError
+
+    def apply(self, state: Any, request: Request, answer: Any, dice: Dice,
+              owned: bool = False) -> tuple[Any, list[Event]]:
+        raise NotImplementedError
+
+    def answer_by_policy(self, state: Any, request: Request, rule: Any) -> Any:
+        raise NotImplementedError
+
+    def check_policy(self, kind: str, rule: Any) -> None:
+        raise NotImplementedError
+
+    def state_json(self, state: Any) -> Any:
+        raise NotImplementedError
+
+    # -- optional hooks, with their defaults --------------------------------------------------------------
+
     def result(self, state: Any) -> dict[str, Any] | None:
         """The outcome once the game has ended (``{"winner", "level", "case", ...}``); None before that."""
         return None
 
-    def bot(self, state: Any, request: Request) -> list[dict[str, Any]]:
-        """A bot's inputs for ``request`` in orders-file form; none by default (a person must answer)."""
+    def bot(self, state: Any, request: Request, boldness: str | None = None) -> list[dict[str, Any]]:
+        """A bot's inputs for ``request`` in orders-file form; none by default (a person must answer).
+        ``boldness`` is the lowest odds column the bot attacks at, where its ruleset has such a bot."""
         return []
 
     def odds(self) -> Any:
@@ -47,6 +76,57 @@ class BaseRuleset:
     def describe(self, state: Any) -> list[str]:
         """Lines that describe the position for ``rsr show``."""
         return []
+
+    def state_fields(self, state: Any) -> dict[str, Any] | None:
+        """The state's fields its digest covers, by name (the engine writes them faster, rsr/engine.py); None
+        by default (the digest covers ``state_json``)."""
+        return None
+
+    def check_policy_in(self, state: Any, side: str, kind: str, rule: Any) -> None:
+        """Check a standing policy against the position (beyond ``check_policy``); nothing by default."""
+        return None
+
+    # -- what players are told before they play ------------------------------------------------------
+
+    def first_needs(self, scenario: Any, options: dict[str, Any]) -> list[str]:
+        """What must happen before ``scenario`` (with ``options``) gives what its title promises (a naval
+        battle needs a sortie), from its set-up and the rules; none by default."""
+        return []
+
+    def prepared_questions(self) -> dict[str, Prepared]:
+        """The questions asked after a die that a plan signed before the dice may answer, by the end of their
+        request id (rsr/lookahead.py); none by default."""
+        return {}
+
+    # -- maps -------------------------------------------------------------------------------------------
+
+    def map_scene(self, state: Any, before: Any, events: list[Event], title: str, subtitle: str,
+                  map_data: dict[str, Any] | None = None,
+                  declared: list[dict[str, Any]] | None = None) -> Scene:
+        """The map of ``state`` with the arrows of ``events`` (the pass that led from ``before``), for rsr/draw;
+        ``declared`` are the attacks the packet declared, ``map_data`` the scenario's ``map`` section."""
+        raise BadInput(f"no map drawing for ruleset {self.id}")
+
+    def has_naval_map(self, state: Any) -> bool:
+        """The game has a second, naval, map (and naval battles to draw)."""
+        return False
+
+    def is_naval_pass(self, events: list[Event]) -> bool:
+        """A pass that played the naval game and moved nothing on land (its player needs the naval map)."""
+        return False
+
+    def naval_scene(self, state: Any, events: list[Event], title: str, subtitle: str) -> Scene:
+        """The naval map of ``state`` with the moves of ``events``."""
+        raise BadInput(f"no naval map in ruleset {self.id}")
+
+    def naval_cell(self, state: Any, around: str) -> str:
+        """The cell of the naval map that the naval hex ``around`` (as a player writes it) names."""
+        raise BadInput(f"no naval map in ruleset {self.id}")
+
+    def battle_svg(self, state: Any, events: list[Event], title: str, at_hex: str | None = None,
+                   hour: int | None = None) -> str:
+        """The display of the naval battle fought in ``events`` after ``hour``."""
+        raise BadInput(f"no naval battles in ruleset {self.id}")
 
 
 class DecisionRuleset(BaseRuleset):

@@ -15,6 +15,7 @@ from typing import Any
 from rsr.engine import Context, Event, Request, Sealed, to_jsonable
 from rsr.errors import RulesError
 from rsr.fairdice import Dice
+from rsr.rulesets.base import BaseRuleset
 from rsr.scenario import Scenario
 
 
@@ -27,7 +28,7 @@ class DuelState:
     hits: list[int] = field(default_factory=list)
 
 
-class Duel:
+class Duel(BaseRuleset):
     id = "duel"
     version = "test"
     sides = ("attacker", "defender")

@@ -39,7 +39,7 @@ from rsr.demo import bot_inputs, player_home
 from rsr.engine import to_jsonable
 from rsr.errors import BadInput
 from rsr.fileio import atomic_write
-from rsr.game import position_for_author
+from rsr.log import position_for_author
 from rsr.packet import Packet
 from rsr.rulesets import get_ruleset
 

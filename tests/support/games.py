@@ -8,15 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from rsr import keys as keystore
-from rsr.game import (
-    accept_packet,
-    append_packets,
-    build_packet,
-    create_game_dir,
-    invite_packet,
-    load_log,
-    replay,
-)
+from rsr.gamedir import append_packets, create_game_dir, load_log
+from rsr.log import accept_packet, build_packet, invite_packet, replay
 from rsr.packet import Packet
 from rsr.rulesets import get_ruleset
 
@@ -87,7 +80,7 @@ def bot_packet(result: Any, key: keystore.KeyPair, store: dict[str, dict[str, An
     request the ``scripted(state, request)`` answer where it gives one, else the ruleset's bot; what is
     marked ``seal: true`` is sealed, and a choice sealed earlier is unsealed from ``store`` when asked."""
     from rsr.engine import dry_run
-    from rsr.game import my_side, position_for_author
+    from rsr.log import my_side, position_for_author
 
     ruleset = result.ruleset
     side = my_side(result, key)

@@ -23,7 +23,7 @@ from cryptography.x509.oid import NameOID
 from rsr import actions
 from rsr.cli import main
 from rsr.demo import bot_inputs, player_home
-from rsr.game import position_for_author
+from rsr.log import position_for_author
 from rsr.yamlio import dump_yaml
 
 GIT_IDENTITY = {"GIT_AUTHOR_NAME": "rsr test", "GIT_AUTHOR_EMAIL": "t@example.test",

@@ -20,6 +20,7 @@ from rsr.canonical import canonical_bytes
 from rsr.engine import Context, Event, Request, to_jsonable
 from rsr.errors import RulesError
 from rsr.fairdice import Dice
+from rsr.rulesets.base import BaseRuleset
 from rsr.scenario import Scenario
 
 
@@ -33,7 +34,7 @@ class PressState:
     guarded: list[int] = field(default_factory=list)
 
 
-class Press:
+class Press(BaseRuleset):
     id = "press"
     version = "test"
     sides = ("attacker", "defender")

@@ -18,19 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rsr import bots
 from rsr import keys as keystore
-from rsr.game import (
-    Replay,
-    accept_packet,
-    append_packets,
-    build_packet,
-    create_game_dir,
-    invite_packet,
-    load_log,
-    replay,
-    secret_for,
-)
+from rsr.gamedir import append_packets, create_game_dir, load_log
+from rsr.log import Replay, accept_packet, build_packet, invite_packet, replay, secret_for
 from rsr.packet import Packet, sign_payload
 from rsr.rulesets import get_ruleset
 from rsr.scenario import load_scenario
@@ -42,11 +32,10 @@ B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 def bot_inputs(result: Replay, key: keystore.KeyPair, store: dict[str, dict[str, Any]],
                boldness: str = "1-1") -> list[dict[str, Any]]:
-    """Everything the author's bot answers before the next die (the ruleset's own bot where it has one, else
-    rsr/bots.py), sealing what it marks to seal with a fresh salt kept in ``store`` until the game asks."""
-    if hasattr(result.ruleset, "bot"):
-        return bot_packet(result, key, store)
-    return bot_packet(result, key, store, scripted=lambda state, request: bots.answer(state, request, boldness))
+    """Everything the author's bot answers before the next die (the ruleset's ``bot`` hook, with ``boldness``),
+    sealing what it marks to seal with a fresh salt kept in ``store`` until the game asks."""
+    return bot_packet(result, key, store,
+                      scripted=lambda state, request: result.ruleset.bot(state, request, boldness))
 
 
 def play_game(parent: Path, ruleset_id: str, scenario: str, keys: dict[str, keystore.KeyPair], game_id: bytes,

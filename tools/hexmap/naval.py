@@ -16,8 +16,8 @@ from typing import Any
 
 import yaml
 
-from rsr.draw.naval import naval_map_scene
 from rsr.rulesets.red_sun_rising.naval.data import load_naval
+from rsr.rulesets.red_sun_rising.naval_map import naval_map_scene
 from tools.hexmap.cli import ROOT
 from tools.hexmap.geometry import LatLon, Polygon
 from tools.hexmap.preview import fit_affine, line, preview_svg

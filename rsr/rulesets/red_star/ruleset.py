@@ -125,8 +125,8 @@ class RedStar(DecisionRuleset):
 
     # -- the bot ------------------------------------------------------------------------------------------
 
-    def bot(self, state: RsState, request: Request) -> list[dict[str, Any]]:
-        """Legal inputs for ``request`` in orders-file form (rsr.rulesets.red_star.bot)."""
+    def bot(self, state: RsState, request: Request, boldness: str | None = None) -> list[dict[str, Any]]:
+        """Legal inputs for ``request`` in orders-file form (rsr.rulesets.red_star.bot; no odds threshold)."""
         from rsr.rulesets.red_star import bot
 
         if request.kind == "fire-missions":  # RS/RS 5.2: the bot's artillery plan, one mission at a time
@@ -140,6 +140,17 @@ class RedStar(DecisionRuleset):
         from rsr.rulesets.red_star import odds
 
         return odds
+
+    def prepared_questions(self) -> dict[str, Any]:
+        from rsr.rulesets.red_star.prepared import PREPARED
+
+        return PREPARED
+
+    def map_scene(self, state: RsState, before: Any, events: list[Event], title: str, subtitle: str,
+                  map_data: dict[str, Any] | None = None, declared: list[dict[str, Any]] | None = None) -> Any:
+        from rsr.rulesets.red_star.scenes import rs_scene
+
+        return rs_scene(state, before, events, title, subtitle, map_data)
 
     # -- views --------------------------------------------------------------------------------------------
 

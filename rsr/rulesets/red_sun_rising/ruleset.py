@@ -17,7 +17,6 @@ from rsr.engine import Context, Event, Request
 from rsr.errors import BadInput
 from rsr.fairdice import Dice, NoDice
 from rsr.rulesets import register
-from rsr.rulesets.base import DecisionRuleset
 from rsr.rulesets.red_sun_rising import (
     activation,
     combat,
@@ -31,6 +30,7 @@ from rsr.rulesets.red_sun_rising import (
     turn,
 )
 from rsr.rulesets.red_sun_rising.data import load_static
+from rsr.rulesets.red_sun_rising.hooks import RsrHooks
 from rsr.rulesets.red_sun_rising.naval_seam import NAVAL
 from rsr.rulesets.red_sun_rising.sequence import IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import RsrState, Unit, digest_fields
@@ -58,7 +58,7 @@ DECISIONS = (supply.FEEDING, supply.FLEET_MOVES, reinforcements.ASSIGNMENTS, mov
 DRIVER = DecisionDriver("Red Sun Rising", DECISIONS, turn.advance, naval_seam.POLICIES)
 
 
-class RedSunRising(DecisionRuleset):
+class RedSunRising(RsrHooks):
     """Red Sun Rising (SPI 1977). See docs/red-sun-rising/coverage.md for what is implemented."""
 
     id = "red-sun-rising"
@@ -68,12 +68,6 @@ class RedSunRising(DecisionRuleset):
     known_options = KNOWN_OPTIONS
     driver = DRIVER
     policy_defaults = DRIVER.policy_defaults()
-
-    @property
-    def bot(self) -> Any:
-        """No bot hook yet: rsr/bots.py answers for Red Sun Rising, with a boldness (demo.bot_inputs), where a
-        ruleset has no ``bot``; until the hook takes a boldness, the base class's default must not hide it."""
-        raise AttributeError("bot")
 
     # -- set-up ---------------------------------------------------------------------------------------
 

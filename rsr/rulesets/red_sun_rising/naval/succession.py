@@ -9,9 +9,10 @@ side withdrawn from the game, else an incompetent with an Initiative Rating of 1
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
+if TYPE_CHECKING:  # (data.py imports this module to read the admiral track: no circle at run time)
+    from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 
 INCOMPETENT = {"russia": "ru-adm-incompetent", "japan": "jp-adm-incompetent"}
 

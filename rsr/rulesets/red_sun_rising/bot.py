@@ -1,4 +1,4 @@
-"""Simple players that choose legal inputs: the demo's opponents, and the drivers of soak tests.
+"""A simple Red Sun Rising player that chooses legal inputs: the demo's opponent, and the driver of soak tests.
 
 A bot sees only what a player sees (the request and the position) and answers with an ordinary
 orders list, so everything it does goes through the same checks, signing and replay as a person's.
