@@ -375,14 +375,99 @@ def scenario_with(scenario: Any, transcriptions: list[Transcription]) -> Any:
     return Scenario(scenario.ruleset, scenario.name, data, digest)
 
 
-def describe(scenario: Any, transcriptions: list[Transcription]) -> list[str]:
-    """One line per value a transcription changes, for the acceptor to read (``rsr accept``)."""
+@dataclass(frozen=True)
+class KindSummary:
+    """What one data file of a game holds: the values a transcription copied, those that differ from the
+    shipped ones (at, label, shipped, transcribed), and the labels of the values still provisional."""
+    kind: str
+    copied: int
+    changed: list[tuple[str, str, Scalar, Scalar]]
+    provisional: list[str]
+
+
+def summarise(scenario: Any, transcriptions: list[Transcription]) -> list[KindSummary]:
+    """Every data file the scenario plays on, in KINDS order: what the transcriptions replace in it and what
+    stays provisional (a file nobody transcribed is all rsr's own). ``scenario`` holds the shipped data."""
+    by_kind = {t.kind: t for t in transcriptions}
+    found = []
+    for kind in KINDS:
+        if kind not in scenario.data or not isinstance(scenario.data[kind], dict):
+            continue
+        base = scenario.data[kind]
+        transcription = by_kind.get(kind, Transcription(scenario.ruleset, kind, ()))
+        _, result = apply(base, transcription, f"transcription of the {kind}")
+        found.append(KindSummary(kind, result.copied, result.changed, result.provisional))
+    return found
+
+
+#: how many replaced values ``rsr accept`` and ``rsr new`` list before summing up the rest
+SHOWN_CHANGES = 12
+VALUE_WIDTH = 60
+LABEL_WIDTH = 100
+
+
+def shown_value(value: Scalar | list[Scalar]) -> str:
+    """A value from a packet as a person reads it: plain (words.plain_value), hidden characters escaped and
+    the length bounded (safetext.visible); quoted when it is text that could pass for something else."""
+    from rsr.words import plain_value
+
+    text = plain_value(value)
+    if isinstance(value, str) and (text != text.strip() or text in ("", "none", "true", "false")
+                                   or text.lstrip("-").isdigit()):
+        text = repr(text)
+    return bounded(text, VALUE_WIDTH)
+
+
+def bounded(text: str, width: int) -> str:
+    """``text`` with every hidden character escaped (safetext.visible), cut after ``width`` characters as
+    shown, never inside an escape: so that one word of it still fits an 80-column line."""
+    from rsr.safetext import visible
+
+    out: list[str] = []
+    length = 0
+    for ch in text:
+        piece = visible(ch)
+        if length + len(piece) > width:
+            return "".join(out) + "..."
+        out.append(piece)
+        length += len(piece)
+    return "".join(out)
+
+
+def describe(scenario: Any, transcriptions: list[Transcription], limit: int | None = SHOWN_CHANGES,
+             list_provisional: bool = False) -> list[str]:
+    """What the transcriptions replace, for the acceptor to read before he signs (``rsr accept --preview``,
+    ``rsr data diff``) and after (``rsr accept``): each replaced value as ``where (path): shipped ->
+    transcribed``, at most ``limit`` of them (None: all), then how many values of each data file stay
+    provisional (with ``list_provisional``, each of them).
+
+    Only display: it refuses nothing that the replay accepted (every string is escaped and bounded)."""
+    from rsr.words import plural
+
+    summaries = summarise(scenario, transcriptions)
     lines = []
-    for transcription in transcriptions:
-        base = scenario.data[transcription.kind]
-        _, result = apply(base, transcription, f"transcription of the {transcription.kind}")
-        lines.append(f"the {transcription.kind}: {result.copied} value(s) transcribed, {len(result.changed)} "
-                     f"differ from rsr's")
-        for _, label, old, new in result.changed:
-            lines.append(f"  {printable(label)}: {printable(repr(old))} -> {printable(repr(new))}")
+    listed = 0
+    hidden = 0
+    for item in summaries:
+        if not any(t.kind == item.kind for t in transcriptions):
+            continue
+        lines.append(f"the {item.kind}: {plural(item.copied, 'value')} transcribed, {len(item.changed)} of them "
+                     "different from rsr's shipped values" + (":" if item.changed else ""))
+        for at, label, old, new in item.changed:
+            if limit is not None and listed >= limit:
+                hidden += 1
+                continue
+            listed += 1
+            lines.append(f"  {bounded(label, LABEL_WIDTH)} ({bounded(at, LABEL_WIDTH)}): {shown_value(old)} -> "
+                         f"{shown_value(new)}")
+    if hidden:
+        lines.append(f"  ... and {hidden} more (rsr data diff on the invitation lists every one)")
+    left = [f"{plural(len(item.provisional), 'value')} of the {item.kind}" for item in summaries if item.provisional]
+    if left:
+        lines.append("still provisional (rsr's stand-ins, flagged in every report that uses them): "
+                     + ", ".join(left))
+    if list_provisional:
+        for item in summaries:
+            for label in item.provisional:
+                lines.append(f"  provisional: {item.kind} {bounded(label, LABEL_WIDTH)}")
     return lines

@@ -206,7 +206,7 @@ def test_the_transcription_game_by_mail_verifies_on_a_third_copy(tmp_path: Path)
     assert reports and all("Played on the inviter's transcription of the printed map (1 value) and tables "
                            "(7 values)" in r.read_text() for r in reports)
     lines = actions.transcription_lines(invite)
-    assert any("terrain.4424: 'desert' -> 'dunes'" in line for line in lines), lines
+    assert any("terrain.4424 (terrain/4424): desert -> dunes" in line for line in lines), lines
 
 
 def test_the_scenario_hash_pins_the_transcription(tmp_path: Path) -> None:
