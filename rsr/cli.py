@@ -1202,7 +1202,7 @@ def data() -> None:
 
 @data.command("export")
 @click.argument("ruleset")
-@click.argument("kind", type=click.Choice(["map", "counters", "tables"]))
+@click.argument("kind", type=click.Choice(["map", "counters", "tables", "track", "naval", "naval_map"]))
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the form here (default: standard output).")
 def data_export(ruleset: str, kind: str, out: Path | None) -> None:

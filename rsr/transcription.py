@@ -34,25 +34,38 @@ from rsr.canonical import canonical_bytes
 from rsr.errors import BadInput, printable
 from rsr.provenance import is_provisional
 
-KINDS = ("map", "counters", "tables")
+#: the data files a transcription may replace values of, by the name a scenario includes them under, in the
+#: order the invitation carries them (the first three since issue 25; the turn track and naval data after)
+KINDS = ("map", "counters", "tables", "track", "naval", "naval_map")
+FILES = {"map": "map.yaml", "counters": "counters.yaml", "tables": "tables.yaml", "track": "turns.yaml",
+         "naval": "naval.yaml", "naval_map": "naval-map.yaml"}
+#: kinds whose lists of plain values (a turn's arrivals, a season's months, a range of dice) are one value
+#: each: the printed sheet gives the whole list, and its length may differ from the stand-in's
+WHOLE_LIST_KINDS = ("track", "naval", "naval_map")
 FORMAT = 1
 OVERLAY = "overlay: transcription"
 PINNED = ("rulebook", "errata", "derived")
 MAX_ENTRIES = 20000
 SKIPPED_KEYS = {"provenance", "default_provenance", "note", "notes", "case", "description", "title",
                 "ruleset", "id", "die", "firer", "target"}  # (the last: names of things, not printed values)
-LABEL_KEYS = ("die", "id", "firer", "target", "terrain", "feature", "side", "hex", "cause", "choice", "owner")
+LABEL_KEYS = ("die", "id", "firer", "target", "terrain", "feature", "side", "hex", "cause", "choice", "owner",
+              "turn", "month", "number", "code")
 
 #: a Red Sun/Red Star counter's fields that its provenance ``unit`` covers (scenarios/red-star/counters.yaml)
 UNIT_FIELDS = {"side", "nationality", "name", "class", "type", "unit_id", "formation_id"}
+#: a provenance key that covers several fields of its item (scenarios/red-sun-rising/naval.yaml): the
+#: identity of a ship or an admiral, and a ship's strengths
+IDENTITY_SLOTS = {"unit": UNIT_FIELDS, "ship": {"side", "name", "class"}, "admiral": {"side", "name"}}
+SHARED_SLOTS = {"values": ("attack", "defense")}
 
 Scalar = str | int | bool | None
+Value = Scalar | list[Scalar]
 
 
 @dataclass(frozen=True)
 class Entry:
     at: str
-    value: Scalar
+    value: Value
 
 
 @dataclass(frozen=True)
@@ -81,7 +94,12 @@ def _step(container: Any, key: str, where: str) -> tuple[Any, str | int]:
     raise BadInput(f"{where}: {printable(key)!r} goes below a single value")
 
 
-def resolve(doc: Any, at: str, where: str) -> tuple[list[Any], list[str | int]]:
+def is_plain_list(node: Any) -> bool:
+    """A list of plain values (no mapping or list inside), which WHOLE_LIST_KINDS transcribe as one value."""
+    return isinstance(node, list) and not any(isinstance(item, dict | list) for item in node)
+
+
+def resolve(doc: Any, at: str, where: str, whole_lists: bool = False) -> tuple[list[Any], list[str | int]]:
     """The containers along ``at`` (the data file first, the value last) and the keys taken."""
     chain = [doc]
     keys: list[str | int] = []
@@ -89,7 +107,7 @@ def resolve(doc: Any, at: str, where: str) -> tuple[list[Any], list[str | int]]:
         value, key = _step(chain[-1], part, where)
         chain.append(value)
         keys.append(key)
-    if isinstance(chain[-1], dict | list):
+    if isinstance(chain[-1], dict | list) and not (whole_lists and is_plain_list(chain[-1])):
         raise BadInput(f"{where}: {printable(at)} is not a single value")
     return chain, keys
 
@@ -103,6 +121,9 @@ def _own_slot(chain: list[Any], keys: list[str | int]) -> tuple[Any, str | int] 
             return prov, key
         if isinstance(prov, dict) and key in UNIT_FIELDS and "unit" in prov:  # a counter's identity
             return prov, "unit"
+        for slot, fields in [*IDENTITY_SLOTS.items(), *SHARED_SLOTS.items()]:
+            if isinstance(prov, dict) and key in fields and slot in prov:  # a ship's identity or strengths
+                return prov, slot
         if isinstance(parent.get(f"{key}_provenance"), str):
             return parent, f"{key}_provenance"
     if isinstance(parent, list) and len(chain) >= 3 and isinstance(chain[-3], dict):
@@ -142,18 +163,29 @@ def provenance_of(chain: list[Any], keys: list[str | int]) -> str:
 def _mark_overlay(chain: list[Any], keys: list[str | int]) -> None:
     """Give a copied value the provenance ``overlay``, in the place the rules read it from."""
     slot = _own_slot(chain, keys)
+    parent, key = chain[-2], keys[-1]
+    if slot is not None and slot[1] in SHARED_SLOTS and slot[1] != key:  # one strength of two: split the mark
+        prov, shared = slot
+        mark = prov.pop(shared)
+        for name in SHARED_SLOTS[shared]:
+            if name in parent:
+                prov.setdefault(name, mark)
+        prov[key] = OVERLAY
+        return
     if slot is not None:
         slot[0][slot[1]] = OVERLAY
         return
-    parent, key = chain[-2], keys[-1]
+    if isinstance(parent, dict) and isinstance(parent.get("provenance"), dict):  # a mark of its own beside
+        parent["provenance"][key] = OVERLAY  # the item's others, which stay in force
+        return
     if isinstance(parent, list) and len(chain) >= 3 and isinstance(chain[-3], dict) and isinstance(key, int):
         owner = chain[-3]
         prov = owner.get("provenance")
-        if isinstance(prov, str) or (prov is None and keys[-2] == "results"):  # a table row: one mark per cell
+        if keys[-2] == "results" and (isinstance(prov, str) or prov is None):  # a table row: one mark per cell
             base = prov if isinstance(prov, str) else provenance_of(chain, keys)
             owner["provenance"] = [base] * len(parent)
             owner["provenance"][key] = OVERLAY
-        return
+        return  # (a place in a list of hexes, a grid's bounds: the list's own mark stays in force)
     if isinstance(parent, dict) and len(chain) >= 3 and isinstance(chain[-3], list):
         parent["provenance"] = OVERLAY  # an item of a list (a chart cell, a place): its own mark
     # otherwise (a hex's terrain in the map's terrain mapping) the file's default stays in force
@@ -173,6 +205,8 @@ def _label(chain: list[Any], keys: list[str | int]) -> str:
         container = chain[index]
         if isinstance(key, int):
             named = [f"{k}={node[k]}" for k in LABEL_KEYS if isinstance(node, dict) and k in node]
+            if isinstance(node, dict) and "id" not in node and isinstance(node.get("name"), str):  # a port, a city
+                named = [f"name={node['name']}", *named]
             columns = None
             if index >= 1 and isinstance(chain[index - 1], dict):
                 for back in range(index - 1, -1, -1):
@@ -187,16 +221,19 @@ def _label(chain: list[Any], keys: list[str | int]) -> str:
     return "".join(parts)
 
 
-def _walk(doc: Any, chain: list[Any], keys: list[str | int]) -> Any:
+def _walk(doc: Any, chain: list[Any], keys: list[str | int], whole_lists: bool = False) -> Any:
     node = chain[-1]
     if isinstance(node, dict):
         for key, value in node.items():
             if key in SKIPPED_KEYS or str(key).endswith("_provenance"):
                 continue
-            yield from _walk(doc, [*chain, value], [*keys, str(key)])
+            yield from _walk(doc, [*chain, value], [*keys, str(key)], whole_lists)
+    elif whole_lists and keys and is_plain_list(node):
+        if not any(isinstance(item, float) for item in node):  # (a drawing's coordinates: not printed)
+            yield chain, keys
     elif isinstance(node, list):
         for index, value in enumerate(node):
-            yield from _walk(doc, [*chain, value], [*keys, index])
+            yield from _walk(doc, [*chain, value], [*keys, index], whole_lists)
     elif keys and not isinstance(node, float):
         yield chain, keys
 
@@ -205,7 +242,7 @@ def export_form(ruleset: str, kind: str) -> dict[str, Any]:
     """Every value of the shipped data file as a transcription form, in the file's (the sheet's) order."""
     doc = shipped(ruleset, kind)
     entries = []
-    for chain, keys in _walk(doc, [doc], []):
+    for chain, keys in _walk(doc, [doc], [], kind in WHOLE_LIST_KINDS):
         prov = provenance_of(chain, keys)
         entries.append({"at": "/".join(str(k) for k in keys), "label": _label(chain, keys), "value": chain[-1],
                         "copied": False, "source": source_of(prov), "shipped": prov})
@@ -239,10 +276,19 @@ def shipped(ruleset: str, kind: str) -> Any:
     get_ruleset(ruleset)
     if kind not in KINDS:
         raise BadInput(f"no data kind {printable(kind)!r} (known: {', '.join(KINDS)})")
-    path = SCENARIO_ROOT / ruleset / f"{kind}.yaml"
+    path = SCENARIO_ROOT / ruleset / FILES[kind]
+    if kind not in kinds_of(ruleset):
+        raise BadInput(f"{ruleset} has no {kind} data (its kinds: {', '.join(kinds_of(ruleset))})")
     doc = load_yaml_file(path)
     _validate_part(ruleset, kind, doc, str(path))
     return doc
+
+
+def kinds_of(ruleset: str) -> tuple[str, ...]:
+    """The kinds of data ``ruleset`` ships, which a transcription may replace values of."""
+    from rsr.scenario import SCENARIO_ROOT
+
+    return tuple(kind for kind in KINDS if (SCENARIO_ROOT / ruleset / FILES[kind]).is_file())
 
 
 def parse(raw: Any, where: str) -> Transcription:
@@ -273,7 +319,7 @@ def load_file(path: Path) -> Transcription:
 @dataclass(frozen=True)
 class CheckResult:
     copied: int
-    changed: list[tuple[str, str, Scalar, Scalar]]  # (at, label, shipped value, transcribed value)
+    changed: list[tuple[str, str, Value, Value]]  # (at, label, shipped value, transcribed value)
     provisional: list[str]                         # labels of values still provisional
 
 
@@ -283,10 +329,11 @@ def apply(doc: Any, transcription: Transcription, where: str) -> tuple[Any, Chec
     doc = copy.deepcopy(doc)
     changed = []
     copied: set[str] = set()
+    whole = transcription.kind in WHOLE_LIST_KINDS
     for entry in transcription.entries:
         here = f"{where}: {printable(entry.at)}"
-        chain, keys = resolve(doc, entry.at, here)
-        old_chain, old_keys = resolve(original, entry.at, here)
+        chain, keys = resolve(doc, entry.at, here, whole)
+        old_chain, old_keys = resolve(original, entry.at, here, whole)
         prov = provenance_of(old_chain, old_keys)
         shipped_value = old_chain[-1]
         if entry.value != shipped_value and source_of(prov) in PINNED:
@@ -301,7 +348,7 @@ def apply(doc: Any, transcription: Transcription, where: str) -> tuple[Any, Chec
         _mark_overlay(chain, keys)
         copied.add(entry.at)
     provisional = []
-    for chain, keys in _walk(original, [original], []):
+    for chain, keys in _walk(original, [original], [], whole):
         at = "/".join(str(k) for k in keys)
         if at not in copied and is_provisional(provenance_of(chain, keys)):
             provisional.append(_label(chain, keys))
@@ -329,13 +376,13 @@ def playable(transcription: Transcription, where: str) -> Any:
     ruleset = get_ruleset(transcription.ruleset)
     for name in available(ruleset.id, SCENARIO_ROOT):
         scenario = load_scenario(ruleset.id, name)
-        if scenario.data["scenario"]["include"].get(transcription.kind) == f"{transcription.kind}.yaml":
+        if scenario.data["scenario"]["include"].get(transcription.kind) == FILES[transcription.kind]:
             try:
                 ruleset.initial_state(scenario_with(scenario, [transcription]), {})
             except (RulesError, BadInput) as exc:
                 raise BadInput(f"{where}: scenario {name} cannot be played on it: {exc}") from exc
             return scenario_with(scenario, [transcription])
-    raise BadInput(f"{where}: no scenario of {ruleset.id} plays on {transcription.kind}.yaml")
+    raise BadInput(f"{where}: no scenario of {ruleset.id} plays on {FILES[transcription.kind]}")
 
 
 # -- in a game --------------------------------------------------------------------------------------------
@@ -366,8 +413,9 @@ def scenario_with(scenario: Any, transcriptions: list[Transcription]) -> Any:
         if transcription.ruleset != scenario.ruleset:
             raise BadInput(f"the transcription is for {transcription.ruleset}, the scenario for {scenario.ruleset}")
         kind = transcription.kind
-        if include.get(kind) != f"{kind}.yaml":
-            raise BadInput(f"scenario {scenario.name} does not play on {kind}.yaml, which the transcription changes")
+        if include.get(kind) != FILES[kind]:
+            raise BadInput(f"scenario {scenario.name} does not play on {FILES[kind]}, which the transcription "
+                           "changes")
         where = f"transcription of the {kind}"
         data[kind], _ = apply(data[kind], transcription, where)
         _validate_part(scenario.ruleset, kind, data[kind], where)
@@ -381,7 +429,7 @@ class KindSummary:
     shipped ones (at, label, shipped, transcribed), and the labels of the values still provisional."""
     kind: str
     copied: int
-    changed: list[tuple[str, str, Scalar, Scalar]]
+    changed: list[tuple[str, str, Value, Value]]
     provisional: list[str]
 
 
@@ -406,7 +454,7 @@ VALUE_WIDTH = 60
 LABEL_WIDTH = 100
 
 
-def shown_value(value: Scalar | list[Scalar]) -> str:
+def shown_value(value: Value) -> str:
     """A value from a packet as a person reads it: plain (words.plain_value), hidden characters escaped and
     the length bounded (safetext.visible); quoted when it is text that could pass for something else."""
     from rsr.words import plain_value
