@@ -167,7 +167,7 @@ def _mark_overlay(chain: list[Any], keys: list[str | int]) -> None:
     if slot is not None and slot[1] in SHARED_SLOTS and slot[1] != key:  # one strength of two: split the mark
         prov, shared = slot
         mark = prov.pop(shared)
-        for name in SHARED_SLOTS[shared]:
+        for name in SHARED_SLOTS[str(shared)]:
             if name in parent:
                 prov.setdefault(name, mark)
         prov[key] = OVERLAY
