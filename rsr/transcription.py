@@ -419,8 +419,49 @@ def scenario_with(scenario: Any, transcriptions: list[Transcription]) -> Any:
         where = f"transcription of the {kind}"
         data[kind], _ = apply(data[kind], transcription, where)
         _validate_part(scenario.ruleset, kind, data[kind], where)
+        consistent(data, kind, where)
     digest = hashlib.sha256(canonical_bytes(data)).hexdigest()
     return Scenario(scenario.ruleset, scenario.name, data, digest)
+
+
+def consistent(data: dict[str, Any], kind: str, where: str) -> None:
+    """What the schema cannot say about a transcribed turn track or naval map: the names it uses exist
+    (RSR 17.11 arrivals and withdrawals are counters, admirals are on the naval sheet), every month is in one
+    season, and the naval map's ports and areas are hexes of it."""
+    if kind == "track":
+        _track_consistent(data, where)
+    if kind == "naval_map":
+        _naval_map_consistent(data["naval_map"], where)
+
+
+def _track_consistent(data: dict[str, Any], where: str) -> None:
+    track = data["track"]
+    months = sorted(m for season in track["seasons"].values() if isinstance(season, list) for m in season)
+    if months != list(range(1, 13)):
+        raise BadInput(f"{where}: seasons: the twelve months must each be in one season, not {months}")
+    counters = data.get("counters") or {}
+    units = {u["id"] for group in ("command_units", "combat_units") for u in counters.get(group, [])
+             if isinstance(u, dict)}
+    admirals = {a["name"] for a in (data.get("naval") or {}).get("admirals", []) if isinstance(a, dict)}
+    for index, turn in enumerate(track["turns"]):
+        for field, known, what in (("arrive", units, "counter"), ("withdraw", units, "counter"),
+                                   ("admirals_arrive", admirals, "admiral"),
+                                   ("admirals_withdraw", admirals, "admiral")):
+            if not known:
+                continue
+            for name in turn.get(field, []):
+                if name not in known:
+                    raise BadInput(f"{where}: turns/{index}/{field}: no {what} {printable(str(name))!r}")
+
+
+def _naval_map_consistent(nmap: dict[str, Any], where: str) -> None:
+    numbers = {h["number"] for h in nmap["hexes"]}
+    used = [("ports", p["hex"]) for p in nmap["ports"]] + [("code_hexes", c["hex"]) for c in nmap["code_hexes"]]
+    used += [("japanese_home_ports", h) for h in nmap["japanese_home_ports"]["hexes"]]
+    used += [("baltic_entry", h) for h in nmap["baltic_entry"]["hexes"]]
+    for field, number in used:
+        if number not in numbers:
+            raise BadInput(f"{where}: {field}: naval hex {printable(str(number))} is not on the map")
 
 
 @dataclass(frozen=True)
