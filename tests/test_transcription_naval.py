@@ -172,3 +172,17 @@ def test_a_naval_game_on_a_transcription_is_created_accepted_and_verified(tmp_pa
     assert state.data["track"]["turns"][0]["russian_command_points"] == 2
     carried = load_log(invite.parents[1])[0].payload["invite"]["data"]
     assert [d["kind"] for d in carried] == ["track", "naval"]
+
+
+def test_data_show_draws_the_transcribed_naval_map(tmp_path: Path) -> None:
+    """The naval map with the copied hexes marked T, every sea hex numbered; a port name from the file is
+    escaped by the SVG writer."""
+    path = write(tmp_path / "nm.yaml", "naval_map", [{"at": "hexes/1/kind", "value": "coastal"},
+                                                    {"at": "ports/10/name", "value": "Naga<script>"}])
+    out = tmp_path / "nm.svg"
+    shown = run("data", "show", str(path), "--out", str(out))
+    assert shown.exit_code == 0, shown.output
+    svg = out.read_text()
+    assert "<script" not in svg and "Naga&lt;script&gt;" in svg
+    assert ">T</text>" in svg and "2 value(s) transcribed (2 naval hexes marked T)" in svg
+    assert all(f">{n}</text>" in svg or f">{n} " in svg for n in (1, 2, 89))
