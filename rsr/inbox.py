@@ -92,8 +92,10 @@ def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> li
             lines.append(f"invitation to game {packet.game[:8]} ({game_dir_name(packet.game)}) from "
                          f"{visible(sender or invite['names'].get(packet.side, '?'), 200)}: "
                          f"{visible(invite['ruleset'], 80)} {visible(invite['scenario'], 80)}, they play "
-                         f"{packet.side}: rsr accept --game {packet.game[:8]} "
-                         "--key YOURKEY (with the same mailbox option)")
+                         f"{packet.side}" + (", on their transcription of the printed " + " and ".join(
+                             visible(d.get("kind"), 20) for d in invite["data"]) if invite.get("data") else "")
+                         + f": rsr accept --game {packet.game[:8]} --key YOURKEY (with the same mailbox option; "
+                         "--preview shows the terms first)")
     lines += [visible(line, 300) for line in skipped]  # one bad message never hides the others
     if not lines:
         lines.append(f"no game directories under {folder}")

@@ -146,3 +146,26 @@ def test_every_value_the_signer_takes_the_preview_shows(tmp_path: Path, rsr_home
         assert_terminal_safe(shown.output)
         assert "\x9b" not in shown.output and "\x00" not in shown.output and "\u2028" not in shown.output
         assert "scenarios.13.1 (scenarios/13.1): Japanese July Attack" in " ".join(shown.output.split())
+
+
+def test_a_mailed_invitation_points_to_the_preview_and_inbox_names_the_transcription(tmp_path: Path,
+                                                                                       rsr_home: Path) -> None:
+    data = write(tmp_path / "m.yaml", "red-star", "map", [{"at": "terrain/4424", "value": "dunes"}])
+    for name in ("alice", "bob"):
+        assert run("key", "new", name).exit_code == 0
+    made = run("new", str(tmp_path / "alice"), "--scenario", RED_STAR, "--side", "japan", "--key", "alice",
+               "--data", str(data), "--opponent-email", "bob@example.test", "--mail")
+    assert made.exit_code == 0, made.output
+    message = next((tmp_path / "alice").rglob("*.eml"))
+    assert "--preview" in message.read_text()
+    maildir = tmp_path / "Maildir"
+    for sub in ("new", "cur", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    (maildir / "new" / "1.eml").write_bytes(message.read_bytes())
+    listed = run("inbox", str(tmp_path / "bob"), "--maildir", str(maildir))
+    assert listed.exit_code == 0, listed.output
+    assert "on their transcription of the printed map" in " ".join(listed.output.split())
+    preview = run("accept", "--maildir", str(maildir), "--key", "bob", "--dir", str(tmp_path / "bob"), "--preview")
+    assert preview.exit_code == 0, preview.output
+    assert "terrain.4424 (terrain/4424): desert -> dunes" in preview.output
+    assert not (tmp_path / "bob").exists() or not any((tmp_path / "bob").iterdir())
