@@ -332,6 +332,9 @@ def apply(doc: Any, transcription: Transcription, where: str) -> tuple[Any, Chec
     whole = transcription.kind in WHOLE_LIST_KINDS
     for entry in transcription.entries:
         here = f"{where}: {printable(entry.at)}"
+        if any(part in SKIPPED_KEYS or part.endswith("_provenance") for part in entry.at.split("/")):
+            raise BadInput(f"{here}: not a value of the printed sheets (ids, notes and provenance are rsr's own; "
+                           "rsr data export lists what may be transcribed)")
         chain, keys = resolve(doc, entry.at, here, whole)
         old_chain, old_keys = resolve(original, entry.at, here, whole)
         prov = provenance_of(old_chain, old_keys)

@@ -7,10 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner, Result
 
 from rsr import transcription
 from rsr.cli import main
+from rsr.errors import BadInput
+from rsr.scenario import load_scenario
 from rsr.yamlio import dump_yaml
 
 RED_STAR = "july-1939-contact"
@@ -169,3 +172,19 @@ def test_a_mailed_invitation_points_to_the_preview_and_inbox_names_the_transcrip
     assert preview.exit_code == 0, preview.output
     assert "terrain.4424 (terrain/4424): desert -> dunes" in preview.output
     assert not (tmp_path / "bob").exists() or not any((tmp_path / "bob").iterdir())
+
+
+def test_a_transcription_cannot_rewrite_provenance_or_ids(tmp_path: Path, rsr_home: Path) -> None:
+    """Only what rsr data export lists may be transcribed: a provenance rewritten to hide a stand-in, or an
+    id, is refused by the signer's check and, in an invitation, at replay (before any die)."""
+    for at, value in (("crt/cells/1/provenance/0", "rulebook: 6.6"), ("default_provenance", "rulebook: 6.6"),
+                      ("crt/provenance", "rulebook: 6.6")):
+        bad = write(tmp_path / "bad.yaml", "red-star", "tables", [{"at": at, "value": value}])
+        refused = run("data", "check", str(bad))
+        assert refused.exit_code == 2 and "not a value of the printed sheets" in refused.output, (at, refused.output)
+        with pytest.raises(BadInput, match="not a value of the printed sheets"):
+            transcription.scenario_with(load_scenario("red-star", RED_STAR),
+                                        [transcription.Transcription("red-star", "tables",
+                                                                     (transcription.Entry(at, value),))])
+    bad = write(tmp_path / "bad.yaml", "red-star", "counters", [{"at": "units/0/id", "value": "jp-x"}])
+    assert run("data", "check", str(bad)).exit_code == 2
