@@ -39,6 +39,9 @@ from rsr.provenance import is_provisional
 KINDS = ("map", "counters", "tables", "track", "naval", "naval_map")
 FILES = {"map": "map.yaml", "counters": "counters.yaml", "tables": "tables.yaml", "track": "turns.yaml",
          "naval": "naval.yaml", "naval_map": "naval-map.yaml"}
+#: what each kind is called in a sentence ("the inviter's transcription of the printed turn track")
+SHEET_NAMES = {"map": "map", "counters": "counters", "tables": "tables", "track": "turn track",
+               "naval": "naval data", "naval_map": "naval map"}
 #: kinds whose lists of plain values (a turn's arrivals, a season's months, a range of dice) are one value
 #: each: the printed sheet gives the whole list, and its length may differ from the stand-in's
 WHOLE_LIST_KINDS = ("track", "naval", "naval_map")
@@ -284,6 +287,11 @@ def shipped(ruleset: str, kind: str) -> Any:
     return doc
 
 
+def sheet_name(kind: object) -> str:
+    """A kind of data as a sentence names it (the kind itself when rsr does not know it)."""
+    return SHEET_NAMES.get(str(kind), str(kind))
+
+
 def kinds_of(ruleset: str) -> tuple[str, ...]:
     """The kinds of data ``ruleset`` ships, which a transcription may replace values of."""
     from rsr.scenario import SCENARIO_ROOT
@@ -431,9 +439,9 @@ def consistent(data: dict[str, Any], kind: str, where: str) -> None:
     """What the schema cannot say about a transcribed turn track or naval map: the names it uses exist
     (RSR 17.11 arrivals and withdrawals are counters, admirals are on the naval sheet), every month is in one
     season, and the naval map's ports and areas are hexes of it."""
-    if kind == "track":
+    if kind == "track":  # RSR 17.11, 17.3 (arrivals, withdrawals), 19.4 (seasons)
         _track_consistent(data, where)
-    if kind == "naval_map":
+    if kind == "naval_map":  # RSR 3.1, 7.5, 17.11, 19.2
         _naval_map_consistent(data["naval_map"], where)
 
 
@@ -543,8 +551,8 @@ def describe(scenario: Any, transcriptions: list[Transcription], limit: int | No
     for item in summaries:
         if not any(t.kind == item.kind for t in transcriptions):
             continue
-        lines.append(f"the {item.kind}: {plural(item.copied, 'value')} transcribed, {len(item.changed)} of them "
-                     "different from rsr's shipped values" + (":" if item.changed else ""))
+        lines.append(f"the {sheet_name(item.kind)}: {plural(item.copied, 'value')} transcribed, "
+                     f"{len(item.changed)} of them different from rsr's shipped values" + (":" if item.changed else ""))
         for at, label, old, new in item.changed:
             if limit is not None and listed >= limit:
                 hidden += 1
@@ -554,7 +562,8 @@ def describe(scenario: Any, transcriptions: list[Transcription], limit: int | No
                          f"{shown_value(new)}")
     if hidden:
         lines.append(f"  ... and {hidden} more (rsr data diff on the invitation lists every one)")
-    left = [f"{plural(len(item.provisional), 'value')} of the {item.kind}" for item in summaries if item.provisional]
+    left = [f"{plural(len(item.provisional), 'value')} of the {sheet_name(item.kind)}" for item in summaries
+            if item.provisional]
     if left:
         lines.append("still provisional (rsr's stand-ins, flagged in every report that uses them): "
                      + ", ".join(left))

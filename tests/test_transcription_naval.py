@@ -157,7 +157,7 @@ def test_a_naval_game_on_a_transcription_is_created_accepted_and_verified(tmp_pa
     preview = run("accept", str(invite), "--key", "bob", "--dir", str(tmp_path / "bob"), "--preview")
     assert preview.exit_code == 0, preview.output
     flat = " ".join(preview.output.split())
-    assert "the track: 1 value transcribed" in flat and "the naval: 2 values transcribed" in flat
+    assert "the turn track: 1 value transcribed" in flat and "the naval data: 2 values transcribed" in flat
     assert "ships[id=ru-peresvyet, side=russia].attack (ships/0/attack): 6 -> 7" in flat
     assert "admirals[id=ru-adm-stark, side=russia].initiative (admirals/2/initiative): 1 -> 3" in flat
     accepted = run("accept", str(invite), "--key", "bob", "--dir", str(tmp_path / "bob"))
