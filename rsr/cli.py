@@ -1202,15 +1202,17 @@ def data() -> None:
 
 @data.command("export")
 @click.argument("ruleset")
-@click.argument("kind", type=click.Choice(["map", "counters", "tables", "track", "naval", "naval_map"]))
+@click.argument("kind", type=click.Choice(["map", "counters", "tables", "track", "naval", "naval_map",
+                                           "turn_record"]))
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the form here (default: standard output).")
-def data_export(ruleset: str, kind: str, out: Path | None) -> None:
+@click.option("--scenario", default=None, help="With turn_record (Red Sun/Red Star): the scenario whose turns.")
+def data_export(ruleset: str, kind: str, out: Path | None, scenario: str | None = None) -> None:
     """Write rsr's own KIND data of RULESET as a transcription form, one entry per value, provisional ones marked."""
     from rsr import transcription
     from rsr.fileio import atomic_write
 
-    text = transcription.form_text(transcription.export_form(ruleset, kind))
+    text = transcription.form_text(transcription.export_form(ruleset, kind, scenario))
     if out is None:
         click.echo(text, nl=False)
         return

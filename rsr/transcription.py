@@ -36,15 +36,18 @@ from rsr.provenance import is_provisional
 
 #: the data files a transcription may replace values of, by the name a scenario includes them under, in the
 #: order the invitation carries them (the first three since issue 25; the turn track and naval data after)
-KINDS = ("map", "counters", "tables", "track", "naval", "naval_map")
+KINDS = ("map", "counters", "tables", "track", "naval", "naval_map", "turn_record")
 FILES = {"map": "map.yaml", "counters": "counters.yaml", "tables": "tables.yaml", "track": "turns.yaml",
          "naval": "naval.yaml", "naval_map": "naval-map.yaml"}
+#: the Red Sun/Red Star Turn Record, which rsr keeps in each scenario file (its ``turns``), not in a data file
+TURN_RECORD = "turn_record"
+TURN_RECORD_RULESETS = ("red-star",)
 #: what each kind is called in a sentence ("the inviter's transcription of the printed turn track")
 SHEET_NAMES = {"map": "map", "counters": "counters", "tables": "tables", "track": "turn track",
-               "naval": "naval data", "naval_map": "naval map"}
+               "naval": "naval data", "naval_map": "naval map", "turn_record": "Turn Record"}
 #: kinds whose lists of plain values (a turn's arrivals, a season's months, a range of dice) are one value
 #: each: the printed sheet gives the whole list, and its length may differ from the stand-in's
-WHOLE_LIST_KINDS = ("track", "naval", "naval_map")
+WHOLE_LIST_KINDS = ("track", "naval", "naval_map", "turn_record")
 FORMAT = 1
 OVERLAY = "overlay: transcription"
 PINNED = ("rulebook", "errata", "derived")
@@ -76,6 +79,7 @@ class Transcription:
     ruleset: str
     kind: str
     entries: tuple[Entry, ...]
+    scenario: str | None = None  # the scenario whose Turn Record it is (TURN_RECORD only; not in an invitation)
 
     def to_json(self) -> dict[str, Any]:
         """The form the invitation carries: only the copied values, in the file's order."""
@@ -241,8 +245,12 @@ def _walk(doc: Any, chain: list[Any], keys: list[str | int], whole_lists: bool =
         yield chain, keys
 
 
-def export_form(ruleset: str, kind: str) -> dict[str, Any]:
+def export_form(ruleset: str, kind: str, scenario: str | None = None) -> dict[str, Any]:
     """Every value of the shipped data file as a transcription form, in the file's (the sheet's) order."""
+    if kind == TURN_RECORD:
+        return turn_record_form(ruleset, scenario)
+    if scenario is not None:
+        raise BadInput(f"--scenario goes with {TURN_RECORD} (the other kinds are shared by every scenario)")
     doc = shipped(ruleset, kind)
     entries = []
     for chain, keys in _walk(doc, [doc], [], kind in WHOLE_LIST_KINDS):
@@ -279,6 +287,8 @@ def shipped(ruleset: str, kind: str) -> Any:
     get_ruleset(ruleset)
     if kind not in KINDS:
         raise BadInput(f"no data kind {printable(kind)!r} (known: {', '.join(KINDS)})")
+    if kind == TURN_RECORD:
+        raise BadInput(f"the {sheet_name(kind)} is kept in each scenario: name the scenario")
     path = SCENARIO_ROOT / ruleset / FILES[kind]
     if kind not in kinds_of(ruleset):
         raise BadInput(f"{ruleset} has no {kind} data (its kinds: {', '.join(kinds_of(ruleset))})")
@@ -296,7 +306,8 @@ def kinds_of(ruleset: str) -> tuple[str, ...]:
     """The kinds of data ``ruleset`` ships, which a transcription may replace values of."""
     from rsr.scenario import SCENARIO_ROOT
 
-    return tuple(kind for kind in KINDS if (SCENARIO_ROOT / ruleset / FILES[kind]).is_file())
+    return tuple(kind for kind in KINDS if kind in FILES and (SCENARIO_ROOT / ruleset / FILES[kind]).is_file()
+                 ) + ((TURN_RECORD,) if ruleset in TURN_RECORD_RULESETS else ())
 
 
 def parse(raw: Any, where: str) -> Transcription:
@@ -315,7 +326,10 @@ def parse(raw: Any, where: str) -> Transcription:
             raise BadInput(f"{where}: entries[{index}]: {printable(item['at'])} is given twice")
         seen.add(item["at"])
         entries.append(Entry(item["at"], item["value"]))
-    return Transcription(raw["ruleset"], raw["kind"], tuple(entries))
+    if (raw["kind"] == TURN_RECORD) != ("scenario" in raw):
+        raise BadInput(f"{where}: a transcription of the {sheet_name(TURN_RECORD)}, and only one, names its "
+                       "scenario (`scenario:`)")
+    return Transcription(raw["ruleset"], raw["kind"], tuple(entries), raw.get("scenario"))
 
 
 def load_file(path: Path) -> Transcription:
@@ -333,6 +347,8 @@ class CheckResult:
 
 def apply(doc: Any, transcription: Transcription, where: str) -> tuple[Any, CheckResult]:
     """The data file with the copied values in it; refuses one that contradicts a pinned value."""
+    if transcription.kind == TURN_RECORD:
+        return apply_turn_record(doc, transcription, where)
     original = doc
     doc = copy.deepcopy(doc)
     changed = []
@@ -371,8 +387,13 @@ def check(path: Path) -> tuple[Transcription, CheckResult]:
     from rsr.scenario import _validate_part
 
     transcription = load_file(path)
-    doc, result = apply(shipped(transcription.ruleset, transcription.kind), transcription, str(path))
-    _validate_part(transcription.ruleset, transcription.kind, doc, f"{path} (applied)")
+    if transcription.kind == TURN_RECORD:
+        base = turn_record_of(transcription.ruleset, transcription.scenario)
+        doc, result = apply(base, transcription, str(path))
+        _validate_part(transcription.ruleset, "scenario", doc, f"{path} (applied)")
+    else:
+        doc, result = apply(shipped(transcription.ruleset, transcription.kind), transcription, str(path))
+        _validate_part(transcription.ruleset, transcription.kind, doc, f"{path} (applied)")
     playable(transcription, str(path))
     return transcription, result
 
@@ -385,9 +406,11 @@ def playable(transcription: Transcription, where: str) -> Any:
     from rsr.scenario import SCENARIO_ROOT, load_scenario
 
     ruleset = get_ruleset(transcription.ruleset)
-    for name in available(ruleset.id, SCENARIO_ROOT):
+    names = available(ruleset.id, SCENARIO_ROOT) if transcription.scenario is None else [transcription.scenario]
+    for name in names:
         scenario = load_scenario(ruleset.id, name)
-        if scenario.data["scenario"]["include"].get(transcription.kind) == FILES[transcription.kind]:
+        if transcription.kind == TURN_RECORD or (
+                scenario.data["scenario"]["include"].get(transcription.kind) == FILES[transcription.kind]):
             try:
                 ruleset.initial_state(scenario_with(scenario, [transcription]), {})
             except (RulesError, BadInput) as exc:
@@ -424,12 +447,18 @@ def scenario_with(scenario: Any, transcriptions: list[Transcription]) -> Any:
         if transcription.ruleset != scenario.ruleset:
             raise BadInput(f"the transcription is for {transcription.ruleset}, the scenario for {scenario.ruleset}")
         kind = transcription.kind
-        if include.get(kind) != FILES[kind]:
+        if transcription.scenario is not None and transcription.scenario != scenario.name:
+            raise BadInput(f"the transcription is of the {sheet_name(kind)} of scenario "
+                           f"{printable(transcription.scenario)}, not of {scenario.name}")
+        if kind == TURN_RECORD and scenario.ruleset not in TURN_RECORD_RULESETS:
+            raise BadInput(f"{scenario.ruleset} has no {sheet_name(kind)} in its scenarios")
+        if kind != TURN_RECORD and include.get(kind) != FILES[kind]:
             raise BadInput(f"scenario {scenario.name} does not play on {FILES[kind]}, which the transcription "
                            "changes")
-        where = f"transcription of the {kind}"
-        data[kind], _ = apply(data[kind], transcription, where)
-        _validate_part(scenario.ruleset, kind, data[kind], where)
+        where = f"transcription of the {sheet_name(kind)}"
+        part = "scenario" if kind == TURN_RECORD else kind
+        data[part], _ = apply(data[part], transcription, where)
+        _validate_part(scenario.ruleset, part, data[part], where)
         consistent(data, kind, where)
     digest = hashlib.sha256(canonical_bytes(data)).hexdigest()
     return Scenario(scenario.ruleset, scenario.name, data, digest)
@@ -443,6 +472,12 @@ def consistent(data: dict[str, Any], kind: str, where: str) -> None:
         _track_consistent(data, where)
     if kind == "naval_map":  # RSR 3.1, 7.5, 17.11, 19.2
         _naval_map_consistent(data["naval_map"], where)
+    if kind == TURN_RECORD:  # RS/RS 13.1: the units that arrive are counters of the scenario
+        units = {u["id"] for u in (data.get("counters") or {}).get("units", []) if isinstance(u, dict)}
+        for index, turn in enumerate(data["scenario"]["turns"]):
+            for name in turn.get("reinforcements", []):
+                if units and name not in units:
+                    raise BadInput(f"{where}: turns/{index}/reinforcements: no counter {printable(str(name))!r}")
 
 
 def _track_consistent(data: dict[str, Any], where: str) -> None:
@@ -491,9 +526,12 @@ def summarise(scenario: Any, transcriptions: list[Transcription]) -> list[KindSu
     by_kind = {t.kind: t for t in transcriptions}
     found = []
     for kind in KINDS:
-        if kind not in scenario.data or not isinstance(scenario.data[kind], dict):
+        if kind == TURN_RECORD and kind in by_kind:
+            base = scenario.data["scenario"]
+        elif kind not in scenario.data or not isinstance(scenario.data[kind], dict):
             continue
-        base = scenario.data[kind]
+        else:
+            base = scenario.data[kind]
         transcription = by_kind.get(kind, Transcription(scenario.ruleset, kind, ()))
         _, result = apply(base, transcription, f"transcription of the {kind}")
         found.append(KindSummary(kind, result.copied, result.changed, result.provisional))
@@ -572,3 +610,84 @@ def describe(scenario: Any, transcriptions: list[Transcription], limit: int | No
             for label in item.provisional:
                 lines.append(f"  provisional: {item.kind} {bounded(label, LABEL_WIDTH)}")
     return lines
+
+
+# -- the Red Sun/Red Star Turn Record (kept per scenario) --------------------------------------------------
+
+#: RS/RS 4.2 (replacement pools) and 13.1: each side's pools as the scenarios give them
+TURN_RECORD_POOLS = {"japan": ("leg", "armor", "manchu"), "soviet": ("leg", "armor", "mongol")}
+
+
+def turn_record_of(ruleset: str, scenario: str | None) -> Any:
+    """The scenario file whose ``turns`` a Turn Record transcription replaces values of (not to be changed)."""
+    from rsr.rulesets import get_ruleset
+    from rsr.scenario import load_scenario
+
+    get_ruleset(ruleset)
+    if ruleset not in TURN_RECORD_RULESETS:
+        raise BadInput(f"{ruleset} keeps its turn track in a data file: export kind track")
+    if not scenario:
+        raise BadInput(f"the {sheet_name(TURN_RECORD)} is kept in each scenario: name one (--scenario)")
+    return load_scenario(ruleset, scenario).data["scenario"]
+
+
+def turn_record_values(doc: Any) -> list[tuple[str, str, Value]]:
+    """Every value a printed Turn Record gives, turn by turn: (at, label, value), a value the scenario leaves
+    out read as none (0 points, no reinforcements), as the rules read it (rsr/rulesets/red_star/force.py)."""
+    values: list[tuple[str, str, Value]] = []
+    for index, turn in enumerate(doc["turns"]):
+        label = f"turns[date={turn.get('date', index + 1)}]"
+        for side in TURN_RECORD_POOLS:
+            values.append((f"turns/{index}/support/{side}", f"{label}.support.{side}",
+                           int((turn.get("support") or {}).get(side, 0))))
+        for side, pools in TURN_RECORD_POOLS.items():
+            given = (turn.get("replacements") or {}).get(side) or {}
+            for pool in pools:
+                values.append((f"turns/{index}/replacements/{side}/{pool}", f"{label}.replacements.{side}.{pool}",
+                               int(given.get(pool, 0))))
+        values.append((f"turns/{index}/reinforcements", f"{label}.reinforcements",
+                       list(turn.get("reinforcements", []))))
+    return values
+
+
+def turn_record_form(ruleset: str, scenario: str | None) -> dict[str, Any]:
+    doc = turn_record_of(ruleset, scenario)
+    prov = str(doc.get("turn_provenance", "provisional: the Turn Record is missing"))
+    entries = [{"at": at, "label": label, "value": value, "copied": False, "source": source_of(prov),
+                "shipped": prov} for at, label, value in turn_record_values(doc)]
+    return {"transcription": FORMAT, "ruleset": ruleset, "kind": TURN_RECORD, "scenario": scenario, "by": "",
+            "entries": entries}
+
+
+def apply_turn_record(doc: Any, transcription: Transcription, where: str) -> tuple[Any, CheckResult]:
+    """The scenario file with the copied Turn Record values in its ``turns`` (a value it left out is added)."""
+    values = {at: (label, value) for at, label, value in turn_record_values(doc)}
+    prov = str(doc.get("turn_provenance", "provisional: the Turn Record is missing"))
+    new = copy.deepcopy(doc)
+    changed: list[tuple[str, str, Value, Value]] = []
+    copied: set[str] = set()
+    for entry in transcription.entries:
+        here = f"{where}: {printable(entry.at)}"
+        if entry.at not in values:
+            raise BadInput(f"{here}: not a value of the {sheet_name(TURN_RECORD)} (rsr data export lists them)")
+        label, old = values[entry.at]
+        if source_of(prov) in PINNED and entry.value != old:
+            raise BadInput(f"{here}: {printable(repr(entry.value))} contradicts {printable(repr(old))}, which the "
+                           f"rules pin ({printable(prov)})")
+        parts = entry.at.split("/")
+        turn = new["turns"][int(parts[1])]
+        if parts[2] == "reinforcements":
+            if not isinstance(entry.value, list) or not all(isinstance(v, str) for v in entry.value):
+                raise BadInput(f"{here}: the units that arrive are a list of counter ids")
+            turn["reinforcements"] = list(entry.value)
+        elif isinstance(entry.value, bool) or not isinstance(entry.value, int) or entry.value < 0:
+            raise BadInput(f"{here}: {printable(repr(entry.value))} is not a number of points")
+        elif parts[2] == "support":
+            turn.setdefault("support", {})[parts[3]] = entry.value
+        else:
+            turn.setdefault("replacements", {}).setdefault(parts[3], {})[parts[4]] = entry.value
+        if entry.value != old:
+            changed.append((entry.at, label, old, entry.value))
+        copied.add(entry.at)
+    provisional = [label for at, (label, _) in values.items() if at not in copied and is_provisional(prov)]
+    return new, CheckResult(len(copied), changed, provisional)

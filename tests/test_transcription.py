@@ -68,7 +68,8 @@ def test_export_lists_every_crt_cell_in_reading_order_with_its_provenance() -> N
 def test_an_exported_form_reads_back_and_checks(tmp_path: Path) -> None:
     for kind in transcription.kinds_of("red-star"):
         path = tmp_path / f"{kind}.yaml"
-        path.write_text(transcription.form_text(transcription.export_form("red-star", kind)))
+        scenario = SCENARIO if kind == transcription.TURN_RECORD else None  # (a Turn Record is one scenario's)
+        path.write_text(transcription.form_text(transcription.export_form("red-star", kind, scenario)))
         read, result = transcription.check(path)
         assert read.kind == kind and result.copied == 0 and result.provisional
 
