@@ -475,9 +475,10 @@ def consistent(data: dict[str, Any], kind: str, where: str) -> None:
     if kind == TURN_RECORD:  # RS/RS 13.1: the units that arrive are counters of the scenario
         units = {u["id"] for u in (data.get("counters") or {}).get("units", []) if isinstance(u, dict)}
         for index, turn in enumerate(data["scenario"]["turns"]):
-            for name in turn.get("reinforcements", []):
-                if units and name not in units:
-                    raise BadInput(f"{where}: turns/{index}/reinforcements: no counter {printable(str(name))!r}")
+            for field in ("reinforcements", "withdraw"):
+                for name in turn.get(field, []):
+                    if units and name not in units:
+                        raise BadInput(f"{where}: turns/{index}/{field}: no counter {printable(str(name))!r}")
 
 
 def _track_consistent(data: dict[str, Any], where: str) -> None:
@@ -631,38 +632,39 @@ def turn_record_of(ruleset: str, scenario: str | None) -> Any:
     return load_scenario(ruleset, scenario).data["scenario"]
 
 
-def turn_record_values(doc: Any) -> list[tuple[str, str, Value]]:
-    """Every value a printed Turn Record gives, turn by turn: (at, label, value), a value the scenario leaves
-    out read as none (0 points, no reinforcements), as the rules read it (rsr/rulesets/red_star/force.py)."""
-    values: list[tuple[str, str, Value]] = []
+def turn_record_values(doc: Any) -> list[tuple[str, str, Value, str]]:
+    """Every value a printed Turn Record gives, turn by turn (RS/RS 4.0: support and replacement points,
+    reinforcements, withdrawals): (at, label, value, provenance), a value the scenario leaves out read as none
+    (0 points, no units), as the rules read it (rsr/rulesets/red_star/force.py)."""
+    values: list[tuple[str, str, Value, str]] = []
+    default = str(doc.get("turn_provenance", "provisional: the Turn Record is missing"))
     for index, turn in enumerate(doc["turns"]):
         label = f"turns[date={turn.get('date', index + 1)}]"
+        prov = str(turn.get("provenance", default))
         for side in TURN_RECORD_POOLS:
             values.append((f"turns/{index}/support/{side}", f"{label}.support.{side}",
-                           int((turn.get("support") or {}).get(side, 0))))
+                           int((turn.get("support") or {}).get(side, 0)), prov))
         for side, pools in TURN_RECORD_POOLS.items():
             given = (turn.get("replacements") or {}).get(side) or {}
             for pool in pools:
                 values.append((f"turns/{index}/replacements/{side}/{pool}", f"{label}.replacements.{side}.{pool}",
-                               int(given.get(pool, 0))))
-        values.append((f"turns/{index}/reinforcements", f"{label}.reinforcements",
-                       list(turn.get("reinforcements", []))))
+                               int(given.get(pool, 0)), prov))
+        for field in ("reinforcements", "withdraw"):
+            values.append((f"turns/{index}/{field}", f"{label}.{field}", list(turn.get(field, [])), prov))
     return values
 
 
 def turn_record_form(ruleset: str, scenario: str | None) -> dict[str, Any]:
     doc = turn_record_of(ruleset, scenario)
-    prov = str(doc.get("turn_provenance", "provisional: the Turn Record is missing"))
     entries = [{"at": at, "label": label, "value": value, "copied": False, "source": source_of(prov),
-                "shipped": prov} for at, label, value in turn_record_values(doc)]
+                "shipped": prov} for at, label, value, prov in turn_record_values(doc)]
     return {"transcription": FORMAT, "ruleset": ruleset, "kind": TURN_RECORD, "scenario": scenario, "by": "",
             "entries": entries}
 
 
 def apply_turn_record(doc: Any, transcription: Transcription, where: str) -> tuple[Any, CheckResult]:
     """The scenario file with the copied Turn Record values in its ``turns`` (a value it left out is added)."""
-    values = {at: (label, value) for at, label, value in turn_record_values(doc)}
-    prov = str(doc.get("turn_provenance", "provisional: the Turn Record is missing"))
+    values = {at: (label, value, prov) for at, label, value, prov in turn_record_values(doc)}
     new = copy.deepcopy(doc)
     changed: list[tuple[str, str, Value, Value]] = []
     copied: set[str] = set()
@@ -670,16 +672,16 @@ def apply_turn_record(doc: Any, transcription: Transcription, where: str) -> tup
         here = f"{where}: {printable(entry.at)}"
         if entry.at not in values:
             raise BadInput(f"{here}: not a value of the {sheet_name(TURN_RECORD)} (rsr data export lists them)")
-        label, old = values[entry.at]
+        label, old, prov = values[entry.at]
         if source_of(prov) in PINNED and entry.value != old:
             raise BadInput(f"{here}: {printable(repr(entry.value))} contradicts {printable(repr(old))}, which the "
                            f"rules pin ({printable(prov)})")
         parts = entry.at.split("/")
         turn = new["turns"][int(parts[1])]
-        if parts[2] == "reinforcements":
+        if parts[2] in ("reinforcements", "withdraw"):
             if not isinstance(entry.value, list) or not all(isinstance(v, str) for v in entry.value):
-                raise BadInput(f"{here}: the units that arrive are a list of counter ids")
-            turn["reinforcements"] = list(entry.value)
+                raise BadInput(f"{here}: the units that arrive or leave are a list of counter ids")
+            turn[parts[2]] = list(entry.value)
         elif isinstance(entry.value, bool) or not isinstance(entry.value, int) or entry.value < 0:
             raise BadInput(f"{here}: {printable(repr(entry.value))} is not a number of points")
         elif parts[2] == "support":
@@ -689,5 +691,5 @@ def apply_turn_record(doc: Any, transcription: Transcription, where: str) -> tup
         if entry.value != old:
             changed.append((entry.at, label, old, entry.value))
         copied.add(entry.at)
-    provisional = [label for at, (label, _) in values.items() if at not in copied and is_provisional(prov)]
+    provisional = [label for at, (label, _, prov) in values.items() if at not in copied and is_provisional(prov)]
     return new, CheckResult(len(copied), changed, provisional)

@@ -68,6 +68,7 @@ def test_a_copied_value_is_applied_even_where_the_scenario_left_it_out(tmp_path:
     ([{"at": "turns/1/support/japan", "value": -1}], SCENARIO, "not a number of points"),
     ([{"at": "turns/1/support/japan", "value": True}], SCENARIO, "not a number of points"),
     ([{"at": "turns/1/reinforcements", "value": ["xx-nobody"]}], SCENARIO, "no counter 'xx-nobody'"),
+    ([{"at": "turns/3/withdraw", "value": ["xx-gone"]}], SCENARIO, "withdraw: no counter 'xx-gone'"),
     ([{"at": "turns/2/reinforcements", "value": ["su-1-5"]}], SCENARIO, "su-1-5"),  # it arrives on 8 July too
     ([{"at": "turns/1/replacements/japan/mongol", "value": 1}], SCENARIO, "not a value of the Turn Record"),
     ([{"at": "turns/40/support/japan", "value": 1}], SCENARIO, "not a value of the Turn Record"),
