@@ -1231,9 +1231,11 @@ def data_check(file: Path, show_all: bool) -> None:
 
     read, result = transcription.check(file)
     say(f"{visible(str(file))}: {read.ruleset} {read.kind}, {plural(result.copied, 'value')} transcribed, "
-        f"{len(result.changed)} differ from rsr's; none contradicts a value the rules pin")
-    for at, label, old, new in result.changed:
-        click.echo(visible(f"  {label} ({at}): {plain_value(old)} -> {plain_value(new)}"))
+        f"{len(result.changed)} {'differs' if len(result.changed) == 1 else 'differ'} from rsr's; none "
+        "contradicts a value the rules pin")
+    for at, label, old, new in result.changed:  # (the file may be the opponent's: escaped, bounded, wrapped)
+        say(f"  {transcription.bounded(label, 100)} ({transcription.bounded(at, 100)}): "
+            f"{transcription.shown_value(old)} -> {transcription.shown_value(new)}")
     shown = result.provisional if show_all else result.provisional[:10]
     click.echo(f"still provisional: {plural(len(result.provisional), 'value')}")
     for label in shown:

@@ -188,3 +188,14 @@ def test_a_transcription_cannot_rewrite_provenance_or_ids(tmp_path: Path, rsr_ho
                                                                      (transcription.Entry(at, value),))])
     bad = write(tmp_path / "bad.yaml", "red-star", "counters", [{"at": "units/0/id", "value": "jp-x"}])
     assert run("data", "check", str(bad)).exit_code == 2
+
+
+def test_data_check_of_the_opponents_file_shows_its_values_escaped(tmp_path: Path) -> None:
+    """The acceptor checks the inviter's file before the game (docs/red-star/data.md): its strings are his."""
+    data = write(tmp_path / "t.yaml", "red-sun-rising", "counters",
+                 [{"at": "command_units/0/historical", "value": HOSTILE + "x" * 150}])
+    checked = run("data", "check", str(data))
+    assert checked.exit_code == 0, checked.output
+    assert_terminal_safe(checked.output)
+    assert "1 value transcribed, 1 differs from rsr's" in " ".join(checked.output.split())
+    assert "-> Viceroy \\x1b[2J" in " ".join(checked.output.split()) and "xxxxxxxxxx" not in checked.output
