@@ -162,7 +162,7 @@ def new_game(parent: Path, ruleset_id: str, scenario_name: str, side: str, key_n
              deadline_hours: int | None = None, data_files: list[Path] | None = None) -> tuple[Path, Packet]:
     ruleset = get_ruleset(ruleset_id)
     scenario = load_scenario(ruleset.id, scenario_name)
-    data = transcription_data(ruleset.id, data_files or [])
+    data = transcription_data(ruleset.id, data_files or [], scenario.name)
     if data:  # issue 25: play on the player's transcription of the printed sheets
         scenario = transcription.scenario_with(scenario, transcription.from_invite(ruleset.id, data))
     options = dict(options or {})
@@ -182,13 +182,15 @@ def new_game(parent: Path, ruleset_id: str, scenario_name: str, side: str, key_n
     return game_dir, packet
 
 
-def transcription_data(ruleset_id: str, files: list[Path]) -> list[dict[str, Any]]:
+def transcription_data(ruleset_id: str, files: list[Path], scenario_name: str | None = None) -> list[dict[str, Any]]:
     """What ``rsr new --data FILE...`` puts in the invitation: each file checked as ``rsr data check`` does."""
     found = []
     for path in files:
         read, _ = transcription.check(path)
         if read.ruleset != ruleset_id:
             raise BadInput(f"{path}: a transcription for {read.ruleset}, not {ruleset_id}")
+        if read.scenario is not None and read.scenario != scenario_name:  # a Turn Record is one scenario's
+            raise BadInput(f"{path}: the Turn Record of scenario {read.scenario}, not of {scenario_name}")
         if read.entries:
             found.append(read)
     return transcription.invite_data(found)

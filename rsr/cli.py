@@ -237,7 +237,7 @@ def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: s
                                         options, deadline_hours=deadline_hours, data_files=list(data_files))
     say(f"game {packet.game} created in {game_dir}")
     for line in actions.transcription_lines(packet):
-        click.echo(visible(line))
+        say(line)
     for name, value in options.items():
         click.echo(f"  rules option {name} = {plain_value(value)}")
     for line in actions.scenario_first_needs(ruleset, scenario, options):
@@ -278,11 +278,13 @@ def invite_from_mailbox(maildir: Path | None, mbox: Path | None, imap: bool, gam
 @click.option("--orders", type=click.Path(path_type=Path), default=None)
 @click.option("--opponent-email", default=None, help="The opponent's address (default: the invitation's From).")
 @click.option("--game", "game_prefix", default=None, help="With a mailbox: which game's invitation.")
+@click.option("--preview", is_flag=True,
+              help="Show the terms and what the inviter's transcription replaces; sign and write nothing.")
 @mailbox_options
 @exchange_options
 def accept(invite: Path | None, key_name: str, parent: Path | None, player: str, orders: Path | None,
            opponent_email: str | None, game_prefix: str | None, maildir: Path | None, mbox: Path | None,
-           imap: bool, write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
+           imap: bool, write_mail: bool, send: bool, use_git: bool, push: bool, preview: bool = False) -> None:
     """Accept the invitation in INVITE (a file, an email, a game directory holding it, or - for stdin),
     or the one waiting in a mailbox (--maildir, --mbox, --imap)."""
     import tempfile
@@ -309,6 +311,9 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
             from rsr.gamedir import read_text_file
 
             sender = contacts.sender_of(read_text_file(invite))
+        if preview:  # issue 25: the acceptor reads what he would sign first
+            _preview_invitation(invite)
+            return
         if push and not use_git:
             raise BadInput("--push goes with --git")
         if send:
@@ -329,18 +334,28 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
                                                given.inputs or None, given.message)
     say(f"accepted game {packet.game} in {game_dir}")
     from rsr.gamedir import load_log
-    from rsr.terms import terms_lines
+    from rsr.terms import terms_lines, transcription_lines
 
     for line in terms_lines(load_log(game_dir)[0]):
         say(line)
-    for line in actions.transcription_lines(load_log(game_dir)[0]):
-        say("played on the inviter's transcription: " + visible(line) if not line.startswith(" ") else visible(line))
+    for line in transcription_lines(load_log(game_dir)[0]):
+        say(line)
     _mark_shown(game_dir, packet.seq)
     contacts.ignore_local_files(game_dir)
     if opponent_email or sender:
         contacts.record_opponent_email(game_dir, opponent_email or str(sender))
         click.echo(f"opponent's address: {contacts.opponent_email(game_dir)}")
     deliver(game_dir, packet, write_mail, send, use_git, push)
+
+
+def _preview_invitation(invite: Path) -> None:
+    """``rsr accept --preview``: the terms and the transcription's replaced values, nothing signed (issue 25)."""
+    from rsr.terms import read_invitation, terms_lines, transcription_lines
+
+    packet = read_invitation(invite)
+    for line in [*terms_lines(packet), *transcription_lines(packet)]:
+        say(line)
+    say(f"nothing signed or written: run rsr accept again without --preview to accept game {packet.game[:8]}")
 
 
 # -- playing ---------------------------------------------------------------------------------------------
@@ -1185,15 +1200,17 @@ def data() -> None:
 
 @data.command("export")
 @click.argument("ruleset")
-@click.argument("kind", type=click.Choice(["map", "counters", "tables"]))
+@click.argument("kind", type=click.Choice(["map", "counters", "tables", "track", "naval", "naval_map",
+                                           "turn_record"]))
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the form here (default: standard output).")
-def data_export(ruleset: str, kind: str, out: Path | None) -> None:
+@click.option("--scenario", default=None, help="With turn_record (Red Sun/Red Star): the scenario whose turns.")
+def data_export(ruleset: str, kind: str, out: Path | None, scenario: str | None = None) -> None:
     """Write rsr's own KIND data of RULESET as a transcription form, one entry per value, provisional ones marked."""
     from rsr import transcription
     from rsr.fileio import atomic_write
 
-    text = transcription.form_text(transcription.export_form(ruleset, kind))
+    text = transcription.form_text(transcription.export_form(ruleset, kind, scenario))
     if out is None:
         click.echo(text, nl=False)
         return
@@ -1212,15 +1229,33 @@ def data_check(file: Path, show_all: bool) -> None:
 
     read, result = transcription.check(file)
     say(f"{visible(str(file))}: {read.ruleset} {read.kind}, {plural(result.copied, 'value')} transcribed, "
-        f"{len(result.changed)} differ from rsr's; none contradicts a value the rules pin")
-    for at, label, old, new in result.changed:
-        click.echo(visible(f"  {label} ({at}): {plain_value(old)} -> {plain_value(new)}"))
+        f"{len(result.changed)} {'differs' if len(result.changed) == 1 else 'differ'} from rsr's; none "
+        "contradicts a value the rules pin")
+    for at, label, old, new in result.changed:  # (the file may be the opponent's: escaped, bounded, wrapped)
+        say(f"  {transcription.bounded(label, 100)} ({transcription.bounded(at, 100)}): "
+            f"{transcription.shown_value(old)} -> {transcription.shown_value(new)}")
     shown = result.provisional if show_all else result.provisional[:10]
     click.echo(f"still provisional: {plural(len(result.provisional), 'value')}")
     for label in shown:
         click.echo(visible(f"  {label}"))
     if len(shown) < len(result.provisional):
         click.echo(f"  ... and {len(result.provisional) - len(shown)} more (--all lists them)")
+
+
+@data.command("diff")
+@click.argument("invite", type=click.Path(path_type=Path, allow_dash=True))
+@click.option("--provisional", "list_provisional", is_flag=True,
+              help="Also list every value that stays provisional, not just how many.")
+def data_diff(invite: Path, list_provisional: bool) -> None:
+    """Every value an invitation's transcription replaces (INVITE: a file, an email, a game directory or -)."""
+    from rsr.terms import read_invitation, transcription_lines
+
+    packet = read_invitation(invite)
+    lines = transcription_lines(packet, None, list_provisional)
+    if not lines:
+        say(f"game {packet.game[:8]} is played on rsr's own data: no transcription")
+    for line in lines:
+        say(line)
 
 
 @data.command("show")

@@ -16,6 +16,7 @@ from rsr.gamedir import game_dir_name, load_log, sort_packets
 from rsr.packet import Armored
 from rsr.progress import is_over
 from rsr.safetext import visible
+from rsr.transcription import sheet_name
 from rsr.words import plural
 
 
@@ -92,8 +93,11 @@ def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> li
             lines.append(f"invitation to game {packet.game[:8]} ({game_dir_name(packet.game)}) from "
                          f"{visible(sender or invite['names'].get(packet.side, '?'), 200)}: "
                          f"{visible(invite['ruleset'], 80)} {visible(invite['scenario'], 80)}, they play "
-                         f"{packet.side}: rsr accept --game {packet.game[:8]} "
-                         "--key YOURKEY (with the same mailbox option)")
+                         f"{packet.side}" + (", on their transcription of the printed " + " and ".join(
+                             visible(sheet_name(d.get("kind")), 20) for d in invite["data"])
+                             if invite.get("data") else "")
+                         + f": rsr accept --game {packet.game[:8]} --key YOURKEY (with the same mailbox option; "
+                         "--preview shows the terms first)")
     lines += [visible(line, 300) for line in skipped]  # one bad message never hides the others
     if not lines:
         lines.append(f"no game directories under {folder}")

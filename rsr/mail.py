@@ -164,7 +164,8 @@ def packet_message(game_dir: Path, packet: Packet, sender: str | None, recipient
              f"{result.scenario.name}), written by {packet.side} ({visible(result.names.get(packet.side, ''))}).", ""]
     if packet.seq == 0:
         intro += ["This is an invitation. To accept it, save this message (or point rsr at your mailbox) and run:",
-                  "    rsr accept MESSAGE.eml --key YOURKEY --mail      (or --send)", ""]
+                  "    rsr accept MESSAGE.eml --key YOURKEY --mail      (or --send)",
+                  "Add --preview first to read the terms (and what a transcription replaces) without signing.", ""]
     else:
         intro += ["To take it in, run one of:",
                   f"    rsr receive {game_name} --maildir ~/Maildir      (or --mbox FILE, --imap)",

@@ -15,6 +15,7 @@ from typing import Any
 from rsr.engine import Event, Request
 from rsr.log import PassRecord, Replay
 from rsr.safetext import markdown, visible_lines
+from rsr.transcription import sheet_name
 from rsr.words import plain_value, plural
 
 
@@ -38,7 +39,7 @@ def pass_markdown(result: Replay, record: PassRecord) -> str:
     carried = result.packets[0].payload["invite"].get("data") if result.packets else None
     if carried:  # issue 25: the game plays on a player's transcription of the printed sheets
         lines += ["Played on the inviter's transcription of the printed " + " and ".join(
-            f"{d['kind']} ({plural(len(d['set']), 'value')})" for d in carried) + "; only the values still "
+            f"{sheet_name(d['kind'])} ({plural(len(d['set']), 'value')})" for d in carried) + "; only the values still "
             "provisional are flagged.", ""]
     provisional = sorted({p for e in record.events for p in e.provisional})
     if provisional:
@@ -216,7 +217,7 @@ def build_report(result: Replay, record: PassRecord) -> PassReport:
     carried = result.packets[0].payload["invite"].get("data") if result.packets else None
     if carried:  # issue 25: the game plays on a player's transcription of the printed sheets
         facts.append("Played on the inviter's transcription of the printed " + " and ".join(
-            f"{d['kind']} ({plural(len(d['set']), 'value')})" for d in carried) + "; only the values still "
+            f"{sheet_name(d['kind'])} ({plural(len(d['set']), 'value')})" for d in carried) + "; only the values still "
             "provisional are flagged.")
     if packet is not None:
         inputs = packet.payload.get("inputs") or []
