@@ -41,7 +41,6 @@ FILES = {"map": "map.yaml", "counters": "counters.yaml", "tables": "tables.yaml"
          "naval": "naval.yaml", "naval_map": "naval-map.yaml"}
 #: the Red Sun/Red Star Turn Record, which rsr keeps in each scenario file (its ``turns``), not in a data file
 TURN_RECORD = "turn_record"
-TURN_RECORD_RULESETS = ("red-star",)
 #: what each kind is called in a sentence ("the inviter's transcription of the printed turn track")
 SHEET_NAMES = {"map": "map", "counters": "counters", "tables": "tables", "track": "turn track",
                "naval": "naval data", "naval_map": "naval map", "turn_record": "Turn Record"}
@@ -302,12 +301,19 @@ def sheet_name(kind: object) -> str:
     return SHEET_NAMES.get(str(kind), str(kind))
 
 
+def keeps_turn_record_in_scenarios(ruleset: str) -> bool:
+    """Whether ``ruleset`` keeps its turn track in each scenario (its ``turn_record_in_scenarios`` hook)."""
+    from rsr.rulesets import get_ruleset
+
+    return get_ruleset(ruleset).turn_record_in_scenarios
+
+
 def kinds_of(ruleset: str) -> tuple[str, ...]:
     """The kinds of data ``ruleset`` ships, which a transcription may replace values of."""
     from rsr.scenario import SCENARIO_ROOT
 
     return tuple(kind for kind in KINDS if kind in FILES and (SCENARIO_ROOT / ruleset / FILES[kind]).is_file()
-                 ) + ((TURN_RECORD,) if ruleset in TURN_RECORD_RULESETS else ())
+                 ) + ((TURN_RECORD,) if keeps_turn_record_in_scenarios(ruleset) else ())
 
 
 def parse(raw: Any, where: str) -> Transcription:
@@ -450,7 +456,7 @@ def scenario_with(scenario: Any, transcriptions: list[Transcription]) -> Any:
         if transcription.scenario is not None and transcription.scenario != scenario.name:
             raise BadInput(f"the transcription is of the {sheet_name(kind)} of scenario "
                            f"{printable(transcription.scenario)}, not of {scenario.name}")
-        if kind == TURN_RECORD and scenario.ruleset not in TURN_RECORD_RULESETS:
+        if kind == TURN_RECORD and not keeps_turn_record_in_scenarios(scenario.ruleset):
             raise BadInput(f"{scenario.ruleset} has no {sheet_name(kind)} in its scenarios")
         if kind != TURN_RECORD and include.get(kind) != FILES[kind]:
             raise BadInput(f"scenario {scenario.name} does not play on {FILES[kind]}, which the transcription "
@@ -624,8 +630,7 @@ def turn_record_of(ruleset: str, scenario: str | None) -> Any:
     from rsr.rulesets import get_ruleset
     from rsr.scenario import load_scenario
 
-    get_ruleset(ruleset)
-    if ruleset not in TURN_RECORD_RULESETS:
+    if not get_ruleset(ruleset).turn_record_in_scenarios:
         raise BadInput(f"{ruleset} keeps its turn track in a data file: export kind track")
     if not scenario:
         raise BadInput(f"the {sheet_name(TURN_RECORD)} is kept in each scenario: name one (--scenario)")

@@ -32,6 +32,7 @@ class BaseRuleset:
     version: str
     sides: tuple[str, str]
     policy_defaults: dict[str, Any] = {}  # noqa: RUF012 (each ruleset sets its own; nobody changes it)
+    turn_record_in_scenarios: bool = False  # its turn track is in each scenario, not a data file (rsr data)
 
     # -- the engine's interface (rsr.engine.Ruleset): every ruleset writes these, or takes them from a driver
 
@@ -127,6 +128,10 @@ class BaseRuleset:
                    hour: int | None = None) -> str:
         """The display of the naval battle fought in ``events`` after ``hour``."""
         raise BadInput(f"no naval battles in ruleset {self.id}")
+
+    def naval_transcription_svg(self, transcription: Any, scenario: Any) -> str:
+        """``rsr data show`` of a transcription of the naval data or naval map: the naval map it gives."""
+        raise BadInput(f"no naval map in ruleset {self.id}")
 
 
 class DecisionRuleset(BaseRuleset):

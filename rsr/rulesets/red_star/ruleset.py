@@ -51,6 +51,7 @@ class RedStar(DecisionRuleset):
     # (artillery as written: no defensive support at night, guns count toward 6.32, support per firefight)
     # 0.4: issue 22 point 14 (RS/RS 5.2: one fire mission at a time, numbered on; policy fire-missions plans)
     sides = ("japan", "soviet")
+    turn_record_in_scenarios = True  # rsr keeps the Turn Record per scenario (RS/RS 13.1-13.4 each give their turns)
     driver = DRIVER
     policy_defaults = DRIVER.policy_defaults()
 

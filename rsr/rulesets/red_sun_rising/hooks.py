@@ -69,3 +69,8 @@ class RsrHooks(DecisionRuleset):
         from rsr.rulesets.red_sun_rising.battle_display import display_svg
 
         return display_svg(state.naval_static, events, title, at_hex, hour)
+
+    def naval_transcription_svg(self, transcription: Any, scenario: Any) -> str:
+        from rsr.rulesets.red_sun_rising.naval_map import transcription_svg
+
+        return transcription_svg(transcription, scenario)

@@ -206,3 +206,28 @@ def naval_notes(events: list[Event], routes: dict[str, list[tuple[int, Any, Any]
         lines.append("# Naval events")
         lines += [f"{e.text}{' [provisional]' if e.provisional else ''}" for e in happened]
     return lines + off_map
+
+
+def transcription_svg(transcription: Any, scenario: Any) -> str:
+    """``rsr data show`` of Red Sun Rising's naval data: the Strategic Naval Map (3.1) with the
+    transcription applied, every sea hex numbered, those whose values it copies (kind, place, port) marked T."""
+    from rsr.draw.hexmap import render
+    from rsr.rulesets.red_sun_rising.naval.data import load_naval
+
+    static = load_naval(scenario.data)
+    if static is None:  # (playable() found a scenario with the naval game: not reached)
+        raise ValueError("no naval data")
+    nmap = scenario.data["naval_map"]
+    marked: set[int] = set()
+    for entry in transcription.entries if transcription.kind == "naval_map" else ():
+        parts = entry.at.split("/")
+        if parts[0] == "hexes" and len(parts) > 1 and parts[1].isdigit():
+            marked.add(int(nmap["hexes"][int(parts[1])]["number"]))
+        elif parts[0] in ("ports", "code_hexes") and len(parts) > 1 and parts[1].isdigit():
+            marked.add(int(nmap[parts[0]][int(parts[1])]["hex"]))
+    subtitle = (f"{len(transcription.entries)} value(s) transcribed ({len(marked)} naval hexes marked T); the "
+                "rest is rsr's provisional naval map" if transcription.kind == "naval_map"
+                else "the transcription is of the naval data, not of the naval map")
+    scene = naval_map_scene(static, {}, "red-sun-rising naval map: transcription", subtitle)
+    scene.hex_markers = {static.hexes[n].cell: ["T"] for n in sorted(marked) if n in static.hexes}
+    return render(scene)
