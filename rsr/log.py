@@ -43,7 +43,7 @@ from rsr.fairdice import (
     dice_key,
 )
 from rsr.keys import KeyPair, decode_public, fingerprint
-from rsr.packet import KNOWN_VERSIONS, PROTOCOL_VERSION, Packet, sign_payload, signature_ok
+from rsr.packet import KNOWN_VERSIONS, PROTOCOL_VERSION, Packet, forget_payload, sign_payload, signature_ok
 from rsr.rulesets import get_ruleset
 from rsr.scenario import Scenario, load_scenario
 
@@ -237,8 +237,10 @@ def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = Tr
         record = _resolve(result, result.packets[index - 1], packet, result.packets[index - 2])
         if result.passes and not keep_positions:
             result.passes[-1].position = None
+            result.passes[-1].events = []  # (verify reads an old pass's dice, never its events: issue 24 target 2)
             forget_unread(result.passes[-1].waiting, f"the request after packet {result.passes[-1].resolved}'s "
                           "resolution was not kept")
+            forget_payload(result.packets[index - 2])  # (read from its bytes again if anything reads it)
         result.passes.append(record)
         assert record.position is not None  # (a fresh pass always has its position)
         result.position = record.position
