@@ -620,7 +620,8 @@ def _show_unseen(game_dir: Path, key_name: str | None, new_seqs: list[int]) -> l
     shown = local.get("shown_through")
     if not new_seqs and not isinstance(shown, int):
         return []
-    result = actions.load_game(game_dir)
+    # (the log ``receive`` just wrote, not read again: issue 24, flat in the game's length)
+    result = actions._RECEIVED.get(game_dir) or actions.load_game(game_dir)
     count = len(result.packets)
     seqs = list(new_seqs)
     if isinstance(shown, int) and not isinstance(shown, bool) and 0 <= shown < count - 1:
