@@ -843,7 +843,7 @@ def report(game_dir: Path, seq: int | None, last: bool, fmt: str, as_html: bool,
     if every:  # the whole game, a page a pass, drawn and written as the log replays (issue 24: memory flat)
         if fmt != "html" or out is None:
             raise BadInput("--all writes an HTML replay: give --html and --out FOLDER")
-        written = write_replay_pages(game_dir, key_name, out)
+        written = write_replay_pages(game_dir, lambda result: actions.choose_key(result, key_name), out)
         click.echo(f"wrote {written} pages to {out} (open {out / 'index.html'})")
         return
     result = actions.load_game(game_dir)

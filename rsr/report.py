@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -488,12 +489,11 @@ def _index_page(result: Replay, index: list[str]) -> str:
             + "".join(index) + "</ol></body></html>\n")
 
 
-def write_replay_pages(game_dir: Path, key_name: str | None, out: Path) -> int:
+def write_replay_pages(game_dir: Path, key_of: Callable[[Replay], Any], out: Path) -> int:
     """``rsr report --all --html``: the pages of :func:`replay_pages`, the same bytes, each drawn and written
     while the log replays from the invitation, its position dropped once the next pass is drawn (memory flat in
     the game's length, issue 24 target 2: every position of a long game kept took gigabytes). Returns how
-    many pages were written."""
-    from rsr.actions import choose_key
+    many pages were written. ``key_of(result)``: this player's key of the game (BadInput: none here)."""
     from rsr.errors import BadInput
     from rsr.fileio import atomic_write
     from rsr.gamedir import read_log
@@ -510,7 +510,7 @@ def write_replay_pages(game_dir: Path, key_name: str | None, out: Path) -> int:
     def mine(result: Replay) -> bool:
         if not key:
             try:  # (as actions.resolutions: a third party without a key of this game sees the log's passes)
-                pair = choose_key(result, key_name)
+                pair = key_of(result)
                 key.append(pair if my_side(result, pair) == result.side_for_seq(len(packets)) else None)
             except BadInput:
                 key.append(None)

@@ -78,12 +78,15 @@ def test_units_scattered_at_random_and_costs_in_thirds(positions: list[Any], mon
         for unit in state.on_map():
             unit.hex = rng.choice(hexes)
         assert _check(state, monkeypatch, state.on_map()[::4]) >= 3
-    # a cost of 1/3 MP that the map's units do not divide: the search falls back to fractions, same answer
-    monkeypatch.setattr(terrain, "cost_units", lambda state: 2)
+    # a cost of 1/3 MP: in sixths, the same answer; in halves (a unit the cost does not divide) the search
+    # falls back to fractions, the same answer again
     odd = dict(state.static.terrain_costs)
     name, entry = sorted(odd.items())[0]
     odd[name] = copy.replace(entry, non_motorized=Fraction(1, 3), motorized=Fraction(1, 3)) \
         if hasattr(copy, "replace") else type(entry)(**{**entry.__dict__, "non_motorized": Fraction(1, 3),
                                                         "motorized": Fraction(1, 3)})
     monkeypatch.setattr(state.static, "terrain_costs", odd)
+    assert terrain.cost_units(state) % 3 == 0
+    assert _check(state, monkeypatch, state.on_map()[::4]) >= 3
+    monkeypatch.setattr(movement, "cost_units", lambda state: 2)
     assert _check(state, monkeypatch, state.on_map()[::4]) >= 3

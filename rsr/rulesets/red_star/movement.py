@@ -482,7 +482,7 @@ def _destinations_in_units(state: RsState, unit: Unit, enemy_zoc: frozenset[str]
             entering = there in enemy_zoc
             if entering and (blocked_entry or (path and start_in_zoc)):
                 continue
-            cost = step_units(state, unit, here, there)
+            cost = step_units(state, unit, here, there, scale)
             if cost is None:
                 continue
             if not path and start_in_zoc:

@@ -73,15 +73,16 @@ class InexactCost(ValueError):
     """A movement cost that is not a whole number of the map's cost units (:func:`cost_units`)."""
 
 
-def step_units(state: RsState, unit: Unit, frm: str, to: str) -> int | None:
-    """:func:`step_cost` in the map's cost units (``step_cost * cost_units(state)``, a whole number), for a
+def step_units(state: RsState, unit: Unit, frm: str, to: str, scale: int) -> int | None:
+    """:func:`step_cost` in cost units (``step_cost * scale``, a whole number, else :class:`InexactCost`), for a
     search that adds and compares integers instead of fractions (movement.destinations: issue 24)."""
     table = _step_table(state)
-    key = _step_key(state, table, unit, frm, to) + ("units",)
+    key = _step_key(state, table, unit, frm, to) + (scale,)
     if key in table:
         return table[key]
     cost = step_cost(state, unit, frm, to)
-    found = table[key] = None if cost is None else whole_units(cost, cost_units(state))
+    found = None if cost is None else whole_units(cost, scale)
+    table[key] = found
     return found
 
 
