@@ -13,7 +13,7 @@ from typing import Any
 
 from rsr.errors import BadInput, printable
 from rsr.fileio import atomic_write, read_limited
-from rsr.yamlio import dump_yaml, load_yaml_file
+from rsr.yamlio import MAX_YAML_BYTES, dump_yaml, load_yaml_file
 
 LOCAL_FILE = "local.yaml"
 # local files: the lock, addresses, written emails, and what rsr derives from the packets (reports, game.yaml,
@@ -80,7 +80,7 @@ _COUNT_LINE = re.compile(r"([a-z]{1,30}_[a-z_]{1,30}): (0|[1-9][0-9]{0,15})")
 
 def _plain_counts(path: Path) -> dict[str, Any] | None:
     """local.yaml read as plain ``name: count`` lines (None: not that simple, or a name twice)."""
-    text = read_limited(path, 64 * 1024, "local.yaml")
+    text = read_limited(path, MAX_YAML_BYTES, "YAML file")  # (as load_yaml_file reads it: the same refusals)
     if not text.isascii() or not text.endswith(b"\n"):
         return None
     data: dict[str, Any] = {}
