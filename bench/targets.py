@@ -94,6 +94,7 @@ def player_commands(game_dir: Path, old_seq: int, out: Path) -> dict[str, list[s
         f"map {s}": ["map", g, s, "--out", str(out / "m.svg")],
         "orders template": ["orders", "template", g],
         "inbox (the game's folder)": ["inbox", str(game_dir.parent)],
+        "mail (my latest packet's email)": ["mail", g],
     }
 
 

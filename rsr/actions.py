@@ -54,6 +54,10 @@ def load_game(game_dir: Path, cache: bool = True, keep_positions: bool = True) -
         from rsr.packet import forget_checks
 
         forget_checks()  # from scratch: not even what this process took as checked before
+        if not keep_positions:  # (verify: the packets' payloads parsed when read, not all kept: issue 24)
+            from rsr.gamedir import read_log
+
+            return replay(read_log(game_dir, lazy=True).packets, keep_positions=False)
         return replay(load_log(game_dir), keep_positions=keep_positions)
     from rsr.cache import HomeCheckpoints
 

@@ -636,7 +636,8 @@ def _show_unseen(game_dir: Path, key_name: str | None, new_seqs: list[int]) -> l
     shown = local.get("shown_through")
     if not new_seqs and not isinstance(shown, int):
         return []
-    result = actions.load_game(game_dir)
+    # (the log ``receive`` just wrote, not read again: issue 24, flat in the game's length)
+    result = actions._RECEIVED.get(game_dir) or actions.load_game(game_dir)
     count = len(result.packets)
     seqs = list(new_seqs)
     if isinstance(shown, int) and not isinstance(shown, bool) and 0 <= shown < count - 1:
@@ -849,24 +850,22 @@ def report(game_dir: Path, seq: int | None, last: bool, fmt: str, as_html: bool,
            key_name: str | None) -> None:
     """Show what packet SEQ's resolution did (default: the latest): every input, die, loss and move."""
     from rsr.fileio import atomic_write
-    from rsr.report import build_report, replay_pages, report_html, report_markdown, report_text
+    from rsr.report import build_report, report_html, report_markdown, report_text, write_replay_pages
 
     if as_html:
         fmt = "html"
     if last and seq is not None:
         raise BadInput("give SEQ or --last, not both")
-    result = actions.load_game(game_dir, cache=not every)  # the whole game needs every pass
-    records = actions.resolutions(result, key_name, None if every else seq)
-    if not records:
-        raise BadInput("no resolution to report yet")
-    if every:
+    if every:  # the whole game, a page a pass, drawn and written as the log replays (issue 24: memory flat)
         if fmt != "html" or out is None:
             raise BadInput("--all writes an HTML replay: give --html and --out FOLDER")
-        pages = replay_pages(result, records)
-        for name, page in sorted(pages.items()):
-            atomic_write(out / name, page.encode())
-        click.echo(f"wrote {len(pages)} pages to {out} (open {out / 'index.html'})")
+        written = write_replay_pages(game_dir, lambda result: actions.choose_key(result, key_name), out)
+        click.echo(f"wrote {written} pages to {out} (open {out / 'index.html'})")
         return
+    result = actions.load_game(game_dir)
+    records = actions.resolutions(result, key_name, seq)
+    if not records:
+        raise BadInput("no resolution to report yet")
     record = records[-1]
     built = build_report(result, record)
     if fmt == "html":

@@ -7,13 +7,13 @@ from the invitation's From by ``rsr accept``). It is unsigned, local and never s
 
 from __future__ import annotations
 
-from email.utils import getaddresses, parseaddr
+import re
 from pathlib import Path
 from typing import Any
 
 from rsr.errors import BadInput, printable
 from rsr.fileio import atomic_write, read_limited
-from rsr.yamlio import dump_yaml, load_yaml_file
+from rsr.yamlio import MAX_YAML_BYTES, dump_yaml, load_yaml_file
 
 LOCAL_FILE = "local.yaml"
 # local files: the lock, addresses, written emails, and what rsr derives from the packets (reports, game.yaml,
@@ -27,6 +27,8 @@ def check_address(address: str, where: str) -> str:
     if any(not ch.isprintable() for ch in address) or "=?" in address:
         raise BadInput(f"{where}: {printable(address)} holds control characters or encoded words; "
                        "not one email address")
+    from email.utils import getaddresses
+
     pairs = getaddresses([address])
     if len(pairs) != 1 or "@" not in pairs[0][1] or any(c in pairs[0][1] for c in " \r\n<>,"):
         raise BadInput(f"{where}: {printable(address)} is not one email address")
@@ -39,7 +41,9 @@ def load_local(game_dir: Path) -> dict[str, Any]:
         raise BadInput(f"{path} is a symbolic link; rsr never reads through a link (remove it)")
     if not path.exists():
         return {}
-    data = load_yaml_file(path)
+    data = _plain_counts(path)
+    if data is None:
+        data = load_yaml_file(path)
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -63,8 +67,36 @@ def remember_local(game_dir: Path, key: str, value: Any) -> None:
     """Set one entry of local.yaml (what this machine remembers, never shared)."""
     data = load_local(game_dir)
     data[key] = value
-    atomic_write(game_dir / LOCAL_FILE, dump_yaml(data).encode(), root=game_dir)
+    atomic_write(game_dir / LOCAL_FILE, (_counts_yaml(data) or dump_yaml(data)).encode(), root=game_dir)
     ignore_local_files(game_dir)
+
+
+# local.yaml holding only counts (``shown_through: 57``, written by every receive) is read and written
+# without the YAML library, whose import is some 15-40 ms of a command's start-up (issue 24); the text is
+# the one PyYAML writes and reads for such a mapping, and anything else goes through PyYAML (a name holds a _,
+# so it is never one YAML reads as null or a boolean)
+_COUNT_LINE = re.compile(r"([a-z]{1,30}_[a-z_]{1,30}): (0|[1-9][0-9]{0,15})")
+
+
+def _plain_counts(path: Path) -> dict[str, Any] | None:
+    """local.yaml read as plain ``name: count`` lines (None: not that simple, or a name twice)."""
+    text = read_limited(path, MAX_YAML_BYTES, "YAML file")  # (as load_yaml_file reads it: the same refusals)
+    if not text.isascii() or not text.endswith(b"\n"):
+        return None
+    data: dict[str, Any] = {}
+    for line in text.decode("ascii")[:-1].split("\n"):
+        match = _COUNT_LINE.fullmatch(line)
+        if match is None or match[1] in data:
+            return None
+        data[match[1]] = int(match[2])
+    return data
+
+
+def _counts_yaml(data: dict[str, Any]) -> str | None:
+    """``data`` as PyYAML writes it when it holds only counts under plain names, else None."""
+    lines = [f"{key}: {value}" for key, value in data.items()
+             if isinstance(key, str) and type(value) is int and _COUNT_LINE.fullmatch(f"{key}: {value}")]
+    return "\n".join(lines) + "\n" if data and len(lines) == len(data) else None
 
 
 def ignore_local_files(game_dir: Path) -> None:
@@ -91,6 +123,8 @@ def sender_of(raw_text: str) -> str | None:
     sender = message.get("From")
     if not sender:
         return None
+    from email.utils import parseaddr
+
     name, address = parseaddr(str(sender))
     if "@" not in address or any(not ch.isprintable() or ch in " <>," for ch in address):
         return None

@@ -31,6 +31,7 @@ from rsr.packet import (
     extract_blocks,
     known_packet,
     open_packet,
+    parsed_lazily,
     read_packets,
     schema_checked_before,
     self_signed_key,
@@ -93,7 +94,7 @@ def load_log(game_dir: Path) -> list[Packet]:
     return read_log(game_dir).packets
 
 
-def read_log(game_dir: Path, known: KnownFiles | None = None) -> LogFiles:
+def read_log(game_dir: Path, known: KnownFiles | None = None, lazy: bool = False) -> LogFiles:
     """Read every packet file, check signatures and file names, and detect equivocation.
 
     With ``known`` (what earlier commands checked, rsr/cache.py), a file from packet 2 on whose bytes hash
@@ -105,17 +106,20 @@ def read_log(game_dir: Path, known: KnownFiles | None = None) -> LogFiles:
 
     Read-only: a fork (two packets at one seq) is reported with both file names; ``rsr receive`` is what
     writes proofs to disputes/.
+
+    With ``lazy`` (``rsr verify``), the packets from 2 on are kept with their bytes only, their payloads
+    parsed again when read (rsr/packet.py ``parsed_lazily``): memory flat in the log's length.
     """
     collecting = gc.isenabled()
     gc.disable()  # (reading makes thousands of objects that all live on: cycle collection would be wasted)
     try:
-        return _read_log(game_dir, known)
+        return _read_log(game_dir, known, lazy)
     finally:
         if collecting:
             gc.enable()
 
 
-def _read_log(game_dir: Path, known: KnownFiles | None) -> LogFiles:
+def _read_log(game_dir: Path, known: KnownFiles | None, lazy: bool = False) -> LogFiles:
     turns = game_dir / "turns"
     if not turns.is_dir():
         raise BadInput(f"{game_dir} is not a game directory (no turns/)")
@@ -164,7 +168,7 @@ def _read_log(game_dir: Path, known: KnownFiles | None) -> LogFiles:
             object.__setattr__(packet, "_file_name", name)  # (recorded under this name for these bytes)
         if name != packet.file_name():
             raise VerificationError(f"{name} should be named {packet.file_name()}", seq)
-        by_seq.setdefault(seq, []).append((name, packet))
+        by_seq.setdefault(seq, []).append((name, parsed_lazily(packet) if lazy and seq >= 2 else packet))
     for seq, found in sorted(by_seq.items()):
         if len(found) > 1:
             (first_name, first), (second_name, second) = found[0], found[1]

@@ -88,9 +88,7 @@ class KeyPair:
 
     @property
     def public_raw(self) -> bytes:
-        from cryptography.hazmat.primitives import serialization
-
-        return self.private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        return self.private.public_key().public_bytes_raw()  # (no serialization module: issue 24, start-up)
 
     @property
     def fingerprint(self) -> str:
@@ -161,21 +159,44 @@ def _ask_passphrase(name: str) -> str | None:
     return str(click.prompt(f"passphrase for key {name}", hide_input=True, err=True))
 
 
+# the whole DER of an unencrypted PKCS#8 Ed25519 key (RFC 8410) before its 32-byte seed, as rsr writes it
+_PKCS8_ED25519 = bytes.fromhex("302e020100300506032b657004220420")
+
+
+def _plain_seed(pem: bytes) -> bytes | None:
+    """The seed of an unencrypted Ed25519 key in the exact form rsr writes (one base64 line of RFC 8410's
+    48 bytes), read without importing cryptography's serialization (issue 24, start-up); None for anything
+    else, which cryptography then reads."""
+    lines = pem.strip().split(b"\n")
+    if len(lines) != 3 or lines[0] != b"-----BEGIN PRIVATE KEY-----" or lines[2] != b"-----END PRIVATE KEY-----":
+        return None
+    try:
+        der = base64.b64decode(lines[1], validate=True)
+    except ValueError:
+        return None
+    if len(der) != 48 or not der.startswith(_PKCS8_ED25519):
+        return None
+    return der[len(_PKCS8_ED25519):]
+
+
 def load_key(name: str, passphrase: str | None = None, directory: Path | None = None) -> KeyPair:
     """Load a stored key pair.
 
     An unencrypted key is read as it is (``$RSR_PASSPHRASE`` set or not). An encrypted one uses
     ``passphrase``, else ``$RSR_PASSPHRASE``, else asks at the terminal.
     """
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
     _check_name(name)
     path = (directory or key_dir()) / f"{name}.key"
     if not path.exists():
         raise BadInput(f"no key named {name!r} in {path.parent} (make one with 'rsr key new {name}')")
     _check_private(path)
     pem = path.read_bytes()
+    seed = _plain_seed(pem)
+    if seed is not None:
+        return KeyPair(name, seed)
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     try:
         private = serialization.load_pem_private_key(pem, password=None)
     except TypeError:  # encrypted: it needs a passphrase

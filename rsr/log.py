@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -43,7 +44,7 @@ from rsr.fairdice import (
     dice_key,
 )
 from rsr.keys import KeyPair, decode_public, fingerprint
-from rsr.packet import KNOWN_VERSIONS, PROTOCOL_VERSION, Packet, sign_payload, signature_ok
+from rsr.packet import KNOWN_VERSIONS, PROTOCOL_VERSION, Packet, forget_payload, sign_payload, signature_ok
 from rsr.rulesets import get_ruleset
 from rsr.scenario import Scenario, load_scenario
 
@@ -183,13 +184,16 @@ class CheckpointStore(Protocol):
     def newest(self, packets: list[Packet], ruleset: Ruleset) -> PassRecord | None: ...
 
 
-def replay(packets: list[Packet], checkpoints: CheckpointStore | None = None, keep_positions: bool = True) -> Replay:
+def replay(packets: list[Packet], checkpoints: CheckpointStore | None = None, keep_positions: bool = True,
+           on_pass: Callable[[Replay, PassRecord], None] | None = None) -> Replay:
     """Check and replay a whole log. Raises VerificationError (or RulesError) at the first fault.
 
     Every packet's chain, turn and signature is always checked. With ``checkpoints``, the rules are
     replayed only after the newest checkpoint whose position still hashes to what its packet's resolution
     recorded (a stale or corrupted checkpoint is ignored); ``rsr verify`` never passes any. Without
     ``keep_positions`` only the last pass keeps its position (verify: memory flat in log length).
+    ``on_pass(result, record)`` sees each new pass before it is added to ``result.passes``, while the pass
+    before it still has its position (``rsr report --all``: a page a pass, memory flat).
     """
     if not packets:
         raise VerificationError("the log is empty")
@@ -208,7 +212,7 @@ def replay(packets: list[Packet], checkpoints: CheckpointStore | None = None, ke
                         copy.deepcopy(start.after), passes=[start], complete=False, contract=contract)
         resume = start.resolver
     for packet in packets:
-        _step(result, packet, resume, keep_positions)
+        _step(result, packet, resume, keep_positions, on_pass)
     return result
 
 
@@ -222,7 +226,8 @@ def extend(result: Replay, new: list[Packet]) -> Replay:
     return longer
 
 
-def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = True) -> None:
+def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = True,
+          on_pass: Callable[[Replay, PassRecord], None] | None = None) -> None:
     """Check one more packet and apply it: resolve its predecessor, then queue its inputs."""
     index = len(result.packets)
     if result.position.resigned is not None:
@@ -238,10 +243,14 @@ def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = Tr
         _check_contract(result, index, packet)
     if index >= 2 and index > resume:
         record = _resolve(result, result.packets[index - 1], packet, result.packets[index - 2])
+        if on_pass is not None:
+            on_pass(result, record)
         if result.passes and not keep_positions:
             result.passes[-1].position = None
+            result.passes[-1].events = []  # (verify reads an old pass's dice, never its events: issue 24 target 2)
             forget_unread(result.passes[-1].waiting, f"the request after packet {result.passes[-1].resolved}'s "
                           "resolution was not kept")
+            forget_payload(result.packets[index - 2])  # (read from its bytes again if anything reads it)
         result.passes.append(record)
         assert record.position is not None  # (a fresh pass always has its position)
         result.position = record.position

@@ -38,7 +38,7 @@ from rsr import keys as keystore
 from rsr.errors import BadInput, VerificationError, printable
 from rsr.fileio import atomic_write, read_limited
 from rsr.gamedir import Found, conflict, load_log, sort_packets
-from rsr.log import Replay, replay
+from rsr.log import Replay
 from rsr.packet import Armored, Packet, check_self_signature, extract_blocks, open_packet
 from rsr.report import pass_markdown
 from rsr.safetext import visible
@@ -152,11 +152,19 @@ def last_report(result: Replay, packet: Packet) -> tuple[int, str] | None:
     for record in result.passes:
         if record.resolver == packet.seq:
             return record.resolved, pass_markdown(result, record)
+    if packet.seq >= 2 and not result.complete:  # replayed from a checkpoint after it (issue 24: flat)
+        from rsr.actions import old_resolution
+
+        found = old_resolution(result, packet.seq - 1)
+        if found is not None:
+            return found.resolved, pass_markdown(result, found)
     return None
 
 
 def packet_message(game_dir: Path, packet: Packet, sender: str | None, recipient: str | None) -> EmailMessage:
-    result = replay(load_log(game_dir))
+    from rsr.actions import load_game
+
+    result = load_game(game_dir)  # (from the home's checkpoints, as every player's command: issue 24)
     if result.packets[packet.seq].payload_bytes != packet.payload_bytes:
         raise BadInput(f"packet {packet.seq} is not the one in {game_dir}")
     game_name = game_dir.name

@@ -139,6 +139,25 @@ def known_packet(payload_bytes: bytes, signature: bytes, header: Header) -> Pack
     return packet
 
 
+def parsed_lazily(packet: Packet) -> Packet:
+    """The same packet, its payload parsed again from its bytes when read (a :class:`KnownPacket`): a reader
+    that holds thousands of packets keeps their bytes, not their parsed payloads (``rsr verify``: issue 24
+    target 2)."""
+    if isinstance(packet, KnownPacket):
+        return packet
+    lazy = known_packet(packet.payload_bytes, packet.signature, header_of(packet))
+    for memo in ("_hash", "_hash_hex", "_file_name"):
+        if memo in packet.__dict__:
+            lazy.__dict__[memo] = packet.__dict__[memo]
+    return lazy
+
+
+def forget_payload(packet: Packet) -> None:
+    """Drop the parsed payload of a :class:`KnownPacket` (parsed again if read again)."""
+    if isinstance(packet, KnownPacket):
+        packet.__dict__.pop("payload", None)
+
+
 def header_of(packet: Packet) -> Header:
     return packet.seq, packet.side, packet.game, packet.prev
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import html
 import re
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rsr.engine import Event, Request
@@ -448,24 +450,108 @@ def report_html(report: PassReport, svg: str, nav: str = "") -> str:
 
 def replay_pages(result: Replay, records: list[PassRecord]) -> dict[str, str]:
     """A browsable HTML replay: an index and one self-contained page per resolved packet, linked both ways."""
+    names = [_page_name(r) for r in records]
+    pages: dict[str, str] = {}
+    index = [_index_line(result, names[i], r) for i, r in enumerate(records)]
+    for i, record in enumerate(records):
+        pages[names[i]] = _replay_page(result, record, i, names, len(records))
+    pages["index.html"] = _index_page(result, index)
+    return pages
+
+
+def _page_name(record: PassRecord) -> str:
+    return f"packet-{record.resolved:04d}.html"
+
+
+def _index_line(result: Replay, name: str, record: PassRecord) -> str:
+    return (f"<li><a href=\"{name}\">packet {record.resolved} ({result.side_for_seq(record.resolved)}): "
+            f"{html.escape(result.ruleset.describe(record.after.state)[0])}</a></li>")
+
+
+def _replay_page(result: Replay, record: PassRecord, i: int, names: list[str], count: int) -> str:
+    """Page ``i`` of ``count`` (``names`` holds the names of pages ``i - 1`` to ``i + 1`` at least)."""
     from rsr.draw import draw_position
 
-    names = [f"packet-{r.resolved:04d}.html" for r in records]
-    pages: dict[str, str] = {}
-    index = [f"<li><a href=\"{names[i]}\">packet {r.resolved} ({result.side_for_seq(r.resolved)}): "
-             f"{html.escape(result.ruleset.describe(r.after.state)[0])}</a></li>" for i, r in enumerate(records)]
-    for i, record in enumerate(records):
-        links = ['<a href="index.html">all packets</a>']
-        links.append(f'<a id="prev" href="{names[i - 1]}">&larr; previous</a>' if i else "")
-        links.append(f'<a id="next" href="{names[i + 1]}">next &rarr;</a>' if i + 1 < len(records) else "")
-        nav = "<nav>" + "".join(links) + f" packet {i + 1} of {len(records)}</nav>"
-        svg, _ = draw_position(result, record)
-        pages[names[i]] = report_html(build_report(result, record), svg, nav)
+    links = ['<a href="index.html">all packets</a>']
+    links.append(f'<a id="prev" href="{names[i - 1]}">&larr; previous</a>' if i else "")
+    links.append(f'<a id="next" href="{names[i + 1]}">next &rarr;</a>' if i + 1 < count else "")
+    nav = "<nav>" + "".join(links) + f" packet {i + 1} of {count}</nav>"
+    svg, _ = draw_position(result, record)
+    return report_html(build_report(result, record), svg, nav)
+
+
+def _index_page(result: Replay, index: list[str]) -> str:
     title = f"Game {result.game_id[:8]} ({result.ruleset.id}, {result.scenario.name})"
-    pages["index.html"] = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>"
-                           f"<style>{HTML_STYLE}</style></head><body><h1>{title}: replay</h1><ol>"
-                           + "".join(index) + "</ol></body></html>\n")
-    return pages
+    return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>"
+            f"<style>{HTML_STYLE}</style></head><body><h1>{title}: replay</h1><ol>"
+            + "".join(index) + "</ol></body></html>\n")
+
+
+def write_replay_pages(game_dir: Path, key_of: Callable[[Replay], Any], out: Path) -> int:
+    """``rsr report --all --html``: the pages of :func:`replay_pages`, the same bytes, each drawn and written
+    while the log replays from the invitation, its position dropped once the next pass is drawn (memory flat in
+    the game's length, issue 24 target 2: every position of a long game kept took gigabytes). Returns how
+    many pages were written. ``key_of(result)``: this player's key of the game (BadInput: none here)."""
+    from rsr.errors import BadInput
+    from rsr.fileio import atomic_write
+    from rsr.gamedir import read_log
+    from rsr.log import my_side, pending_pass, replay
+    from rsr.packet import forget_checks
+
+    forget_checks()  # the whole game from scratch, as before
+    packets = read_log(game_dir, lazy=True).packets
+    passes = max(len(packets) - 2, 0)  # packet N >= 2 resolves packet N - 1: pages 1 to len - 2, in order
+    index: list[str] = []
+    key: list[Any] = []  # this player's key, and whether its next packet carries a pass (the last page)
+    names = [f"packet-{seq:04d}.html" for seq in range(1, len(packets))]
+
+    def mine(result: Replay) -> bool:
+        if not key:
+            try:  # (as actions.resolutions: a third party without a key of this game sees the log's passes)
+                pair = key_of(result)
+                key.append(pair if my_side(result, pair) == result.side_for_seq(len(packets)) else None)
+            except BadInput:
+                key.append(None)
+        return key[0] is not None
+
+    def page(result: Replay, record: PassRecord) -> None:
+        i = len(index)
+        if record.resolved != i + 1:
+            raise BadInput(f"packet {record.resolver} resolves packet {record.resolved}, not {i + 1}")
+        count = passes + (1 if mine(result) else 0)
+        atomic_write(out / names[i], _replay_page(result, record, i, names, count).encode())
+        index.append(_index_line(result, names[i], record))
+
+    result = replay(packets, keep_positions=False, on_pass=page)
+    last: PassRecord | None = None
+    if mine(result):
+        try:
+            last = pending_pass(result, key[0])
+        except BadInput:
+            last = None
+    if last is None and key and key[0] is not None and index:  # (no pass of mine after all: counted one too many)
+        _recount(out, names[:len(index)], passes + 1, passes)
+    if last is not None:
+        i = len(index)
+        atomic_write(out / names[i], _replay_page(result, last, i, names, passes + 1).encode())
+        index.append(_index_line(result, names[i], last))
+    if not index:  # (nothing written)
+        raise BadInput("no resolution to report yet")
+    atomic_write(out / "index.html", _index_page(result, index).encode())
+    return len(index) + 1
+
+
+def _recount(out: Path, names: list[str], was: int, now: int) -> None:
+    """Pages written as ``packet i of was`` say ``now`` instead, and the last links to no next page (the
+    player's key did not reproduce its commitment: no pass of its own comes last). One page at a time."""
+    from rsr.fileio import atomic_write, read_limited
+
+    for i, name in enumerate(names):
+        text = read_limited(out / name, 256 * 1024 * 1024, "page").decode()
+        text = text.replace(f" packet {i + 1} of {was}</nav>", f" packet {i + 1} of {now}</nav>", 1)
+        if i + 1 == len(names):
+            text = text.replace(f'<a id="next" href="packet-{i + 2:04d}.html">next &rarr;</a>', "", 1)
+        atomic_write(out / name, text.encode())
 
 
 def replay_frame(result: Replay, record: PassRecord, index: int, count: int, width: int) -> Any:

@@ -87,3 +87,43 @@ def test_replay_seq_from_a_checkpoint_shows_the_frame_a_full_replay_shows(july_g
     monkeypatch.setattr(cache, "_REPLAYS", {})
     bad = runner.invoke(main, ["replay", str(july_game), "--seq", "500"])
     assert bad.exit_code == 2 and "packet 500 has no resolution (resolved packets: 1-" in bad.output
+
+
+def test_the_email_of_a_packet_from_a_checkpoint_is_the_one_a_full_replay_writes(
+        july_game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rsr mail`` (and ``submit --mail``) take the game from the home's checkpoints and the report of the
+    pass the packet resolves from the milestone before it (issue 24 target 1), with the same words."""
+    from rsr import mail
+
+    monkeypatch.setattr(cache, "MILESTONE", 16)
+    monkeypatch.setenv("RSR_HOME", str(tmp_path / "mail-home"))
+    packets = load_log(july_game)
+    full = replay(packets)
+    seqs = (len(packets) - 1, len(packets) - 2, 2 * cache.MILESTONE + 3, 5)
+    want = {seq: mail.last_report(full, packets[seq]) for seq in seqs}
+    assert all(want[seq] is not None for seq in seqs)
+    cache.HomeCheckpoints().load(july_game)  # the first command: replays all, keeps the milestones and the newest
+    started: list[int] = []
+    real_replay = cache.replay
+
+    def spy(packets_given: list, checkpoints: object = None, **kw: object) -> object:
+        done = real_replay(packets_given, checkpoints, **kw)  # type: ignore[arg-type]
+        started.append(-len(packets_given) if done.complete else done.passes[0].resolver)
+        return done
+
+    for seq in seqs:
+        monkeypatch.setattr(cache, "_REPLAYS", {})  # (as in a new process)
+        started.clear()
+        monkeypatch.setattr(cache, "replay", spy)
+        message = mail.packet_message(july_game, packets[seq], None, None)
+        monkeypatch.setattr(cache, "replay", real_replay)
+        # from the newest checkpoint, then (an older packet) from the milestone before it: from the invitation
+        # only before the first milestone
+        assert started[0] > 3 * cache.MILESTONE
+        milestone = (seq - 1) // cache.MILESTONE * cache.MILESTONE
+        assert started[1:] == ([] if seq == len(packets) - 1 else [-(seq + 1)] if milestone == 0 else [milestone])
+        report = want[seq]
+        assert report is not None
+        attached = {part.get_filename(): part.get_content() for part in message.iter_attachments()}
+        assert attached[f"report-{report[0]:04d}.md"] == report[1]
+        assert message.get_body(preferencelist=("plain",)).get_content().endswith(report[1])  # type: ignore[union-attr]

@@ -143,3 +143,35 @@ def test_replay_prints_one_frame_with_map_and_report(ruleset_id: str) -> None:
     assert last.exit_code == 0 and f"packet {result.passes[-1].resolved} (" in last.output
     bad = CliRunner().invoke(main, ["replay", str(game_dir), "--seq", "999"])
     assert bad.exit_code == 2 and "999" in bad.output
+
+
+@pytest.mark.parametrize("ruleset_id", ["red-sun-rising", "red-star"])
+def test_the_html_replay_written_page_by_page_is_the_one_drawn_from_every_position(
+        ruleset_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``report --all --html`` draws and writes each page while the log replays, keeping two positions, not
+    all (issue 24 target 2); its pages are byte for byte those drawn from a replay that kept every position,
+    for a third party and for each player (whose next packet's pass comes last), at several lengths."""
+    import shutil
+
+    from rsr.report import replay_pages, write_replay_pages
+
+    audit = played_game(ruleset_id)
+    homes = [None, *sorted((audit.parents[1] / "players").glob("*/rsr-home"))]
+    files = sorted((audit / "turns").iterdir())
+    pending = 0
+    for length in (3, 4, len(files)):
+        game = tmp_path / f"game-{length}" / audit.name
+        (game / "turns").mkdir(parents=True)
+        for path in files[:length]:
+            shutil.copy(path, game / "turns" / path.name)
+        for n, home in enumerate(homes):
+            monkeypatch.setenv("RSR_HOME", str(home or tmp_path / "no-keys"))
+            result = actions.load_game(game, cache=False)
+            want = replay_pages(result, actions.resolutions(result, None))
+            out = tmp_path / f"out-{length}-{n}"
+            assert write_replay_pages(game, lambda result: actions.choose_key(result, None), out) == len(want)
+            assert sorted(p.name for p in out.iterdir()) == sorted(want)
+            for name, page in want.items():
+                assert (out / name).read_text() == page, (length, home, name)
+            pending += len(want) - 1 > length - 2  # (a player's own pass, last)
+    assert pending >= 2

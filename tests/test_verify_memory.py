@@ -67,3 +67,23 @@ def test_verify_keeps_only_the_last_state_alive(land_turn: Path) -> None:
     last = result.passes[-1].waiting
     if last is not None:
         assert isinstance(last.options, dict)  # the request the game waits on still answers
+
+
+def test_verify_keeps_no_parsed_payload_nor_events_of_old_packets(land_turn: Path) -> None:
+    """Verify keeps each packet's bytes, not its parsed payload, and an old pass's dice, not its events
+    (issue 24 target 2: 12 KB a packet); what it reports is what a replay keeping everything finds."""
+    from rsr.packet import KnownPacket
+
+    full = replay(load_log(land_turn))
+    result = verify_game(land_turn)
+    assert len(result.packets) == len(full.packets) >= 7
+    for packet, same in zip(result.packets, full.packets, strict=True):
+        assert (packet.payload_bytes, packet.signature, packet.file_name()) == \
+            (same.payload_bytes, same.signature, same.file_name())
+    old = result.packets[2:-2]
+    assert old and all(isinstance(p, KnownPacket) and "payload" not in p.__dict__ for p in old)
+    assert old[0].payload == full.packets[2].payload  # (parsed again when read)
+    assert all(not r.events for r in result.passes[:-1]) and result.passes[-1].events
+    assert [[roll.to_json() for roll in r.rolls] for r in result.passes] == \
+        [[roll.to_json() for roll in r.rolls] for r in full.passes]
+    assert result.passes[-1].state_hash == full.passes[-1].state_hash

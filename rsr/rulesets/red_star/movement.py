@@ -24,13 +24,17 @@ from rsr.rulesets.red_star import bridges, stacking
 from rsr.rulesets.red_star.sequence import HASTY_COST, OPERATIONAL_DISTANCE
 from rsr.rulesets.red_star.state import RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import (
+    InexactCost,
     allowance,
+    cost_units,
     halve_movement,
     in_supply,
     is_motorized,
     occupied,
     step_cost,
+    step_units,
     supplied_hexes,
+    whole_units,
     zone_of_control,
 )
 
@@ -407,10 +411,14 @@ def destinations(state: RsState, unit: Unit) -> dict[str, tuple[tuple[str, ...],
     counter = state.counter(unit.id)
     long_gun = counter.artillery and counter.full is not None and (counter.full.range or 0) >= 7
     stays = [u for u in state.units_in(start, side) if u.id != unit.id]
-    best: dict[str, tuple[Fraction, tuple[str, ...]]] = {start: (Fraction(0), ())}
-    heap: list[tuple[Fraction, tuple[str, ...], str]] = [(Fraction(0), (), start)]
     if total <= 0:
         return {start: ((), Fraction(0))}
+    try:  # the same search in whole cost units (integers add and compare many times faster than fractions)
+        return _destinations_in_units(state, unit, enemy_zoc, enemy_hexes, total, long_gun, stays)
+    except InexactCost:
+        pass
+    best: dict[str, tuple[Fraction, tuple[str, ...]]] = {start: (Fraction(0), ())}
+    heap: list[tuple[Fraction, tuple[str, ...], str]] = [(Fraction(0), (), start)]
     while heap:
         spent, path, here = heapq.heappop(heap)
         if best[here][1] != path:
@@ -444,3 +452,52 @@ def destinations(state: RsState, unit: Unit) -> dict[str, tuple[tuple[str, ...],
                 best[there] = (new_total, new_path)
                 heapq.heappush(heap, (new_total, new_path, there))
     return {h: (p, total - s) for h, (s, p) in sorted(best.items())}
+
+
+def _destinations_in_units(state: RsState, unit: Unit, enemy_zoc: frozenset[str], enemy_hexes: frozenset[str],
+                           total_mp: Fraction, long_gun: bool, stays: list[Unit]
+                           ) -> dict[str, tuple[tuple[str, ...], Fraction]]:
+    """:func:`destinations`' search step for step, every cost times the map's :func:`cost_units` (a positive
+    whole number, so every sum, comparison and tie comes out as with the fractions); :class:`InexactCost` if
+    a cost is not a whole number of units (the caller then searches with fractions)."""
+    side = unit.side
+    start = unit.hex or ""
+    scale = cost_units(state)
+    total = whole_units(total_mp, scale)
+    leave = 2 * scale if stays else whole_units(halve_movement(state, total_mp), scale)
+    best: dict[str, tuple[int, tuple[str, ...]]] = {start: (0, ())}
+    heap: list[tuple[int, tuple[str, ...], str]] = [(0, (), start)]
+    neighbours = state.static.neighbours
+    blocked_entry = unit.disruption == 1 or long_gun
+    start_in_zoc = start in enemy_zoc
+    while heap:
+        spent, path, here = heapq.heappop(heap)
+        if best[here][1] != path:
+            continue
+        if path and here in enemy_zoc:
+            continue  # RS/RS 8.2: stop on entering
+        for there in neighbours(here):
+            if there in enemy_hexes:
+                continue
+            entering = there in enemy_zoc
+            if entering and (blocked_entry or (path and start_in_zoc)):
+                continue
+            cost = step_units(state, unit, here, there, scale)
+            if cost is None:
+                continue
+            if not path and start_in_zoc:
+                if entering:
+                    if not state.units_in(there, side):
+                        continue
+                    cost = max(cost, total)
+                else:
+                    cost += leave
+            new_total = spent + cost
+            if new_total > total and path:
+                continue
+            new_total = min(new_total, total) if not path else new_total
+            new_path = path + (there,)
+            if there not in best or (new_total, new_path) < best[there]:
+                best[there] = (new_total, new_path)
+                heapq.heappush(heap, (new_total, new_path, there))
+    return {h: (p, Fraction(total - s, scale)) for h, (s, p) in sorted(best.items())}

@@ -6,6 +6,7 @@ road). Every function iterates sorted hexes and unit ids; sets are only used for
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from fractions import Fraction
@@ -57,6 +58,79 @@ def current(state: RsState, unit: Unit) -> int:
 
 
 def step_cost(state: RsState, unit: Unit, frm: str, to: str) -> Fraction | None:
+    """Movement points for ``unit`` to step from ``frm`` into adjacent ``to`` (RS/RS 7.1, 11.3), or None:
+    :func:`_step_cost` kept in the map's memo by what it reads (the bot's movement search asks the same steps
+    hundreds of thousands of times: issue 24 target 7)."""
+    table = _step_table(state)
+    key = _step_key(state, table, unit, frm, to)
+    if key in table:
+        return table[key]
+    found = table[key] = _step_cost(state, unit, frm, to)
+    return found
+
+
+class InexactCost(ValueError):
+    """A movement cost that is not a whole number of the map's cost units (:func:`cost_units`)."""
+
+
+def step_units(state: RsState, unit: Unit, frm: str, to: str, scale: int) -> int | None:
+    """:func:`step_cost` in cost units (``step_cost * scale``, a whole number, else :class:`InexactCost`), for a
+    search that adds and compares integers instead of fractions (movement.destinations: issue 24)."""
+    table = _step_table(state)
+    key = _step_key(state, table, unit, frm, to) + (scale,)
+    if key in table:
+        return table[key]
+    cost = step_cost(state, unit, frm, to)
+    found = None if cost is None else whole_units(cost, scale)
+    table[key] = found
+    return found
+
+
+def whole_units(value: int | Fraction, scale: int) -> int:
+    """``value * scale`` when it is a whole number; else :class:`InexactCost`."""
+    exact = Fraction(value) * scale
+    if exact.denominator != 1:
+        raise InexactCost(f"{value} is not a whole number of 1/{scale}")
+    return exact.numerator
+
+
+def cost_units(state: RsState) -> int:
+    """The least common multiple of the denominators of the map's movement costs: each cost (and so each sum
+    of them) times this is a whole number."""
+    memo = state.static.memo
+    found: int | None = memo.get(("cost-units",))
+    if found is None:
+        static = state.static
+        found = 1
+        for table in (static.terrain_costs.values(), static.hexside_costs.values(), (static.road_cost,)):
+            for entry in table:
+                for motorized in (False, True):
+                    cost = entry.cost(motorized)
+                    if cost is not None:
+                        found = math.lcm(found, Fraction(cost).denominator)
+        memo[("cost-units",)] = found
+    return found
+
+
+def _step_table(state: RsState) -> dict[tuple[Any, ...], Any]:
+    memo = state.static.memo
+    return memo.get(("step-costs",)) or memo.setdefault(("step-costs",), {})
+
+
+def _step_key(state: RsState, table: dict[tuple[Any, ...], Any], unit: Unit, frm: str, to: str) -> tuple[Any, ...]:
+    """What :func:`_step_cost` reads of the state and the unit, beyond the fixed map."""
+    static = state.static
+    where = table.get((frm, to))
+    if where is None:  # the hexside, and whether a bridge may span it (else bridge_exists is False)
+        side_id = hexside(frm, to) if static.grid.on_map(to) and to in static.terrain else ""
+        where = table[(frm, to)] = (side_id, side_id in static.bridges)
+    side_id, bridgeable = where
+    pontoon = side_id == state.pontoon
+    bridged = pontoon or (bridgeable and bridge_exists(state, side_id))
+    return (frm, to, is_motorized(state, unit), static.counter(unit.id).cls == "Armor", bridged, pontoon)
+
+
+def _step_cost(state: RsState, unit: Unit, frm: str, to: str) -> Fraction | None:
     """Movement points for ``unit`` to step from ``frm`` into adjacent ``to`` (RS/RS 7.1, 11.3), or None.
 
     The hex entered costs its terrain, or the road cost along a road (road hex to road hex through a road
@@ -126,18 +200,37 @@ def _signature(state: RsState, what: str, side: str) -> tuple[Any, ...]:
     if what == "zoc":  # a side's zone of control depends on that side's units only
         return (what, side, state.scenario_key, tuple((u.id, u.hex, u.disruption) for u in state.on_map(side)))
     units = tuple((u.id, u.side, u.hex, u.disruption) for u in state.on_map())
-    standing = tuple(s for s in sorted(state.static.bridges) if bridge_exists(state, s))
-    return (what, side, state.scenario_key, standing, state.pontoon, units)
+    return (what, side, state.scenario_key, _standing_bridges(state), state.pontoon, units)
+
+
+def _standing_bridges(state: RsState) -> tuple[str, ...]:
+    """The bridges standing now (``bridge_exists`` of each), kept in the map's memo by what decides it."""
+    key = ("standing", state.scenario_key, state.turn, state.pontoon, tuple(state.destroyed_bridges))
+    found: tuple[str, ...] | None = state.static.memo.get(key)
+    if found is None:
+        found = state.static.memo[key] = tuple(s for s in sorted(state.static.bridges) if bridge_exists(state, s))
+    return found
+
+
+# zones of control and supply nets the map's memo holds before the older half of them goes: a supply net is
+# some 30 KB, and the nets of a long game's old passes are never asked again (up to 512 kept some 15 MiB alive in
+# a 2,000-packet verify: issue 24 target 2); the map's fixed tables stay
+MEMO_LIMIT = 96
 
 
 def _cached(state: RsState, key: tuple[Any, ...], make: Callable[[], frozenset[str]]) -> frozenset[str]:
     """A pure memo kept with the static data: the value depends only on ``key`` and the map."""
     memo = state.static.memo
-    found = memo.get(key)
+    nets: dict[tuple[Any, ...], frozenset[str]] = memo.get(("nets",)) or memo.setdefault(("nets",), {})
+    found = nets.get(key)
     if found is None:
-        if len(memo) > 512:
+        if len(nets) > MEMO_LIMIT:  # the older half goes (a dict keeps the order entries came in)
+            for old in list(itertools.islice(nets, len(nets) // 2)):
+                del nets[old]
+        if len(memo) > 512:  # (the other entries: as before)
             memo.clear()
-        found = memo[key] = make()
+            memo[("nets",)] = nets
+        found = nets[key] = make()
     return frozenset(found)
 
 
