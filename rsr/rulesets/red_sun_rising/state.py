@@ -106,7 +106,7 @@ class RsrState:
     advance_pending: list[str] = field(default_factory=list)      # vacated hexes awaiting an advance (11.3)
     declared_round: list[dict[str, Any]] = field(default_factory=list)  # last round's attacks, as declared
     result: dict[str, Any] | None = None                           # RSR 19.4: winner, level, case once over
-    ask: Ask | None = None     # the question the game waits for (None: none, or the naval game's, naval_seam.py)
+    ask: Ask | None = None     # the question the game waits for, land or naval (None while rules run, or over)
     step: str = ""             # the step of the stage's declared steps to run next ("": the stage has not started)
     # -- naval game (issue 12): None in scenarios without it; naval_static is fixed data, never hashed
     naval: Any = None
@@ -147,7 +147,9 @@ def digest_fields(state: RsrState) -> dict[str, Any]:
     Stage's trenches were (RSR 13.1: 2 from the End Stage to the next). ``fleets_moved`` (RSR 10.25) cannot be derived
     and is kept in the state as a record.
     """
-    if "ask" not in state.__dict__:  # a checkpoint pickled by an older rsr: give a digest it cannot match
+    if "ask" not in state.__dict__ or (state.ask is None and not state.finished):
+        # a checkpoint pickled by an older rsr (before the pending question was one value, or before the naval
+        # game's questions waited in it too): give a digest it cannot match
         return {"stale-checkpoint": True}
     fields = {k: v for k, v in state.__dict__.items()
               if k not in FIXED_STATE and k not in ("ask", "step") and not (k == "naval" and v is None)}

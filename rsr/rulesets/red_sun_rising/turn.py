@@ -3,9 +3,8 @@
 :func:`advance` walks the stages in order; each stage first does what it does on its own
 (:func:`start_stage`), then runs its declared steps (sequence.py) through :data:`STEPS`. A step carries the
 rules out and tells the walk what next (:class:`sequence.Go`): go on, or stop for the question it left in
-``state.ask`` (one value: which decision, for whom, under which request id, with what context) or for the
-naval game's question (naval_seam.py). The decision table (ruleset.py) asks it and applies the answer, and
-the walk resumes at ``state.step``.
+``state.ask`` (one value, land or naval: which decision, for whom, under which request id, with what context).
+The decision table (ruleset.py) asks it and applies the answer, and the walk resumes at ``state.step``.
 """
 
 from __future__ import annotations
@@ -87,14 +86,19 @@ def next_stage(state: RsrState) -> None:
 
 
 def run_naval(state: RsrState, ctx: Context, side: str) -> Go:
-    """RSR 4.11-4.15: the Strategic Naval Sequence, as far as it goes without a naval decision."""
-    return Go.ON if NAVAL.run(state, ctx) else Go.WAIT
+    """RSR 4.11-4.15: the Strategic Naval Sequence, as far as it goes without a naval decision; then its question
+    waits in ``state.ask`` and the stage goes on once it is answered."""
+    if NAVAL.run(state, ctx):
+        return Go.ON
+    state.ask = NAVAL.ask(state)
+    return Go.WAIT
 
 
 def run_naval_arrivals(state: RsrState, ctx: Context, side: str) -> Go:
     """RSR 7.4-7.5, RSR 18.5: the Reinforcement Stage first settles the naval game's landings (Japan) or disbanding
-    (Russia), where the naval game has any."""
-    return Go.WAIT if NAVAL.question(state) is not None else Go.ON
+    (Russia), where the naval game has any: asked once."""
+    state.ask = NAVAL.arrivals(state)
+    return Go.ON if state.ask is None else Go.ASKED
 
 
 def run_heading(state: RsrState, ctx: Context, side: str) -> Go:

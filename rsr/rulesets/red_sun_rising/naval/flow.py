@@ -7,9 +7,10 @@ state's ``phase`` names the current stage. ``advance`` walks the table until a s
 a search (encounters.py) runs hour by hour (battle_flow.py) inside the stage that found it.
 
 Every question the naval game asks is one declared :class:`rsr.decisions.Decision` in the rule module that
-raises it (:data:`DECISIONS`); the question waited for is one value, :func:`pending` (a ``NavalAsk``: which
-decision, for whom, under which request id, with what context). The Japanese landings (RSR 7.5) and the Russian
-naval brigades (RSR 18.5) are asked in the land Reinforcement Stages (:func:`land_stage_ask`).
+raises it (:data:`DECISIONS`, part of the game's one table in ruleset.py); the question waited for is
+:func:`pending`, which the naval step of the sequence of play (turn.py) raises into the game's one pending value
+(``RsrState.ask``). The Japanese landings (RSR 7.5) and the Russian naval brigades (RSR 18.5) are asked in the
+land Reinforcement Stages (:func:`land_stage_ask`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rsr.decisions import Decision
-from rsr.engine import Context, Request
-from rsr.errors import BadInput, RulesError
+from rsr.engine import Context
+from rsr.errors import BadInput
 from rsr.rulesets.red_sun_rising.naval import (
     admirals,
     attrition,
@@ -248,58 +249,11 @@ def land_stage_ask(state: Any, base: str) -> NavalAsk | None:
 
 
 def answer(state: Any, ctx: Context, ask: NavalAsk, reply: Any) -> None:
-    """Apply ``reply`` to the pending naval question ``ask`` by its declared decision."""
+    """Apply ``reply`` to the pending naval question ``ask`` by its declared decision (as the game's decision
+    driver does, rsr/decisions.py)."""
     decision = DECISIONS[ask.kind]
     decision.check_shape(reply)
-    if ask.data.get("queued"):
-        state.naval.plan_queue.pop(0)
     decision.apply(state, ctx, ask, reply)
-
-
-# -- the engine interface of the naval stage (rsr/rulesets/red_sun_rising/ruleset.py calls these) -------------
-
-def _base(state: Any) -> str:
-    return f"t{state.turn}/{state.stage_key().replace('.', '/')}"
-
-
-def next_request(state: Any, base: str) -> Request | None:
-    """The request for the pending naval question of the Naval Sequence."""
-    ask = pending(state, base)
-    return None if ask is None else DECISIONS[ask.kind].request(state, ask)
-
-
-def apply(state: Any, ctx: Context, request: Request, reply: Any) -> None:
-    """Apply an answer to the pending naval question (the Naval Sequence's, or a land stage's naval one)."""
-    base = _base(state)
-    ask = pending(state, base) if state.stage_key() == "naval" else land_stage_ask(state, base)
-    if ask is None or ask.kind != request.kind or ask.id != request.id:
-        raise RulesError(f"no naval question waits for {request.kind} ({request.id})")
-    answer(state, ctx, ask, reply)
-
-
-def landing_request(state: Any, base: str) -> Request | None:
-    ask = transport.landing_ask(state, base)
-    return None if ask is None else transport.LANDINGS.request(state, ask)
-
-
-def disband_request(state: Any, base: str) -> Request | None:
-    ask = ports.disband_ask(state, base)
-    return None if ask is None else ports.DISBAND.request(state, ask)
-
-
-def apply_landings(state: Any, ctx: Context, reply: Any) -> None:
-    apply(state, ctx, Request(f"{_base(state)}/landings", "japan", "naval-landings", "", "RSR 7.5"), reply)
-
-
-def apply_disband(state: Any, ctx: Context, reply: Any, unit_factory: Any) -> None:
-    ask = ports.disband_ask(state, _base(state))
-    if ask is None:
-        raise RulesError("no naval brigade may be formed now (RSR 18.5)")
-    ports.form_brigades(state, ctx, reply, unit_factory)
-
-
-def raid_by_policy(naval: NavalState, hex_number: int, rule: str) -> str:
-    return raid.raid_by_policy(naval, hex_number, rule)
 
 
 # -- the end of movement, the End Stage (RSR 4.14-4.15, RSR 15.0, RSR 16.0, RSR 18.1-18.2, RSR 8.78) ----------

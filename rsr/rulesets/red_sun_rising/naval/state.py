@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import wraps
 from typing import Any
+
+from rsr.rulesets.red_sun_rising.state import Ask
 
 
 @dataclass
@@ -40,16 +44,21 @@ class Merchant:
     route_index: int = 0
 
 
-@dataclass
-class NavalAsk:
-    """The question the naval game waits for, as one value: which decision (its kind), for whom, under which
-    request id, with what context. It is read from the naval state by ``flow.pending`` (the state keeps the
-    words its digest has always covered: the stage, the queue of sealed answers, the battle's step)."""
+# The question the naval game waits for is the game's one pending value (``RsrState.ask``: which decision, for
+# whom, under which request id, with what context), raised by the naval step of the sequence of play from
+# ``flow.pending`` (the naval state keeps the words its digest has always covered: the stage, the queue of sealed
+# answers, the raid and the battle's step).
+NavalAsk = Ask
 
-    kind: str
-    side: str
-    id: str
-    data: dict[str, Any] = field(default_factory=dict)
+
+def queued(apply: Callable[[Any, Any, Any, Any], None]) -> Callable[[Any, Any, Any, Any], None]:
+    """The ``apply`` of a question asked from ``NavalState.plan_queue`` (orders.orders_ask): answered, it leaves
+    the queue."""
+    @wraps(apply)  # (it stays the rule module's own)
+    def answered(state: Any, ctx: Any, ask: Any, answer: Any) -> None:
+        state.naval.plan_queue.pop(0)
+        apply(state, ctx, ask, answer)
+    return answered
 
 
 @dataclass
