@@ -18,6 +18,7 @@ from rsr.rulesets.red_sun_rising import ruleset as rsr_ruleset
 from rsr.rulesets.red_sun_rising import turn
 from rsr.rulesets.red_sun_rising.naval import flow, ports, raid
 from rsr.rulesets.red_sun_rising.sequence import STAGES, Go
+from rsr.rulesets.red_sun_rising.state import naval_phase
 from rsr.scenario import load_scenario
 
 REPO = Path(__file__).resolve().parents[1]
@@ -67,8 +68,8 @@ def test_every_question_waits_in_the_one_pending_value(scenario: str) -> None:
         made = rsr_ruleset.DRIVER.decision(ask.kind).request(state, ask)  # type: ignore[union-attr]
         assert (made.case, made.prompt, made.policy, made.sealable) == \
             (request.case, request.prompt, request.policy, request.sealable)
-        if state.stage_key() == "naval":
-            assert state.step == "naval"  # RSR 4.1: the naval stage's step waits (Go.WAIT) while it asks
+        if state.stage_key() == "naval":  # RSR 4.1: the step of the Naval Sequence that asks, its phase of old
+            assert state.step in flow.STEPS and naval_phase(state) in ("surprise", "orders", "search", "rounds")
         kinds.add(request.kind)
         state, _ = game.apply(state, request, _answer(game, state, request), dice)
     assert "sailing-orders" in kinds and {"assignments", "trenches"} <= kinds
@@ -111,3 +112,18 @@ def test_a_land_game_never_loads_the_naval_rules() -> None:
                          text=True, check=True, cwd=REPO)
     land, naval = run.stdout.split("\n")[:2]
     assert land.endswith("False") and naval == "sailing-orders True"
+
+
+def test_the_digest_keeps_the_naval_phase_of_version_0_3() -> None:
+    """The naval stage's steps replace the naval state's ``phase``; the digest's form derives it (RSR 18.83 surprise,
+    RSR 4.11 orders, done after the stage), so games in progress keep their digests."""
+    game, state = _start("naval-1904")  # February 1904: the surprise attack opens the game (RSR 19.0)
+    assert state.ask.kind == "naval-surprise-attack" and state.step == "naval-orders"
+    assert "phase" not in state.naval.__dict__ and game.state_fields(state)["naval"]["phase"] == "surprise"
+    game, state = _start("naval-1905")
+    assert game.state_fields(state)["naval"]["phase"] == "orders"
+    dice = ScriptedDice([4, 2, 5, 3, 6, 1] * 400)
+    while state.stage_key() == "naval":
+        request = game.next_request(state)
+        state, _ = game.apply(state, request, _answer(game, state, request), dice)
+    assert game.state_fields(state)["naval"]["phase"] == "done"

@@ -6,8 +6,8 @@ value, ``state.ask``; the naval game's questions are raised there by the naval s
 imports naval/flow.py, so that a land game's ``rsr status`` never loads the naval rules (start-up):
 
 * ``setup``: the naval set-up at the start (RSR 19.1-19.2);
-* ``start`` and ``run``: the Strategic Naval Sequence, one stage of the sequence of play (RSR 4.1; its one
-  step, sequence.NAVAL_SEQUENCE); ``run`` says whether the stage is over, else ``ask`` is its question;
+* ``start`` and ``step``: the Strategic Naval Sequence, one stage of the sequence of play (RSR 4.1), and each of
+  its steps (sequence.NAVAL_STEPS), which leaves its question in ``state.ask``;
 * ``arrivals``: the landings and disbanding of the Reinforcement Stages (RSR 7.4-7.5, RSR 18.5: the step
   ``naval-arrivals`` of sequence.REINFORCEMENT raises it);
 * ``decisions``: the naval decisions, for the table (loaded when a game first asks one);
@@ -16,10 +16,11 @@ imports naval/flow.py, so that a land game's ``rsr status`` never loads the nava
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rsr.decisions import Decision
 from rsr.engine import Context
+from rsr.rulesets.red_sun_rising.sequence import Go
 from rsr.rulesets.red_sun_rising.state import Ask, RsrState, Unit
 
 
@@ -45,13 +46,9 @@ class NavalSeam:
     def start(self, state: RsrState, ctx: Context) -> None:
         _flow().start(state, ctx)
 
-    def run(self, state: RsrState, ctx: Context) -> bool:
-        """RSR 4.11-4.15: carry the naval stage on; True once it is over."""
-        return bool(_flow().advance(state, ctx))
-
-    def ask(self, state: RsrState) -> Ask | None:
-        """The question the naval stage waits for (once ``run`` says it is not over)."""
-        return _flow().pending(state, state.request_base())
+    def step(self, state: RsrState, ctx: Context, key: str) -> Go:
+        """RSR 4.11-4.15: one step of the naval stage (sequence.NAVAL_STEPS); its question waits in ``state.ask``."""
+        return cast(Go, _flow().STEPS[key](state, ctx))
 
     def arrivals(self, state: RsrState) -> Ask | None:
         """RSR 7.4-7.5, RSR 18.5: the landings (Japan) or disbanding (Russia) of a Reinforcement Stage, if any."""

@@ -166,7 +166,22 @@ def digest_fields(state: RsrState) -> dict[str, Any]:
         fields["end_phase"] = SIDES.index(ask.side) if ask is not None else 2
     else:
         fields["end_phase"] = 2 if _reached_before(state, lambda k: k == "end") else 0
+    if state.naval is not None:
+        from rsr.engine import to_jsonable
+
+        fields["naval"] = {**to_jsonable(state.naval), "phase": naval_phase(state)}
     return fields
+
+
+def naval_phase(state: RsrState) -> str:
+    """The naval state's ``phase`` of ruleset version 0.3 (the stage of the Naval Sequence it was in), derived from
+    the step of the naval stage at rest (``naval-orders`` is ``orders``; the surprise attack, asked once, waits
+    while the step is already the next): ``done`` once a naval stage has been played, else ``orders``, as set up."""
+    if state.stage_key() == "naval" and state.step:
+        if state.ask is not None and state.ask.kind == "naval-surprise-attack":
+            return "surprise"
+        return state.step.removeprefix("naval-")
+    return "done" if _reached_before(state, lambda k: k == "naval") else "orders"
 
 
 def _reached_before(state: RsrState, matches: Any) -> bool:

@@ -85,13 +85,11 @@ def next_stage(state: RsrState) -> None:
         state.turn += 1
 
 
-def run_naval(state: RsrState, ctx: Context, side: str) -> Go:
-    """RSR 4.11-4.15: the Strategic Naval Sequence, as far as it goes without a naval decision; then its question
-    waits in ``state.ask`` and the stage goes on once it is answered."""
-    if NAVAL.run(state, ctx):
-        return Go.ON
-    state.ask = NAVAL.ask(state)
-    return Go.WAIT
+def run_naval(key: str) -> Run:
+    """RSR 4.11-4.15: a step of the Strategic Naval Sequence (sequence.NAVAL_STEPS), run by naval/flow.py."""
+    def run(state: RsrState, ctx: Context, side: str) -> Go:
+        return NAVAL.step(state, ctx, key)
+    return run
 
 
 def run_naval_arrivals(state: RsrState, ctx: Context, side: str) -> Go:
@@ -133,7 +131,11 @@ def run_end_of_turn(state: RsrState, ctx: Context, side: str) -> Go:
 
 # every step of sequence.py by its key, in the order of the sequence of play
 STEPS: dict[str, Run] = {
-    "naval": run_naval,
+    "naval-surprise": run_naval("naval-surprise"),
+    "naval-orders": run_naval("naval-orders"),
+    "naval-search": run_naval("naval-search"),
+    "naval-rounds": run_naval("naval-rounds"),
+    "naval-attrition": run_naval("naval-attrition"),
     "supply": supply.run_supply,
     "fleets": supply.run_fleet_moves,
     "naval-arrivals": run_naval_arrivals,

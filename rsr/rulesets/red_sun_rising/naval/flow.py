@@ -1,10 +1,10 @@
-"""The Strategic Naval Sequence of Play (RSR 4.1: RSR 4.11-4.15) as a table of stages, and the naval decisions.
+"""The Strategic Naval Sequence of Play (RSR 4.1: RSR 4.11-4.15): its steps, and the naval decisions.
 
-The Naval Sequence is data: :data:`STAGES` lists its stages in order (the surprise attack of RSR 18.83 in February
-1904, the sailing orders, the Naval Search Stage, the ten movement rounds with their raids and searches, the
-end of movement), each with its case, the question it may wait for, and what it does on its own. The naval
-state's ``phase`` names the current stage. ``advance`` walks the table until a stage waits; a battle found by
-a search (encounters.py) runs hour by hour (battle_flow.py) inside the stage that found it.
+The Naval Sequence is one stage of the game's sequence of play, its steps declared in sequence.py
+(``NAVAL_STEPS``: the surprise attack of RSR 18.83 in February 1904, the sailing orders, the Naval Search Stage,
+the ten movement rounds with their raids and searches, the end of movement and attrition) and run by turn.py
+like every land step, through :data:`STEPS` here; the game's ``state.step`` names the current one. A battle found
+by a search (encounters.py) runs hour by hour (battle_flow.py) inside the step that found it.
 
 Every question the naval game asks is one declared :class:`rsr.decisions.Decision` in the rule module that
 raises it (:data:`DECISIONS`, part of the game's one table in ruleset.py); the question waited for is
@@ -16,7 +16,6 @@ land Reinforcement Stages (:func:`land_stage_ask`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from rsr.decisions import Decision
@@ -39,6 +38,7 @@ from rsr.rulesets.red_sun_rising.naval import (
 )
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalAsk, NavalState, on_map_fleets, season
+from rsr.rulesets.red_sun_rising.sequence import Go
 
 ROUNDS = movement.ROUNDS  # RSR 4.14, RSR 7.0
 SIDES = ("russia", "japan")
@@ -109,7 +109,7 @@ def start(state: Any, ctx: Context) -> None:
     ports.capture(ctx, static, naval, state.control)
     ports.moor(static, naval, state.control)  # RSR 18.2
     admirals.turn_record(ctx, static, naval, state.turn)  # RSR 17.3, RSR 19.3: the Turn Record Track's admirals
-    naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
+    naval.orders_side, naval.orders, naval.round, naval.impulse = 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
     naval.plan_queue, naval.plan_unseals, naval.battle, naval.battle_case = [], [], None, ""
     naval.route_unseals = []
@@ -120,20 +120,29 @@ def start(state: Any, ctx: Context) -> None:
     for merchant in naval.merchants.values():
         merchant.moved, merchant.route_index = False, 0
         merchant.home_start = merchant.hex in static.home_ports  # RSR 7.0 errata
-    if state.turn == initiative.FEBRUARY_1904 and surprise.surprise_flotillas(static, naval):
-        naval.phase = "surprise"  # RSR 18.83 with RSR 19.0: the game begins with the surprise torpedo attack
 
 
-# -- the stages of the Naval Sequence ------------------------------------------------------------------------
+# -- the steps of the Naval Sequence (sequence.NAVAL_STEPS): each runs as far as it goes without a decision, then
+# leaves its question in ``state.ask`` ----------------------------------------------------------------------------
 
-def _surprise(state: Any, ctx: Context) -> bool:
-    return False  # RSR 18.83: the surprise attack is the Japanese player's decision (surprise.py)
+def _surprise(state: Any, ctx: Context) -> Go:
+    """RSR 18.83 with RSR 19.0: in February 1904 the game begins with the Japanese surprise torpedo attack (asked
+    once, where he has a torpedo flotilla on the map)."""
+    if state.turn != initiative.FEBRUARY_1904 or not surprise.surprise_flotillas(state.naval_static, state.naval):
+        return Go.ON
+    state.ask = surprise.surprise_ask(state, state.request_base())
+    return Go.ASKED
 
 
-def _search_stage(state: Any, ctx: Context) -> bool:
-    """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, RSR 6.0); False while a battle
-    waits for an admiral's hourly answer."""
-    return encounters.searches(state, ctx, "RSR 4.13")
+def _orders(state: Any, ctx: Context) -> Go:
+    """RSR 4.11-4.12: each side's sailing orders (the Russian first) and what it seals with them, then their dice."""
+    return Go.ON if orders.run_orders(state, ctx) else _waits(state, orders.orders_ask)
+
+
+def _search_stage(state: Any, ctx: Context) -> Go:
+    """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, RSR 6.0); a battle it starts
+    waits for the admirals' hourly answers."""
+    return Go.ON if encounters.searches(state, ctx, "RSR 4.13") else _waits(state)
 
 
 def _first_round(state: Any, ctx: Context) -> None:
@@ -141,6 +150,13 @@ def _first_round(state: Any, ctx: Context) -> None:
     naval: NavalState = state.naval
     naval.round, naval.impulse = 1, "russia"
     ctx.emit("round", f"naval movement round 1 of {ROUNDS}", "RSR 4.14", round=1)
+
+
+def _movement_stage(state: Any, ctx: Context) -> Go:
+    """RSR 4.14: the Naval Movement Stage, its ten rounds (:func:`_rounds`); round 0 until it opens."""
+    if state.naval.round == 0:
+        _first_round(state, ctx)
+    return Go.ON if _rounds(state, ctx) else _waits(state, movement.round_ask)
 
 
 def _rounds(state: Any, ctx: Context) -> bool:
@@ -172,67 +188,38 @@ def _rounds(state: Any, ctx: Context) -> bool:
         ctx.emit("round", f"naval movement round {naval.round} of {ROUNDS}", "RSR 4.14", round=naval.round)
 
 
-def _attrition(state: Any, ctx: Context) -> bool:
+def _attrition(state: Any, ctx: Context) -> Go:
     """RSR 4.14 (its end), RSR 4.15: blockade, mines, lost at sea, the in-Port side, attrition; the Naval Sequence
-    is over. (It asks nothing, so the state never pauses here: its digest never shows this stage.)"""
+    is over. (It asks nothing, so the game never waits here.)"""
     _end_of_movement(state, ctx)
-    return True
+    return Go.ON
 
 
-def _no_question(state: Any, base: str) -> NavalAsk | None:
-    return None
+def _waits(state: Any, stage_ask: Callable[[Any, str], NavalAsk | None] | None = None) -> Go:
+    """The step waits for the question :func:`pending` finds; it runs again once that is answered."""
+    state.ask = pending(state, state.request_base(), stage_ask)
+    return Go.WAIT
 
 
-def _nothing(state: Any, ctx: Context) -> None:
-    return None
+# every step of sequence.NAVAL_STEPS by its key, in the order of the Naval Sequence (turn.py runs them)
+STEPS: dict[str, Callable[[Any, Context], Go]] = {
+    "naval-surprise": _surprise,       # RSR 18.83, February 1904 only (RSR 19.0)
+    "naval-orders": _orders,           # RSR 4.11-4.12, the Naval Initiative Stages
+    "naval-search": _search_stage,     # RSR 4.13, the Naval Search Stage
+    "naval-rounds": _movement_stage,   # RSR 4.14, the Naval Movement Stage
+    "naval-attrition": _attrition,     # RSR 4.15, its end and the Attrition Stage
+}
 
 
-@dataclass(frozen=True)
-class NavalStage:
-    """One stage of the Naval Sequence: its key (the naval state's ``phase``), its case, the question it may
-    wait for, what it does on its own (``run``: True once it is over) and what starts it (``enter``)."""
-
-    key: str
-    case: str
-    ask: Callable[[Any, str], NavalAsk | None]
-    run: Callable[[Any, Context], bool]
-    enter: Callable[[Any, Context], None] = _nothing
-
-
-STAGES: dict[str, NavalStage] = {stage.key: stage for stage in (  # in the order of the Naval Sequence
-    NavalStage("surprise", "RSR 18.83", surprise.surprise_ask, _surprise),   # February 1904 only (RSR 19.0)
-    NavalStage("orders", "RSR 4.11-4.12", orders.orders_ask, orders.run_orders),  # Naval Initiative Stages
-    NavalStage("search", "RSR 4.13", _no_question, _search_stage),          # Naval Search Stage
-    NavalStage("rounds", "RSR 4.14", movement.round_ask, _rounds, _first_round),  # Naval Movement Stage
-    NavalStage("attrition", "RSR 4.15", _no_question, _attrition),          # its end, the Attrition Stage
-)}
-ORDER = tuple(STAGES)
-
-
-def advance(state: Any, ctx: Context) -> bool:
-    """Run the Naval Sequence up to the next decision, stage after stage in the order of :data:`STAGES`; True
-    once it is over (RSR 4.15 done)."""
-    naval: NavalState = state.naval
-    while naval.phase in STAGES:
-        if not STAGES[naval.phase].run(state, ctx):
-            return False
-        later = ORDER[ORDER.index(naval.phase) + 1:]
-        naval.phase = later[0] if later else "done"
-        if later:
-            STAGES[later[0]].enter(state, ctx)
-    return naval.phase == "done"
-
-
-def pending(state: Any, base: str) -> NavalAsk | None:
-    """The question the Naval Sequence waits for, as one value: a battle's hourly question first, then a
-    raid's choice (RSR 7.2), then the current stage's."""
+def pending(state: Any, base: str, stage_ask: Callable[[Any, str], NavalAsk | None] | None = None) -> NavalAsk | None:
+    """The question a step of the Naval Sequence waits for: a battle's hourly question first, then a raid's choice
+    (RSR 7.2), then the step's own (``stage_ask``)."""
     naval: NavalState = state.naval
     if naval.battle is not None and naval.battle.asking is not None:
         return battle_flow.pending(naval.battle, f"{base}/battle/r{naval.round}/hex{naval.battle.hex}")
     if naval.raid_asking:  # RSR 7.2
         return raid.raid_ask(naval, base)
-    stage = STAGES.get(naval.phase)
-    return stage.ask(state, base) if stage is not None else None
+    return stage_ask(state, base) if stage_ask is not None else None
 
 
 def land_stage_ask(state: Any, base: str) -> NavalAsk | None:

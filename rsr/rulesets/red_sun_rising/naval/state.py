@@ -46,8 +46,9 @@ class Merchant:
 
 # The question the naval game waits for is the game's one pending value (``RsrState.ask``: which decision, for
 # whom, under which request id, with what context), raised by the naval step of the sequence of play from
-# ``flow.pending`` (the naval state keeps the words its digest has always covered: the stage, the queue of sealed
-# answers, the raid and the battle's step).
+# ``flow.pending`` (the naval state keeps the words its digest has always covered: the queue of sealed answers, the
+# raid and the battle's step; the step of the Naval Sequence is the game's ``state.step``, its digest form
+# red_sun_rising/state.py's ``naval_phase``).
 NavalAsk = Ask
 
 
@@ -72,7 +73,6 @@ class NavalState:
     mines: dict[str, int] = field(default_factory=dict)         # RSR 16.0: naval hex -> mine level
     attrition_sinking_used: bool = False                        # RSR 15.15: the 7-8 result happens once
     naval_brigades: int = 0                                     # RSR 18.5
-    phase: str = "orders"                                       # a key of flow.STAGES, or done
     orders_side: int = 0                                        # 0 russia, 1 japan
     orders: dict[str, Any] = field(default_factory=dict)        # side -> signed sailing orders
     round: int = 0

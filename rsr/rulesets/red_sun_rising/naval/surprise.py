@@ -51,18 +51,14 @@ def surprise_attack(state: Any, ctx: Context, targets: dict[str, str]) -> None:
 
 
 def _apply(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
-    naval: NavalState = state.naval
-    if naval.phase != "surprise":
-        raise RulesError("the surprise torpedo attack is made once, when the game begins (RSR 18.83, 19.0)")
     if not isinstance(answer, dict) or set(answer) != {"attacks"} or not isinstance(answer["attacks"], dict) \
             or not all(isinstance(k, str) and isinstance(v, str) for k, v in answer["attacks"].items()):
         raise RulesError("a surprise attack answer is {attacks: {Japanese torpedo flotilla: Russian capital ship}}")
-    surprise_attack(state, ctx, dict(answer["attacks"]))
-    naval.phase = "orders"  # RSR 19.0: the sailing orders follow
+    surprise_attack(state, ctx, dict(answer["attacks"]))  # (made once: the step that asks it, flow.py, is then over)
 
 
 def surprise_ask(state: Any, base: str) -> NavalAsk:
-    """RSR 18.83, RSR 19.0: asked once, at the start of the February 1904 Naval Sequence (flow.start)."""
+    """RSR 18.83, RSR 19.0: asked once, at the start of the February 1904 Naval Sequence (flow.py's first step)."""
     return NavalAsk("naval-surprise-attack", "japan", f"{base}/japan/surprise-attack")
 
 
