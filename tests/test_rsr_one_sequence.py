@@ -127,3 +127,14 @@ def test_the_digest_keeps_the_naval_phase_of_version_0_3() -> None:
         request = game.next_request(state)
         state, _ = game.apply(state, request, _answer(game, state, request), dice)
     assert game.state_fields(state)["naval"]["phase"] == "done"
+
+
+def test_a_raid_choice_waits_in_the_pending_value_and_the_digest_keeps_its_hex() -> None:
+    """RSR 7.2: the hex whose raid waits for the Russian's choice is the pending question's context; the digest's form
+    keeps it as the naval state's ``raid_asking`` of version 0.3 (0 while no raid waits)."""
+    game, state = _start("naval-1905")
+    assert "raid_asking" not in state.naval.__dict__ and game.state_fields(state)["naval"]["raid_asking"] == 0
+    state.ask = raid.raid_ask(state, 31)
+    assert state.ask.id == f"t{state.turn}/naval/round0/russia/raid/hex31"
+    assert game.state_fields(state)["naval"]["raid_asking"] == 31
+    assert raid.RAID.request(state, state.ask).options["hex"] == 31

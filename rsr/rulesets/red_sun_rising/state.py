@@ -169,7 +169,8 @@ def digest_fields(state: RsrState) -> dict[str, Any]:
     if state.naval is not None:
         from rsr.engine import to_jsonable
 
-        fields["naval"] = {**to_jsonable(state.naval), "phase": naval_phase(state)}
+        raiding = ask.data["hex"] if ask is not None and kind == "naval-raid" else 0  # RSR 7.2: raid_asking
+        fields["naval"] = {**to_jsonable(state.naval), "phase": naval_phase(state), "raid_asking": raiding}
     return fields
 
 

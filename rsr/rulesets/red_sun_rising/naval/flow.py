@@ -196,8 +196,10 @@ def _attrition(state: Any, ctx: Context) -> Go:
 
 
 def _waits(state: Any, stage_ask: Callable[[Any, str], NavalAsk | None] | None = None) -> Go:
-    """The step waits for the question :func:`pending` finds; it runs again once that is answered."""
-    state.ask = pending(state, state.request_base(), stage_ask)
+    """The step waits for the question a rule raised (a raid's choice, RSR 7.2), else the one :func:`pending`
+    finds; it runs again once that is answered."""
+    if state.ask is None:
+        state.ask = pending(state, state.request_base(), stage_ask)
     return Go.WAIT
 
 
@@ -212,13 +214,11 @@ STEPS: dict[str, Callable[[Any, Context], Go]] = {
 
 
 def pending(state: Any, base: str, stage_ask: Callable[[Any, str], NavalAsk | None] | None = None) -> NavalAsk | None:
-    """The question a step of the Naval Sequence waits for: a battle's hourly question first, then a raid's choice
-    (RSR 7.2), then the step's own (``stage_ask``)."""
+    """The question a step of the Naval Sequence waits for: a battle's hourly question first, then the step's own
+    (``stage_ask``)."""
     naval: NavalState = state.naval
     if naval.battle is not None and naval.battle.asking is not None:
         return battle_flow.pending(naval.battle, f"{base}/battle/r{naval.round}/hex{naval.battle.hex}")
-    if naval.raid_asking:  # RSR 7.2
-        return raid.raid_ask(naval, base)
     return stage_ask(state, base) if stage_ask is not None else None
 
 

@@ -46,9 +46,9 @@ class Merchant:
 
 # The question the naval game waits for is the game's one pending value (``RsrState.ask``: which decision, for
 # whom, under which request id, with what context), raised by the naval step of the sequence of play from
-# ``flow.pending`` (the naval state keeps the words its digest has always covered: the queue of sealed answers, the
-# raid and the battle's step; the step of the Naval Sequence is the game's ``state.step``, its digest form
-# red_sun_rising/state.py's ``naval_phase``).
+# ``flow.pending`` or by the rule (a raid's choice, RSR 7.2). The naval state keeps the words its digest has always
+# covered (the queue of sealed answers, the battle's step); the step of the Naval Sequence is the game's
+# ``state.step`` and the raid's hex is in ``state.ask`` (red_sun_rising/state.py's digest form derives both).
 NavalAsk = Ask
 
 
@@ -86,7 +86,6 @@ class NavalState:
     plan_queue: list[str] = field(default_factory=list)         # "seal:<side>" / "unseal:<side>" asks
     plan_unseals: list[str] = field(default_factory=list)       # sides whose sealed plan awaits unsealing
     route_unseals: list[str] = field(default_factory=list)      # sides whose sealed routes await unsealing
-    raid_asking: int = 0                                        # RSR 7.2: the hex whose raid waits for a choice
     raid_choices: dict[str, str] = field(default_factory=dict)  # RSR 7.2: naval hex -> merchant fleet to sink
     reserve: list[str] = field(default_factory=list)            # RSR 19.3: arrived by the track, no fleet yet
     withdrawn: list[str] = field(default_factory=list)          # RSR 17.3, RSR 19.3: left the game alive, in order
