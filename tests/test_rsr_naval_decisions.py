@@ -85,7 +85,8 @@ def test_a_wrong_shape_is_refused_before_any_rule_with_the_one_line_error() -> N
 
 
 def test_the_naval_sequence_is_a_table_of_stages() -> None:
-    """RSR 4.1: the steps of the naval stage in the order of the Naval Sequence, each with its case, each run here."""
+    """RSR 4.1, RSR 4.15: the steps of the naval stage in the order of the Naval Sequence, each with its case, each
+    run by flow.py."""
     steps = STAGES["naval"].steps
     assert [s.key for s in steps] == list(flow.STEPS) == ["naval-surprise", "naval-orders", "naval-search",
                                                           "naval-rounds", "naval-attrition"]
