@@ -125,15 +125,6 @@ def start(state: Any, ctx: Context) -> None:
 # -- the steps of the Naval Sequence (sequence.NAVAL_STEPS): each runs as far as it goes without a decision, then
 # leaves its question in ``state.ask`` ----------------------------------------------------------------------------
 
-def _surprise(state: Any, ctx: Context) -> Go:
-    """RSR 18.83 with RSR 19.0: in February 1904 the game begins with the Japanese surprise torpedo attack (asked
-    once, where he has a torpedo flotilla on the map)."""
-    if state.turn != initiative.FEBRUARY_1904 or not surprise.surprise_flotillas(state.naval_static, state.naval):
-        return Go.ON
-    state.ask = surprise.surprise_ask(state, state.request_base())
-    return Go.ASKED
-
-
 def _orders(state: Any, ctx: Context) -> Go:
     """RSR 4.11-4.12: each side's sailing orders (the Russian first) and what it seals with them, then their dice."""
     return Go.ON if orders.run_orders(state, ctx) else _waits(state, orders.orders_ask)
@@ -205,7 +196,7 @@ def _waits(state: Any, stage_ask: Callable[[Any, str], NavalAsk | None] | None =
 
 # every step of sequence.NAVAL_STEPS by its key, in the order of the Naval Sequence (turn.py runs them)
 STEPS: dict[str, Callable[[Any, Context], Go]] = {
-    "naval-surprise": _surprise,       # RSR 18.83, February 1904 only (RSR 19.0)
+    "naval-surprise": surprise.run_surprise,  # RSR 18.83, February 1904 only (RSR 19.0)
     "naval-orders": _orders,           # RSR 4.11-4.12, the Naval Initiative Stages
     "naval-search": _search_stage,     # RSR 4.13, the Naval Search Stage
     "naval-rounds": _movement_stage,   # RSR 4.14, the Naval Movement Stage
