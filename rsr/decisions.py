@@ -12,8 +12,8 @@ Errors are typed: :class:`ShapeError` for an answer of the wrong form (caught be
 :class:`RuleBroken` for a well-formed answer the rules forbid, with the case it breaks as a field. Both are
 :class:`rsr.errors.RulesError`, so the engine reports them as it always has.
 
-Adding a decision is one object (see docs/architecture.md, "Adding a decision"). Red Sun Rising's land game is
-built on it; its naval game still asks its own questions (red_sun_rising/naval_seam.py).
+Adding a decision is one object (see docs/architecture.md, "Adding a decision"). Red Sun Rising's land and naval
+games are built on it, as one table (red_sun_rising/ruleset.py).
 """
 
 from __future__ import annotations
@@ -153,13 +153,29 @@ class DecisionDriver:
     """
 
     def __init__(self, game: str, decisions: Iterable[Decision], advance: Callable[[Any, Context], None],
-                 policies: Iterable[Policy] = ()) -> None:
-        """``policies`` are those of questions asked another way (Red Sun Rising's naval game, for now)."""
+                 policies: Iterable[Policy] = (), later: Callable[[], Iterable[Decision]] | None = None) -> None:
+        """``later`` gives more decisions, whose modules are imported only when a game first asks one of them
+        (Red Sun Rising's naval game: start-up); ``policies`` are the policies of those."""
         self.game = game
         self.decisions = {d.kind: d for d in decisions}
         self.advance = advance
         self.policies = {d.policy.name: d.policy for d in self.decisions.values() if d.policy is not None}
         self.policies.update((p.name, p) for p in policies)
+        self._later = later
+
+    def decision(self, kind: str) -> Decision | None:
+        """The decision of this kind (None: the ruleset has none)."""
+        if kind not in self.decisions and self._later is not None:
+            for decision in self._later():
+                self.decisions.setdefault(decision.kind, decision)
+            self._later = None
+        return self.decisions.get(kind)
+
+    def _declared(self, kind: str) -> Decision:
+        decision = self.decision(kind)
+        if decision is None:  # (a rule raised a question no table declares: a bug, said plainly)
+            raise RulesError(f"{self.game} has no decision {kind!r}")
+        return decision
 
     def policy_defaults(self) -> dict[str, Any]:
         return {name: p.default for name, p in self.policies.items() if p.default is not None}
@@ -167,7 +183,7 @@ class DecisionDriver:
     def next_request(self, state: Any) -> Request | None:
         if state.finished or state.ask is None:
             return None
-        return self.decisions[state.ask.kind].request(state, state.ask)
+        return self._declared(state.ask.kind).request(state, state.ask)
 
     def apply(self, state: Any, request: Request, answer: Any, dice: Dice,
               owned: bool = False) -> tuple[Any, list[Event]]:
@@ -177,7 +193,7 @@ class DecisionDriver:
         ask = state.ask
         if ask is None or ask.id != request.id:
             raise RulesError(f"the game does not ask for {request.id} now")
-        decision = self.decisions[ask.kind]
+        decision = self._declared(ask.kind)
         decision.check_shape(answer)
         state.ask = None
         decision.apply(state, ctx, ask, answer)
@@ -186,7 +202,7 @@ class DecisionDriver:
 
     def answer_by_policy(self, state: Any, request: Request, rule: Any) -> Any:
         ask = state.ask
-        decision = self.decisions.get(request.kind)
+        decision = self.decision(request.kind)
         if ask is None or decision is None or decision.policy is None:
             return None
         return decision.policy.answer(state, ask, request, rule)

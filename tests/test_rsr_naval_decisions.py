@@ -18,6 +18,7 @@ from rsr.fairdice import ScriptedDice
 from rsr.rulesets import get_ruleset
 from rsr.rulesets.red_sun_rising.naval import battle_flow, bot, flow, plans
 from rsr.rulesets.red_sun_rising.naval.state import NavalAsk
+from rsr.rulesets.red_sun_rising.sequence import STAGES
 from rsr.scenario import Scenario, load_scenario
 
 
@@ -58,13 +59,13 @@ def test_each_decision_lives_in_the_module_of_its_rule() -> None:
 
 @pytest.mark.parametrize("scenario", ["naval-1904", "naval-1905"])
 def test_the_pending_question_is_one_value_that_makes_the_request(scenario: str) -> None:
-    """Through a Naval Sequence asked round by round, every request is the one its pending NavalAsk and its
-    declared decision make (same id, kind, case, prompt, options, template, sealing)."""
+    """Through a Naval Sequence asked round by round, every request is the one its pending question (``state.ask``)
+    and its declared decision make (same id, kind, case, prompt, options, template, sealing)."""
     game, state = _game(scenario)
     dice = ScriptedDice([3] * 400)
     seen: set[str] = set()
     while (request := game.next_request(state)) is not None and state.stage_key() == "naval":
-        ask = flow.pending(state, f"t{state.turn}/naval")
+        ask = state.ask
         assert ask is not None and (ask.kind, ask.side, ask.id) == (request.kind, request.side, request.id)
         made = flow.DECISIONS[ask.kind].request(state, ask)
         assert (made.case, made.prompt, made.options, made.template, made.sealable, made.unseals) == \
@@ -77,17 +78,19 @@ def test_the_pending_question_is_one_value_that_makes_the_request(scenario: str)
 def test_a_wrong_shape_is_refused_before_any_rule_with_the_one_line_error() -> None:
     """RSR 4.11: sailing orders with an unknown key are a ShapeError carrying the orders' form."""
     game, state = _game("naval-1905")
-    ask = flow.pending(state, f"t{state.turn}/naval")
+    ask = state.ask
     assert ask is not None and ask.kind == "sailing-orders"
     with pytest.raises(ShapeError, match="sailing orders are a mapping with keys"):
         flow.answer(state, Context(ScriptedDice([])), ask, {"fleets": {}, "wishes": True})
 
 
 def test_the_naval_sequence_is_a_table_of_stages() -> None:
-    """RSR 4.1: the stages in the order of the Naval Sequence, each with its case."""
-    assert list(flow.STAGES) == ["surprise", "orders", "search", "rounds", "attrition"]
-    assert [s.case for s in flow.STAGES.values()] == ["RSR 18.83", "RSR 4.11-4.12", "RSR 4.13", "RSR 4.14",
-                                                      "RSR 4.15"]
+    """RSR 4.1, RSR 4.15: the steps of the naval stage in the order of the Naval Sequence, each with its case, each
+    run by flow.py."""
+    steps = STAGES["naval"].steps
+    assert [s.key for s in steps] == list(flow.STEPS) == ["naval-surprise", "naval-orders", "naval-search",
+                                                          "naval-rounds", "naval-attrition"]
+    assert [s.case for s in steps] == ["RSR 18.83", "RSR 4.11-4.12", "RSR 4.13", "RSR 4.14", "RSR 4.14-4.15"]
 
 
 def test_every_battle_step_and_hourly_question_is_declared() -> None:

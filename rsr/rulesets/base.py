@@ -7,8 +7,7 @@ four methods of the engine's interface (``next_request``, ``apply``, ``answer_by
 from a :class:`rsr.decisions.DecisionDriver`: a ruleset built on it declares its decisions and its sequence
 of play, and writes none of those four itself.
 
-Both rulesets are built on it; Red Sun Rising's naval game still asks its own questions, which its adapter
-routes through red_sun_rising/naval_seam.py.
+Both rulesets are built on it (Red Sun Rising with its naval game: one table, one pending question).
 """
 
 from __future__ import annotations

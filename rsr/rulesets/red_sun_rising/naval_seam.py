@@ -1,31 +1,27 @@
 """Where the land game meets the naval game (naval/flow.py), in one object: :data:`NAVAL`.
 
-The land game's questions are declared decisions held in ``state.ask`` (ruleset.py, rsr/decisions.py); the
-naval game still builds and applies its own requests, so while ``state.ask`` is None the game
-waits for the naval game's question, if any. Every call from the land side to the naval side goes through
-this object, and nothing else imports naval/flow.py:
+Every question of the game, land or naval, is a declared decision in one table (ruleset.py) and waits as one
+value, ``state.ask``; the naval game's questions are raised there by the naval steps of the sequence of play
+(turn.py). Every other call from the land side to the naval side goes through this object, and nothing else
+imports naval/flow.py, so that a land game's ``rsr status`` never loads the naval rules (start-up):
 
 * ``setup``: the naval set-up at the start (RSR 19.1-19.2);
-* ``start`` and ``run``: the Strategic Naval Sequence, one stage of the sequence of play (RSR 4.1; its one
-  step, sequence.NAVAL_SEQUENCE); ``run`` says whether the stage is over;
-* ``question``: the naval question the game waits for now (the naval stage's, or the landings and disbanding
-  of the Reinforcement Stages, RSR 7.4-7.5, RSR 18.5: the step ``naval`` of sequence.REINFORCEMENT waits for it);
-* ``apply``, ``answer_by_policy`` and ``POLICIES``: answering it (ruleset.py calls them while ``state.ask``
-  is None);
+* ``start`` and ``step``: the Strategic Naval Sequence, one stage of the sequence of play (RSR 4.1), and each of
+  its steps (sequence.NAVAL_STEPS), which leaves its question in ``state.ask``;
+* ``arrivals``: the landings and disbanding of the Reinforcement Stages (RSR 7.4-7.5, RSR 18.5: the step
+  ``naval-arrivals`` of sequence.REINFORCEMENT raises it);
+* ``decisions``: the naval decisions, for the table (loaded when a game first asks one);
 * ``end_of_turn`` (RSR 18.1, RSR 18.2, RSR 8.78) and ``describe``.
-
-Once the naval game's questions are declared decisions too, they join ruleset.py's table and ``state.ask``;
-``question``, ``apply``, ``answer_by_policy`` and ``POLICIES`` then go, and ``run`` (with the Reinforcement
-Stage's naval step) raises them as every land step does.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from rsr.decisions import Policy
-from rsr.engine import Context, Request
-from rsr.rulesets.red_sun_rising.state import RsrState, Unit
+from rsr.decisions import Decision
+from rsr.engine import Context
+from rsr.rulesets.red_sun_rising.sequence import Go
+from rsr.rulesets.red_sun_rising.state import Ask, RsrState, Unit
 
 
 def _flow() -> Any:
@@ -40,18 +36,6 @@ def embarked_unit(unit_id: str, counter: Any) -> Unit:
     return Unit(id=unit_id, side=counter.side, hex=None, steps=counter.steps)
 
 
-# the naval questions' standing policies (docs/protocol.md), listed with the land ones
-POLICIES = (
-    Policy("disband", ("never", "ask"), default="never",  # RSR 18.5
-           answer=lambda state, ask, request, rule: {"disband": {}} if rule == "never" else None),
-    Policy("raid", ("most-cargo", "lowest-id", "ask"), default="most-cargo",  # RSR 7.2: which merchant fleet
-           answer=lambda state, ask, request, rule: (  # a raid sinks
-               {"sink": _flow().raid_by_policy(state.naval, int(request.options["hex"]), rule)}
-               if rule in ("most-cargo", "lowest-id") else None)),
-)
-_BY_KIND = {"naval-disband": POLICIES[0], "naval-raid": POLICIES[1]}
-
-
 class NavalSeam:
     """The land game's one door into the naval game (see the module's docstring)."""
 
@@ -62,35 +46,16 @@ class NavalSeam:
     def start(self, state: RsrState, ctx: Context) -> None:
         _flow().start(state, ctx)
 
-    def run(self, state: RsrState, ctx: Context) -> bool:
-        """RSR 4.11-4.15: carry the naval stage on; True once it is over."""
-        return bool(_flow().advance(state, ctx))
+    def step(self, state: RsrState, ctx: Context, key: str) -> Go:
+        """RSR 4.11-4.15: one step of the naval stage (sequence.NAVAL_STEPS); its question waits in ``state.ask``."""
+        return cast(Go, _flow().STEPS[key](state, ctx))
 
-    def question(self, state: RsrState) -> Request | None:
-        """The naval question the game waits for now, or None."""
-        key = state.stage_key()
-        if key == "naval":
-            return _flow().next_request(state, state.request_base())
-        if state.naval is None:
-            return None
-        if key == "japan.reinforcement":
-            return _flow().landing_request(state, state.request_base())  # RSR 7.4-7.5
-        if key == "russia.reinforcement":
-            return _flow().disband_request(state, state.request_base())  # RSR 18.5
-        return None
+    def arrivals(self, state: RsrState) -> Ask | None:
+        """RSR 7.4-7.5, RSR 18.5: the landings (Japan) or disbanding (Russia) of a Reinforcement Stage, if any."""
+        return _flow().land_stage_ask(state, state.request_base()) if state.naval is not None else None
 
-    def apply(self, state: RsrState, ctx: Context, request: Request, answer: Any) -> None:
-        flow = _flow()
-        if request.kind == "naval-landings":
-            flow.apply_landings(state, ctx, answer)
-        elif request.kind == "naval-disband":
-            flow.apply_disband(state, ctx, answer, embarked_unit)
-        else:
-            flow.apply(state, ctx, request, answer)
-
-    def answer_by_policy(self, state: RsrState, request: Request, rule: Any) -> Any:
-        policy = _BY_KIND.get(request.kind)
-        return None if policy is None else policy.answer(state, None, request, rule)
+    def decisions(self) -> tuple[Decision, ...]:
+        return tuple(_flow().DECISIONS.values())
 
     def end_of_turn(self, state: RsrState, ctx: Context) -> None:
         """RSR 18.1 repairs, RSR 18.2 captures, RSR 8.78 morale in port."""

@@ -127,7 +127,7 @@ def rebuild(state: RsrState, ctx: Context, side: str, unit_ids: list[Any]) -> No
         ctx.emit("rebuilt", f"{unit_id} is rebuilt to full strength", "RSR 17.2", unit=unit_id)
 
 
-# -- the Reinforcement Stage's order (sequence.REINFORCEMENT; the naval landings before it: naval_seam.py) ---
+# -- the Reinforcement Stage's order (sequence.REINFORCEMENT; the naval landings before it: step naval-arrivals) ---
 
 
 def run_assignments(state: RsrState, ctx: Context, side: str) -> Go:

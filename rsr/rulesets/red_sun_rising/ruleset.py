@@ -1,28 +1,26 @@
 """The Red Sun Rising ruleset (RSR 4.0): set-up, result, views; the play itself is declared data.
 
-The sequence of play runs in ``turn.py`` (the stages of sequence.py, each with its declared steps); every
-question a land player answers is a declared decision, in the rule module that raises it (``DECISIONS``
-below); the generic driver (rsr/decisions.py) turns the pending question (``state.ask``) into a request and
-applies the answer. The naval game still asks its own questions, through one door: naval_seam.py. See
+The sequence of play runs in ``turn.py`` (the stages of sequence.py, each with its declared steps, the Strategic
+Naval Sequence one of them); every question a player answers, land or naval, is a declared decision, in the rule
+module that raises it (``DECISIONS`` below, and naval/flow.py's ``DECISIONS``); the generic driver
+(rsr/decisions.py) turns the pending question (``state.ask``) into a request and applies the answer. See
 docs/architecture.md.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from rsr.decisions import DecisionDriver
-from rsr.engine import Context, Event, Request
+from rsr.engine import Context, Event
 from rsr.errors import BadInput
-from rsr.fairdice import Dice, NoDice
+from rsr.fairdice import NoDice
 from rsr.rulesets import register
 from rsr.rulesets.red_sun_rising import (
     activation,
     combat,
     defences,
     movement,
-    naval_seam,
     reinforcements,
     retreat,
     stacking,
@@ -31,6 +29,7 @@ from rsr.rulesets.red_sun_rising import (
 )
 from rsr.rulesets.red_sun_rising.data import load_static
 from rsr.rulesets.red_sun_rising.hooks import RsrHooks
+from rsr.rulesets.red_sun_rising.naval import ports, raid
 from rsr.rulesets.red_sun_rising.naval_seam import NAVAL
 from rsr.rulesets.red_sun_rising.sequence import IMPLEMENTED, STAGES
 from rsr.rulesets.red_sun_rising.state import RsrState, Unit, digest_fields
@@ -51,11 +50,13 @@ def check_options(options: dict[str, Any], where: str) -> None:
             raise BadInput(f"{where}: option {name!r} is true or false, not {options[name]!r}")
 
 
-# Every land decision, in the order of the sequence of play (RSR 4.21-4.35); the naval game's questions are
-# asked through naval_seam.py, and its policies (disband, raid) listed with these.
+# Every land decision, in the order of the sequence of play (RSR 4.21-4.35); the naval game's (naval/flow.py
+# DECISIONS: the Strategic Naval Sequence, RSR 4.11-4.15, and the Reinforcement Stages' landings and disbanding,
+# RSR 7.5, RSR 18.5) join the table when a game first asks one (start-up); their policies are listed now.
 DECISIONS = (supply.FEEDING, supply.FLEET_MOVES, reinforcements.ASSIGNMENTS, movement.LAND_MOVEMENT,
              stacking.OVERSTACK, retreat.RETREATS, combat.ATTACKS, combat.STEP_LOSSES, defences.TRENCHES)
-DRIVER = DecisionDriver("Red Sun Rising", DECISIONS, turn.advance, naval_seam.POLICIES)
+NAVAL_POLICIES = tuple(d.policy for d in (ports.DISBAND, raid.RAID) if d.policy is not None)  # RSR 18.5, RSR 7.2
+DRIVER = DecisionDriver("Red Sun Rising", DECISIONS, turn.advance, NAVAL_POLICIES, later=NAVAL.decisions)
 
 
 class RedSunRising(RsrHooks):
@@ -129,29 +130,6 @@ class RedSunRising(RsrHooks):
         turn.advance(state, opening)
         state.opening_events = opening.events
         return state
-
-    # -- the oracle: the land game's question (state.ask), else the naval game's --------------------------
-
-    def next_request(self, state: RsrState) -> Request | None:
-        if state.finished:
-            return None
-        return DRIVER.next_request(state) if state.ask is not None else NAVAL.question(state)
-
-    def apply(self, state: RsrState, request: Request, answer: Any, dice: Dice,
-              owned: bool = False) -> tuple[RsrState, list[Event]]:
-        if state.ask is not None:
-            return DRIVER.apply(state, request, answer, dice, owned)
-        state = state if owned else copy.deepcopy(state)  # the naval game's answer, applied as the driver would
-        ctx = Context(dice)
-        ctx.events, state.opening_events = list(state.opening_events), []
-        NAVAL.apply(state, ctx, request, answer)
-        turn.advance(state, ctx)
-        return state, ctx.events
-
-    def answer_by_policy(self, state: RsrState, request: Request, rule: Any) -> Any:
-        if state.ask is not None:
-            return DRIVER.answer_by_policy(state, request, rule)
-        return NAVAL.answer_by_policy(state, request, rule)
 
     # -- views -------------------------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ class Go(Enum):
 
     ON = "on"        # the step is over: run the next one
     ASKED = "asked"  # it left its question in ``state.ask``; the step is over once that is answered
-    WAIT = "wait"    # a question is pending (``state.ask`` or the naval game's); run the step again after it
+    WAIT = "wait"    # it left its question in ``state.ask``; run the step again once that is answered
     ROUND = "round"  # RSR 4.24: another assault round; run the stage's steps again from the first
 
 
@@ -44,7 +44,7 @@ DONE = "done"  # RsrState.step once a stage's steps are over (its last question 
 
 SUPPLY = (Step("supply", "RSR 10.3-10.4, 10.32", asks="fleet-feeding"),
           Step("fleets", "RSR 10.25", asks="fleet-moves"))
-REINFORCEMENT = (Step("naval-arrivals", "RSR 7.4-7.5, 18.5", asks="naval-landings, naval-disband (naval_seam.py)"),
+REINFORCEMENT = (Step("naval-arrivals", "RSR 7.4-7.5, 18.5", asks="naval-landings, naval-disband"),
                  Step("assignments", "RSR 14.0, RSR 17.0-17.2", asks="assignments"),
                  Step("heading", "RSR 4.0"))  # the report heads what follows with the next stage's name
 MOVEMENT = (Step("orders", "RSR 4.23, 9.1", asks="land-movement"),
@@ -71,12 +71,18 @@ LAND_SEQUENCE: tuple[Stage, ...] = (
     Stage("end", None, "End Stage", "4.35", END),
 )
 
-# -- naval game (issue 12): the Strategic Naval Sequence of Play (4.11-4.15) as one stage before the land
-# sequences; a scenario that plays it lists "naval" first.
-NAVAL_SEQUENCE: tuple[Stage, ...] = (
-    Stage("naval", None, "Strategic Naval Sequence", "4.1",
-          (Step("naval", "RSR 4.11-4.15", asks="the naval game's decisions (naval_seam.py)"),)),
-)
+# -- the Strategic Naval Sequence of Play (RSR 4.11-4.15) as one stage before the land sequences (a scenario that plays
+# it lists "naval" first); its steps run in naval/flow.py (``STEPS``), and a battle a search finds runs hour by hour
+# inside the step that found it (naval/battle_flow.py).
+BATTLE_ASKS = ("naval-refuse, naval-search-again, naval-range, naval-secondary, naval-targets, naval-targets-unseal, "
+               "naval-torpedo")  # a battle's hourly questions (naval/battle_flow.py)
+NAVAL_STEPS = (Step("naval-surprise", "RSR 18.83", asks="naval-surprise-attack"),  # February 1904 only (RSR 19.0)
+               Step("naval-orders", "RSR 4.11-4.12", asks="sailing-orders, naval-routes, battle-plan, "
+                                                      "naval-routes-unseal, battle-plan-unseal"),
+               Step("naval-search", "RSR 4.13", asks=BATTLE_ASKS),
+               Step("naval-rounds", "RSR 4.14", asks=f"naval-round, naval-raid, {BATTLE_ASKS}"),
+               Step("naval-attrition", "RSR 4.14-4.15"))
+NAVAL_SEQUENCE: tuple[Stage, ...] = (Stage("naval", None, "Strategic Naval Sequence", "4.1", NAVAL_STEPS),)
 
 STAGES = {stage.key: stage for stage in NAVAL_SEQUENCE + LAND_SEQUENCE}
 

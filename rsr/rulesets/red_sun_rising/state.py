@@ -106,7 +106,7 @@ class RsrState:
     advance_pending: list[str] = field(default_factory=list)      # vacated hexes awaiting an advance (11.3)
     declared_round: list[dict[str, Any]] = field(default_factory=list)  # last round's attacks, as declared
     result: dict[str, Any] | None = None                           # RSR 19.4: winner, level, case once over
-    ask: Ask | None = None     # the question the game waits for (None: none, or the naval game's, naval_seam.py)
+    ask: Ask | None = None     # the question the game waits for, land or naval (None while rules run, or over)
     step: str = ""             # the step of the stage's declared steps to run next ("": the stage has not started)
     # -- naval game (issue 12): None in scenarios without it; naval_static is fixed data, never hashed
     naval: Any = None
@@ -147,7 +147,9 @@ def digest_fields(state: RsrState) -> dict[str, Any]:
     Stage's trenches were (RSR 13.1: 2 from the End Stage to the next). ``fleets_moved`` (RSR 10.25) cannot be derived
     and is kept in the state as a record.
     """
-    if "ask" not in state.__dict__:  # a checkpoint pickled by an older rsr: give a digest it cannot match
+    if "ask" not in state.__dict__ or (state.ask is None and not state.finished):
+        # a checkpoint pickled by an older rsr (before the pending question was one value, or before the naval
+        # game's questions waited in it too): give a digest it cannot match
         return {"stale-checkpoint": True}
     fields = {k: v for k, v in state.__dict__.items()
               if k not in FIXED_STATE and k not in ("ask", "step") and not (k == "naval" and v is None)}
@@ -164,7 +166,23 @@ def digest_fields(state: RsrState) -> dict[str, Any]:
         fields["end_phase"] = SIDES.index(ask.side) if ask is not None else 2
     else:
         fields["end_phase"] = 2 if _reached_before(state, lambda k: k == "end") else 0
+    if state.naval is not None:
+        from rsr.engine import to_jsonable
+
+        raiding = ask.data["hex"] if ask is not None and kind == "naval-raid" else 0  # RSR 7.2: raid_asking
+        fields["naval"] = {**to_jsonable(state.naval), "phase": naval_phase(state), "raid_asking": raiding}
     return fields
+
+
+def naval_phase(state: RsrState) -> str:
+    """The naval state's ``phase`` of ruleset version 0.3 (the stage of the Naval Sequence it was in), derived from
+    the step of the naval stage at rest (``naval-orders`` is ``orders``; the surprise attack, asked once, waits
+    while the step is already the next): ``done`` once a naval stage has been played, else ``orders``, as set up."""
+    if state.stage_key() == "naval" and state.step:
+        if state.ask is not None and state.ask.kind == "naval-surprise-attack":
+            return "surprise"
+        return state.step.removeprefix("naval-")
+    return "done" if _reached_before(state, lambda k: k == "naval") else "orders"
 
 
 def _reached_before(state: RsrState, matches: Any) -> bool:

@@ -3,9 +3,8 @@
 :func:`advance` walks the stages in order; each stage first does what it does on its own
 (:func:`start_stage`), then runs its declared steps (sequence.py) through :data:`STEPS`. A step carries the
 rules out and tells the walk what next (:class:`sequence.Go`): go on, or stop for the question it left in
-``state.ask`` (one value: which decision, for whom, under which request id, with what context) or for the
-naval game's question (naval_seam.py). The decision table (ruleset.py) asks it and applies the answer, and
-the walk resumes at ``state.step``.
+``state.ask`` (one value, land or naval: which decision, for whom, under which request id, with what context).
+The decision table (ruleset.py) asks it and applies the answer, and the walk resumes at ``state.step``.
 """
 
 from __future__ import annotations
@@ -86,15 +85,18 @@ def next_stage(state: RsrState) -> None:
         state.turn += 1
 
 
-def run_naval(state: RsrState, ctx: Context, side: str) -> Go:
-    """RSR 4.11-4.15: the Strategic Naval Sequence, as far as it goes without a naval decision."""
-    return Go.ON if NAVAL.run(state, ctx) else Go.WAIT
+def run_naval(key: str) -> Run:
+    """RSR 4.11-4.15: a step of the Strategic Naval Sequence (sequence.NAVAL_STEPS), run by naval/flow.py."""
+    def run(state: RsrState, ctx: Context, side: str) -> Go:
+        return NAVAL.step(state, ctx, key)
+    return run
 
 
 def run_naval_arrivals(state: RsrState, ctx: Context, side: str) -> Go:
     """RSR 7.4-7.5, RSR 18.5: the Reinforcement Stage first settles the naval game's landings (Japan) or disbanding
-    (Russia), where the naval game has any."""
-    return Go.WAIT if NAVAL.question(state) is not None else Go.ON
+    (Russia), where the naval game has any: asked once."""
+    state.ask = NAVAL.arrivals(state)
+    return Go.ON if state.ask is None else Go.ASKED
 
 
 def run_heading(state: RsrState, ctx: Context, side: str) -> Go:
@@ -129,7 +131,11 @@ def run_end_of_turn(state: RsrState, ctx: Context, side: str) -> Go:
 
 # every step of sequence.py by its key, in the order of the sequence of play
 STEPS: dict[str, Run] = {
-    "naval": run_naval,
+    "naval-surprise": run_naval("naval-surprise"),
+    "naval-orders": run_naval("naval-orders"),
+    "naval-search": run_naval("naval-search"),
+    "naval-rounds": run_naval("naval-rounds"),
+    "naval-attrition": run_naval("naval-attrition"),
     "supply": supply.run_supply,
     "fleets": supply.run_fleet_moves,
     "naval-arrivals": run_naval_arrivals,

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rsr.engine import Context
-from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.initiative import SEASON_MODIFIER
 from rsr.rulesets.red_sun_rising.naval.mines import apply_hit
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalState
+
+if TYPE_CHECKING:  # (a type only: the land game imports this module for its policy, start-up)
+    from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 
 
 def friendly_port(static: NavalStatic, control: dict[str, str], hex_number: int, side: str) -> bool:

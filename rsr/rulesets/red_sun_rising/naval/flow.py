@@ -1,26 +1,26 @@
-"""The Strategic Naval Sequence of Play (RSR 4.1: RSR 4.11-4.15) as a table of stages, and the naval decisions.
+"""The Strategic Naval Sequence of Play (RSR 4.1: RSR 4.11-4.15): its steps, and the naval decisions.
 
-The Naval Sequence is data: :data:`STAGES` lists its stages in order (the surprise attack of RSR 18.83 in February
-1904, the sailing orders, the Naval Search Stage, the ten movement rounds with their raids and searches, the
-end of movement), each with its case, the question it may wait for, and what it does on its own. The naval
-state's ``phase`` names the current stage. ``advance`` walks the table until a stage waits; a battle found by
-a search (encounters.py) runs hour by hour (battle_flow.py) inside the stage that found it.
+The Naval Sequence is one stage of the game's sequence of play, its steps declared in sequence.py
+(``NAVAL_STEPS``: the surprise attack of RSR 18.83 in February 1904, the sailing orders, the Naval Search Stage,
+the ten movement rounds with their raids and searches, the end of movement and attrition) and run by turn.py
+like every land step, through :data:`STEPS` here; the game's ``state.step`` names the current one. A battle found
+by a search (encounters.py) runs hour by hour (battle_flow.py) inside the step that found it.
 
 Every question the naval game asks is one declared :class:`rsr.decisions.Decision` in the rule module that
-raises it (:data:`DECISIONS`); the question waited for is one value, :func:`pending` (a ``NavalAsk``: which
-decision, for whom, under which request id, with what context). The Japanese landings (RSR 7.5) and the Russian
-naval brigades (RSR 18.5) are asked in the land Reinforcement Stages (:func:`land_stage_ask`).
+raises it (:data:`DECISIONS`, part of the game's one table in ruleset.py); the question waited for is
+:func:`pending`, which the naval step of the sequence of play (turn.py) raises into the game's one pending value
+(``RsrState.ask``). The Japanese landings (RSR 7.5) and the Russian naval brigades (RSR 18.5) are asked in the
+land Reinforcement Stages (:func:`land_stage_ask`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from rsr.decisions import Decision
-from rsr.engine import Context, Request
-from rsr.errors import BadInput, RulesError
+from rsr.engine import Context
+from rsr.errors import BadInput
 from rsr.rulesets.red_sun_rising.naval import (
     admirals,
     attrition,
@@ -38,6 +38,7 @@ from rsr.rulesets.red_sun_rising.naval import (
 )
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, Merchant, NavalAsk, NavalState, on_map_fleets, season
+from rsr.rulesets.red_sun_rising.sequence import Go
 
 ROUNDS = movement.ROUNDS  # RSR 4.14, RSR 7.0
 SIDES = ("russia", "japan")
@@ -108,7 +109,7 @@ def start(state: Any, ctx: Context) -> None:
     ports.capture(ctx, static, naval, state.control)
     ports.moor(static, naval, state.control)  # RSR 18.2
     admirals.turn_record(ctx, static, naval, state.turn)  # RSR 17.3, RSR 19.3: the Turn Record Track's admirals
-    naval.phase, naval.orders_side, naval.orders, naval.round, naval.impulse = "orders", 0, {}, 0, "russia"
+    naval.orders_side, naval.orders, naval.round, naval.impulse = 0, {}, 0, "russia"
     naval.landed, naval.transfer_done, naval.disband_done = [], False, False
     naval.plan_queue, naval.plan_unseals, naval.battle, naval.battle_case = [], [], None, ""
     naval.route_unseals = []
@@ -119,20 +120,20 @@ def start(state: Any, ctx: Context) -> None:
     for merchant in naval.merchants.values():
         merchant.moved, merchant.route_index = False, 0
         merchant.home_start = merchant.hex in static.home_ports  # RSR 7.0 errata
-    if state.turn == initiative.FEBRUARY_1904 and surprise.surprise_flotillas(static, naval):
-        naval.phase = "surprise"  # RSR 18.83 with RSR 19.0: the game begins with the surprise torpedo attack
 
 
-# -- the stages of the Naval Sequence ------------------------------------------------------------------------
+# -- the steps of the Naval Sequence (sequence.NAVAL_STEPS): each runs as far as it goes without a decision, then
+# leaves its question in ``state.ask`` ----------------------------------------------------------------------------
 
-def _surprise(state: Any, ctx: Context) -> bool:
-    return False  # RSR 18.83: the surprise attack is the Japanese player's decision (surprise.py)
+def _orders(state: Any, ctx: Context) -> Go:
+    """RSR 4.11-4.12: each side's sailing orders (the Russian first) and what it seals with them, then their dice."""
+    return Go.ON if orders.run_orders(state, ctx) else _waits(state, orders.orders_ask)
 
 
-def _search_stage(state: Any, ctx: Context) -> bool:
-    """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, RSR 6.0); False while a battle
-    waits for an admiral's hourly answer."""
-    return encounters.searches(state, ctx, "RSR 4.13")
+def _search_stage(state: Any, ctx: Context) -> Go:
+    """RSR 4.13: opposing at-sea fleets in one hex may search (the Japanese first, RSR 6.0); a battle it starts
+    waits for the admirals' hourly answers."""
+    return Go.ON if encounters.searches(state, ctx, "RSR 4.13") else _waits(state)
 
 
 def _first_round(state: Any, ctx: Context) -> None:
@@ -140,6 +141,13 @@ def _first_round(state: Any, ctx: Context) -> None:
     naval: NavalState = state.naval
     naval.round, naval.impulse = 1, "russia"
     ctx.emit("round", f"naval movement round 1 of {ROUNDS}", "RSR 4.14", round=1)
+
+
+def _movement_stage(state: Any, ctx: Context) -> Go:
+    """RSR 4.14: the Naval Movement Stage, its ten rounds (:func:`_rounds`); round 0 until it opens."""
+    if state.naval.round == 0:
+        _first_round(state, ctx)
+    return Go.ON if _rounds(state, ctx) else _waits(state, movement.round_ask)
 
 
 def _rounds(state: Any, ctx: Context) -> bool:
@@ -171,67 +179,38 @@ def _rounds(state: Any, ctx: Context) -> bool:
         ctx.emit("round", f"naval movement round {naval.round} of {ROUNDS}", "RSR 4.14", round=naval.round)
 
 
-def _attrition(state: Any, ctx: Context) -> bool:
+def _attrition(state: Any, ctx: Context) -> Go:
     """RSR 4.14 (its end), RSR 4.15: blockade, mines, lost at sea, the in-Port side, attrition; the Naval Sequence
-    is over. (It asks nothing, so the state never pauses here: its digest never shows this stage.)"""
+    is over. (It asks nothing, so the game never waits here.)"""
     _end_of_movement(state, ctx)
-    return True
+    return Go.ON
 
 
-def _no_question(state: Any, base: str) -> NavalAsk | None:
-    return None
+def _waits(state: Any, stage_ask: Callable[[Any, str], NavalAsk | None] | None = None) -> Go:
+    """The step waits for the question a rule raised (a raid's choice, RSR 7.2), else the one :func:`pending`
+    finds; it runs again once that is answered."""
+    if state.ask is None:
+        state.ask = pending(state, state.request_base(), stage_ask)
+    return Go.WAIT
 
 
-def _nothing(state: Any, ctx: Context) -> None:
-    return None
+# every step of sequence.NAVAL_STEPS by its key, in the order of the Naval Sequence (turn.py runs them)
+STEPS: dict[str, Callable[[Any, Context], Go]] = {
+    "naval-surprise": surprise.run_surprise,  # RSR 18.83, February 1904 only (RSR 19.0)
+    "naval-orders": _orders,           # RSR 4.11-4.12, the Naval Initiative Stages
+    "naval-search": _search_stage,     # RSR 4.13, the Naval Search Stage
+    "naval-rounds": _movement_stage,   # RSR 4.14, the Naval Movement Stage
+    "naval-attrition": _attrition,     # RSR 4.15, its end and the Attrition Stage
+}
 
 
-@dataclass(frozen=True)
-class NavalStage:
-    """One stage of the Naval Sequence: its key (the naval state's ``phase``), its case, the question it may
-    wait for, what it does on its own (``run``: True once it is over) and what starts it (``enter``)."""
-
-    key: str
-    case: str
-    ask: Callable[[Any, str], NavalAsk | None]
-    run: Callable[[Any, Context], bool]
-    enter: Callable[[Any, Context], None] = _nothing
-
-
-STAGES: dict[str, NavalStage] = {stage.key: stage for stage in (  # in the order of the Naval Sequence
-    NavalStage("surprise", "RSR 18.83", surprise.surprise_ask, _surprise),   # February 1904 only (RSR 19.0)
-    NavalStage("orders", "RSR 4.11-4.12", orders.orders_ask, orders.run_orders),  # Naval Initiative Stages
-    NavalStage("search", "RSR 4.13", _no_question, _search_stage),          # Naval Search Stage
-    NavalStage("rounds", "RSR 4.14", movement.round_ask, _rounds, _first_round),  # Naval Movement Stage
-    NavalStage("attrition", "RSR 4.15", _no_question, _attrition),          # its end, the Attrition Stage
-)}
-ORDER = tuple(STAGES)
-
-
-def advance(state: Any, ctx: Context) -> bool:
-    """Run the Naval Sequence up to the next decision, stage after stage in the order of :data:`STAGES`; True
-    once it is over (RSR 4.15 done)."""
-    naval: NavalState = state.naval
-    while naval.phase in STAGES:
-        if not STAGES[naval.phase].run(state, ctx):
-            return False
-        later = ORDER[ORDER.index(naval.phase) + 1:]
-        naval.phase = later[0] if later else "done"
-        if later:
-            STAGES[later[0]].enter(state, ctx)
-    return naval.phase == "done"
-
-
-def pending(state: Any, base: str) -> NavalAsk | None:
-    """The question the Naval Sequence waits for, as one value: a battle's hourly question first, then a
-    raid's choice (RSR 7.2), then the current stage's."""
+def pending(state: Any, base: str, stage_ask: Callable[[Any, str], NavalAsk | None] | None = None) -> NavalAsk | None:
+    """The question a step of the Naval Sequence waits for: a battle's hourly question first, then the step's own
+    (``stage_ask``)."""
     naval: NavalState = state.naval
     if naval.battle is not None and naval.battle.asking is not None:
         return battle_flow.pending(naval.battle, f"{base}/battle/r{naval.round}/hex{naval.battle.hex}")
-    if naval.raid_asking:  # RSR 7.2
-        return raid.raid_ask(naval, base)
-    stage = STAGES.get(naval.phase)
-    return stage.ask(state, base) if stage is not None else None
+    return stage_ask(state, base) if stage_ask is not None else None
 
 
 def land_stage_ask(state: Any, base: str) -> NavalAsk | None:
@@ -248,58 +227,11 @@ def land_stage_ask(state: Any, base: str) -> NavalAsk | None:
 
 
 def answer(state: Any, ctx: Context, ask: NavalAsk, reply: Any) -> None:
-    """Apply ``reply`` to the pending naval question ``ask`` by its declared decision."""
+    """Apply ``reply`` to the pending naval question ``ask`` by its declared decision (as the game's decision
+    driver does, rsr/decisions.py)."""
     decision = DECISIONS[ask.kind]
     decision.check_shape(reply)
-    if ask.data.get("queued"):
-        state.naval.plan_queue.pop(0)
     decision.apply(state, ctx, ask, reply)
-
-
-# -- the engine interface of the naval stage (rsr/rulesets/red_sun_rising/ruleset.py calls these) -------------
-
-def _base(state: Any) -> str:
-    return f"t{state.turn}/{state.stage_key().replace('.', '/')}"
-
-
-def next_request(state: Any, base: str) -> Request | None:
-    """The request for the pending naval question of the Naval Sequence."""
-    ask = pending(state, base)
-    return None if ask is None else DECISIONS[ask.kind].request(state, ask)
-
-
-def apply(state: Any, ctx: Context, request: Request, reply: Any) -> None:
-    """Apply an answer to the pending naval question (the Naval Sequence's, or a land stage's naval one)."""
-    base = _base(state)
-    ask = pending(state, base) if state.stage_key() == "naval" else land_stage_ask(state, base)
-    if ask is None or ask.kind != request.kind or ask.id != request.id:
-        raise RulesError(f"no naval question waits for {request.kind} ({request.id})")
-    answer(state, ctx, ask, reply)
-
-
-def landing_request(state: Any, base: str) -> Request | None:
-    ask = transport.landing_ask(state, base)
-    return None if ask is None else transport.LANDINGS.request(state, ask)
-
-
-def disband_request(state: Any, base: str) -> Request | None:
-    ask = ports.disband_ask(state, base)
-    return None if ask is None else ports.DISBAND.request(state, ask)
-
-
-def apply_landings(state: Any, ctx: Context, reply: Any) -> None:
-    apply(state, ctx, Request(f"{_base(state)}/landings", "japan", "naval-landings", "", "RSR 7.5"), reply)
-
-
-def apply_disband(state: Any, ctx: Context, reply: Any, unit_factory: Any) -> None:
-    ask = ports.disband_ask(state, _base(state))
-    if ask is None:
-        raise RulesError("no naval brigade may be formed now (RSR 18.5)")
-    ports.form_brigades(state, ctx, reply, unit_factory)
-
-
-def raid_by_policy(naval: NavalState, hex_number: int, rule: str) -> str:
-    return raid.raid_by_policy(naval, hex_number, rule)
 
 
 # -- the end of movement, the End Stage (RSR 4.14-4.15, RSR 15.0, RSR 16.0, RSR 18.1-18.2, RSR 8.78) ----------

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rsr.engine import Context
-from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.state import Fleet
+
+if TYPE_CHECKING:  # (a type only: the land game imports this module for its policy, start-up)
+    from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 
 SEASON_MODIFIER = {"winter": 2, "spring": 1, "autumn": 1, "summer": 0}  # RSR 5.0
 

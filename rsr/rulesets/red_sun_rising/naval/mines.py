@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rsr.engine import Context
-from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalState
+
+if TYPE_CHECKING:  # (a type only: the land game imports this module for its policy, start-up)
+    from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 
 MINEABLE = ("Port Arthur", "Vladivostok")  # RSR 16.0
 

@@ -26,7 +26,7 @@ from rsr.engine import Context, Sealed
 from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising.naval import admirals, initiative, plans, transport
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
-from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalAsk, NavalState, on_map_fleets, season
+from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalAsk, NavalState, on_map_fleets, queued, season
 
 FLEET_KEYS = {"sortie", "route", "search", "return_if_enemy_within", "lay_mines", "flip_in_port", "leave_behind"}
 TOP_KEYS = {"fleets", "merchants", "compose", "new_fleets", "attrition_order", "round_by_round", "load",
@@ -291,7 +291,7 @@ def orders_ask(state: Any, base: str) -> NavalAsk | None:
         what, side = naval.plan_queue[0].split(":")
         kind = QUEUED[what]
         sealed = {"sealed": f"{base}/{side}/{kind.removesuffix('-unseal')}"} if kind.endswith("-unseal") else {}
-        return NavalAsk(kind, side, f"{base}/{side}/{kind}", {"queued": True, **sealed})
+        return NavalAsk(kind, side, f"{base}/{side}/{kind}", sealed)
     if naval.orders_side < len(SIDES):
         side = SIDES[naval.orders_side]
         return NavalAsk("sailing-orders", side, f"{base}/{side}/sailing-orders")
@@ -421,7 +421,7 @@ ROUTES = Decision(
         "secret; interpretations.md, 4.11-4.12)",
     prompt=lambda state, ask: ("the route of each fleet for the ten rounds (answer it sealed: the enemy sees it only "
                                "when you unseal it, after his sailing orders)"),
-    options=_routes_options, template=_routes_template, sealable=True, apply=_apply_routes,
+    options=_routes_options, template=_routes_template, sealable=True, apply=queued(_apply_routes),
     schema={"type": "object", "additionalProperties": False, "properties": {"fleets": {"type": "object"}}},
     shape="routes are {fleets: {fleet id: [naval hexes]}}")
 
@@ -436,6 +436,6 @@ ROUTES_UNSEAL = Decision(
     kind="naval-routes-unseal", ids="t<turn>/naval/<side>/naval-routes-unseal", case="RSR 7.1",
     who="a side that sealed its routes, once both sides have signed their sailing orders",
     prompt=lambda state, ask: "reveal the sealed routes of your sailing orders", unseals=True,
-    apply=_apply_routes_unseal,
+    apply=queued(_apply_routes_unseal),
     schema={"type": "object", "additionalProperties": False, "properties": {"fleets": {"type": "object"}}},
     shape="routes are {fleets: {fleet id: [naval hexes]}}")

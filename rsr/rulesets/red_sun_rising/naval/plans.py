@@ -36,6 +36,7 @@ from typing import Any
 from rsr.decisions import Decision
 from rsr.engine import Context, Sealed
 from rsr.errors import RulesError
+from rsr.rulesets.red_sun_rising.naval.state import queued
 
 DEFAULT_PLAN: dict[str, Any] = {
     "refuse_in_port": False,
@@ -144,7 +145,7 @@ BATTLE_PLAN = Decision(
     prompt=lambda state, ask: ("battle plan for every naval battle of this Naval Sequence (answer it sealed: the "
                                "enemy sees it only when you unseal it, after both sides' sailing orders)"),
     options=lambda state, ask: {"keys": sorted(PLAN_KEYS)}, template=lambda state, ask: dict(DEFAULT_PLAN),
-    sealable=True, apply=_apply_plan)
+    sealable=True, apply=queued(_apply_plan))
 
 
 def _apply_unsealed_plan(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
@@ -155,4 +156,4 @@ def _apply_unsealed_plan(state: Any, ctx: Context, ask: Any, answer: Any) -> Non
 BATTLE_PLAN_UNSEAL = Decision(
     kind="battle-plan-unseal", ids="t<turn>/naval/<side>/battle-plan-unseal", case="RSR 8.42",
     who="a side that sealed its battle plan, once both sides have signed their sailing orders",
-    prompt=lambda state, ask: "reveal your sealed battle plan", unseals=True, apply=_apply_unsealed_plan)
+    prompt=lambda state, ask: "reveal your sealed battle plan", unseals=True, apply=queued(_apply_unsealed_plan))

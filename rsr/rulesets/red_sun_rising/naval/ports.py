@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rsr.decisions import Decision, Policy
 from rsr.engine import Context, Request
 from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising.naval.attrition import friendly_port
-from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 from rsr.rulesets.red_sun_rising.naval.state import NavalAsk, NavalState, on_map_fleets
 from rsr.rulesets.red_sun_rising.state import Unit
+
+if TYPE_CHECKING:  # (a type only: the land game imports this module for its policy, start-up)
+    from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
 
 DISBAND_POINTS = 25   # RSR 18.5
 MAX_BRIGADES = 2      # RSR 18.5

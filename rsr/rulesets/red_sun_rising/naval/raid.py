@@ -27,7 +27,7 @@ def raid(state: Any, ctx: Context) -> bool:
     """RSR 7.2 (with errata): a Russian at-sea fleet with morale above zero, which has not broken off a battle
     at morale zero this stage (RSR 8.76 errata), sinks one merchant fleet in its hex, whatever Japanese fleets are
     there; the cargo goes with it (RSR 7.42). Where the hex holds several, the Russian picks (:data:`RAID`);
-    False while that choice is awaited."""
+    False while that choice is awaited (in ``state.ask``)."""
     naval: NavalState = state.naval
     raiders = [f for f in on_map_fleets(naval, "russia") if f.at_sea and f.morale > 0 and not f.broke_off]
     for hex_number in sorted({f.hex for f in raiders}):
@@ -36,7 +36,7 @@ def raid(state: Any, ctx: Context) -> bool:
             continue  # nothing to sink, or sunk already before a choice in a later hex was asked
         chosen = victims[0] if len(victims) == 1 else naval.raid_choices.get(str(hex_number))
         if chosen is None:
-            naval.raid_asking = hex_number
+            state.ask = raid_ask(state, hex_number)
             return False
         merchant = naval.merchants.pop(chosen)
         naval.raid_choices[f"{hex_number}:done"] = chosen
@@ -53,14 +53,11 @@ def raid(state: Any, ctx: Context) -> bool:
 
 def _apply(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
     naval: NavalState = state.naval
-    hex_number = naval.raid_asking
-    if not hex_number:
-        raise RulesError("no raid waits for a choice (RSR 7.2)")
+    hex_number = int(ask.data["hex"])
     victims = raid_victims(naval, hex_number)
     if not isinstance(answer, dict) or set(answer) != {"sink"} or answer["sink"] not in victims:
         raise RulesError(f"a raid answer is {{sink: merchant fleet}}, one of {', '.join(victims)} (RSR 7.2)")
-    naval.raid_choices[str(hex_number)] = str(answer["sink"])
-    naval.raid_asking = 0  # the Raiding Impulse goes on (flow.py)
+    naval.raid_choices[str(hex_number)] = str(answer["sink"])  # the Raiding Impulse goes on (flow.py)
 
 
 def _by_policy(state: Any, ask: Any, request: Request, rule: Any) -> Any:
@@ -69,18 +66,20 @@ def _by_policy(state: Any, ask: Any, request: Request, rule: Any) -> Any:
     return None
 
 
-def raid_ask(naval: NavalState, base: str) -> NavalAsk:
+def raid_ask(state: Any, hex_number: int) -> NavalAsk:
     """RSR 7.2: asked in the Raiding Impulse for the hex whose raid waits for the Russian's choice."""
-    return NavalAsk("naval-raid", "russia", f"{base}/round{naval.round}/russia/raid/hex{naval.raid_asking}")
+    base = state.request_base()
+    return NavalAsk("naval-raid", "russia", f"{base}/round{state.naval.round}/russia/raid/hex{hex_number}",
+                    {"hex": hex_number})
 
 
 RAID = Decision(
     kind="naval-raid", ids="t<turn>/naval/round<round>/russia/raid/hex<hex>", case="RSR 7.2",
     who="the Russian, when a raiding fleet shares its hex with more than one merchant fleet",
-    prompt=lambda state, ask: (f"round {state.naval.round}: your fleet raids naval hex {state.naval.raid_asking}: "
+    prompt=lambda state, ask: (f"round {state.naval.round}: your fleet raids naval hex {ask.data['hex']}: "
                                "which merchant fleet sinks?"),
-    options=lambda state, ask: {"hex": state.naval.raid_asking,
+    options=lambda state, ask: {"hex": ask.data["hex"],
                                 "merchants": {m: list(state.naval.merchants[m].cargo)
-                                              for m in raid_victims(state.naval, state.naval.raid_asking)}},
-    template=lambda state, ask: {"sink": raid_by_policy(state.naval, state.naval.raid_asking, "most-cargo")},
+                                              for m in raid_victims(state.naval, ask.data["hex"])}},
+    template=lambda state, ask: {"sink": raid_by_policy(state.naval, ask.data["hex"], "most-cargo")},
     policy=Policy("raid", ("most-cargo", "lowest-id", "ask"), _by_policy, default="most-cargo"), apply=_apply)

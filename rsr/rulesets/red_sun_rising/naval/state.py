@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import wraps
 from typing import Any
+
+from rsr.rulesets.red_sun_rising.state import Ask
 
 
 @dataclass
@@ -40,16 +44,22 @@ class Merchant:
     route_index: int = 0
 
 
-@dataclass
-class NavalAsk:
-    """The question the naval game waits for, as one value: which decision (its kind), for whom, under which
-    request id, with what context. It is read from the naval state by ``flow.pending`` (the state keeps the
-    words its digest has always covered: the stage, the queue of sealed answers, the battle's step)."""
+# The question the naval game waits for is the game's one pending value (``RsrState.ask``: which decision, for
+# whom, under which request id, with what context), raised by the naval step of the sequence of play from
+# ``flow.pending`` or by the rule (a raid's choice, RSR 7.2). The naval state keeps the words its digest has always
+# covered (the queue of sealed answers, the battle's step); the step of the Naval Sequence is the game's
+# ``state.step`` and the raid's hex is in ``state.ask`` (red_sun_rising/state.py's digest form derives both).
+NavalAsk = Ask
 
-    kind: str
-    side: str
-    id: str
-    data: dict[str, Any] = field(default_factory=dict)
+
+def queued(apply: Callable[[Any, Any, Any, Any], None]) -> Callable[[Any, Any, Any, Any], None]:
+    """The ``apply`` of a question asked from ``NavalState.plan_queue`` (orders.orders_ask): answered, it leaves
+    the queue."""
+    @wraps(apply)  # (it stays the rule module's own)
+    def answered(state: Any, ctx: Any, ask: Any, answer: Any) -> None:
+        state.naval.plan_queue.pop(0)
+        apply(state, ctx, ask, answer)
+    return answered
 
 
 @dataclass
@@ -63,7 +73,6 @@ class NavalState:
     mines: dict[str, int] = field(default_factory=dict)         # RSR 16.0: naval hex -> mine level
     attrition_sinking_used: bool = False                        # RSR 15.15: the 7-8 result happens once
     naval_brigades: int = 0                                     # RSR 18.5
-    phase: str = "orders"                                       # a key of flow.STAGES, or done
     orders_side: int = 0                                        # 0 russia, 1 japan
     orders: dict[str, Any] = field(default_factory=dict)        # side -> signed sailing orders
     round: int = 0
@@ -77,7 +86,6 @@ class NavalState:
     plan_queue: list[str] = field(default_factory=list)         # "seal:<side>" / "unseal:<side>" asks
     plan_unseals: list[str] = field(default_factory=list)       # sides whose sealed plan awaits unsealing
     route_unseals: list[str] = field(default_factory=list)      # sides whose sealed routes await unsealing
-    raid_asking: int = 0                                        # RSR 7.2: the hex whose raid waits for a choice
     raid_choices: dict[str, str] = field(default_factory=dict)  # RSR 7.2: naval hex -> merchant fleet to sink
     reserve: list[str] = field(default_factory=list)            # RSR 19.3: arrived by the track, no fleet yet
     withdrawn: list[str] = field(default_factory=list)          # RSR 17.3, RSR 19.3: left the game alive, in order

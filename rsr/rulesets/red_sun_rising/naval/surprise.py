@@ -14,7 +14,9 @@ from rsr.engine import Context
 from rsr.errors import RulesError
 from rsr.rulesets.red_sun_rising.naval import tactical
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
+from rsr.rulesets.red_sun_rising.naval.initiative import FEBRUARY_1904
 from rsr.rulesets.red_sun_rising.naval.state import NavalAsk, NavalState, on_map_fleets
+from rsr.rulesets.red_sun_rising.sequence import Go
 
 
 def surprise_flotillas(static: NavalStatic, naval: NavalState) -> list[str]:
@@ -51,18 +53,23 @@ def surprise_attack(state: Any, ctx: Context, targets: dict[str, str]) -> None:
 
 
 def _apply(state: Any, ctx: Context, ask: Any, answer: Any) -> None:
-    naval: NavalState = state.naval
-    if naval.phase != "surprise":
-        raise RulesError("the surprise torpedo attack is made once, when the game begins (RSR 18.83, 19.0)")
     if not isinstance(answer, dict) or set(answer) != {"attacks"} or not isinstance(answer["attacks"], dict) \
             or not all(isinstance(k, str) and isinstance(v, str) for k, v in answer["attacks"].items()):
         raise RulesError("a surprise attack answer is {attacks: {Japanese torpedo flotilla: Russian capital ship}}")
-    surprise_attack(state, ctx, dict(answer["attacks"]))
-    naval.phase = "orders"  # RSR 19.0: the sailing orders follow
+    surprise_attack(state, ctx, dict(answer["attacks"]))  # (made once: the step that asks it is then over)
+
+
+def run_surprise(state: Any, ctx: Context) -> Go:
+    """RSR 18.83 with RSR 19.0: in February 1904 the game begins with the Japanese surprise torpedo attack, asked
+    once where he has a torpedo flotilla on the map (the first step of the Naval Sequence, flow.STEPS)."""
+    if state.turn != FEBRUARY_1904 or not surprise_flotillas(state.naval_static, state.naval):
+        return Go.ON
+    state.ask = surprise_ask(state, state.request_base())
+    return Go.ASKED
 
 
 def surprise_ask(state: Any, base: str) -> NavalAsk:
-    """RSR 18.83, RSR 19.0: asked once, at the start of the February 1904 Naval Sequence (flow.start)."""
+    """RSR 18.83, RSR 19.0: asked once, at the start of the February 1904 Naval Sequence (:func:`run_surprise`)."""
     return NavalAsk("naval-surprise-attack", "japan", f"{base}/japan/surprise-attack")
 
 
