@@ -54,7 +54,7 @@ def load_game(game_dir: Path, cache: bool = True, keep_positions: bool = True) -
         from rsr.packet import forget_checks
 
         forget_checks()  # from scratch: not even what this process took as checked before
-        if not keep_positions:  # (verify: the packets' payloads parsed when read, not all kept: issue 24)
+        if not keep_positions:  # (verify: the packets' payloads parsed when read, not all kept)
             from rsr.gamedir import read_log
 
             return replay(read_log(game_dir, lazy=True).packets, keep_positions=False)
@@ -96,7 +96,7 @@ def chosen_key_name(result: Replay, name: str | None) -> str:
 
 def stored_side(result: Replay, key_name: str | None) -> str | None:
     """The side of the key ``choose_key`` would load, read from its public half (``NAME.pub``): no private key
-    is read and no cryptography imported (issue 24, start-up). None if that cannot tell."""
+    is read and no cryptography imported. None if that cannot tell."""
     try:
         public = keystore.stored_public(chosen_key_name(result, key_name))
     except BadInput:
@@ -145,7 +145,7 @@ def ruleset_of_scenario(name: str, default: str = DEFAULT_RULESET) -> str:
 
 def scenario_first_needs(ruleset_id: str, scenario_name: str, options: dict[str, Any]) -> list[str]:
     """What must happen before the scenario gives what its title promises (a naval battle needs a sortie),
-    worked out from its set-up and the rules; empty when nothing is left to chance (issue 23 §5)."""
+    worked out from its set-up and the rules; empty when nothing is left to chance."""
     return get_ruleset(ruleset_id).first_needs(load_scenario(ruleset_id, scenario_name), options)
 
 
@@ -167,7 +167,7 @@ def new_game(parent: Path, ruleset_id: str, scenario_name: str, side: str, key_n
     ruleset = get_ruleset(ruleset_id)
     scenario = load_scenario(ruleset.id, scenario_name)
     data = transcription_data(ruleset.id, data_files or [], scenario.name)
-    if data:  # issue 25: play on the player's transcription of the printed sheets
+    if data:  # play on the player's transcription of the printed sheets
         scenario = transcription.scenario_with(scenario, transcription.from_invite(ruleset.id, data))
     options = dict(options or {})
     try:  # refuse data or options the ruleset cannot play before anything is written
@@ -231,7 +231,7 @@ def email_text(text: str) -> str:
     head = text[:4096]
     if "BEGIN RSR PACKET" in text and "Content-Transfer-Encoding" not in head and "multipart/" not in head:
         return text
-    import email  # (after the plain packet file's return: issue 24, start-up)
+    import email  # (after the plain packet file's return: start-up)
     import email.policy
 
     message = email.message_from_string(text, policy=email.policy.default)

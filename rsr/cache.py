@@ -41,7 +41,7 @@ FORMAT = 2  # 2: positions carry contract version 2's void answers (rsr/engine.p
 MAX_CHECKPOINT = 256 * 1024 * 1024
 KEEP = 3
 # a checkpoint each MILESTONE packets is never pruned: ``report``, ``dice show`` and ``map`` of an old packet
-# replay from the milestone before it (issue 24: flat in the game's length), at a disk cost of about one
+# replay from the milestone before it (flat in the game's length), at a disk cost of about one
 # checkpoint (some hundred KB) each MILESTONE packets
 MILESTONE = 32
 FILES_FORMAT = 2  # 2: each file's seq, side, game and prev instead of its parsed payload
@@ -135,7 +135,7 @@ class HomeCheckpoints:
             key = self_signed_key(packet) if packet.seq <= 1 else result.keys.get(packet.side)
             if digest is None or key is None:
                 continue
-            # (the file's stat when read, or the one recorded for the same bytes: issue 24)
+            # (the file's stat when read, or the one recorded for the same bytes)
             stat = (stats or {}).get(name) or (old.stat if old is not None and old.file_sha256 == digest else None)
             if old is not None and old.file_sha256 == digest and old.payload_bytes == packet.payload_bytes and \
                     old.signature == packet.signature and old.key == key and old.stat == stat:
@@ -243,7 +243,7 @@ class HomeCheckpoints:
 
 def _stored(entry: KnownFile) -> tuple[Any, ...]:
     """An entry as written: with what checking the chain reads (the payload itself is parsed only if read), and
-    the file's stat when it has one (issue 24)."""
+    the file's stat when it has one."""
     header = entry.header if entry.header is not None or entry.packet is None else header_of(entry.packet)
     stored = (entry.file_sha256, entry.payload_bytes, entry.signature, entry.key, header)
     return stored if entry.stat is None else stored + (entry.stat,)

@@ -148,7 +148,7 @@ def exchange_options(func: Any) -> Any:
 
 def _check_player_name(name: str | None) -> None:
     """A player's name goes into a signed packet the opponent's terminal shows: printable, one line, no
-    control, bidi or invisible character, at most 64 characters (issue 20, section 6)."""
+    control, bidi or invisible character, at most 64 characters."""
     from rsr.safetext import has_hidden
 
     if name and (has_hidden(name) or len(name) > 64):
@@ -311,7 +311,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
             from rsr.gamedir import read_text_file
 
             sender = contacts.sender_of(read_text_file(invite))
-        if preview:  # issue 25: the acceptor reads what he would sign first
+        if preview:  # the acceptor reads what he would sign first
             _preview_invitation(invite)
             return
         if push and not use_git:
@@ -349,7 +349,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
 
 
 def _preview_invitation(invite: Path) -> None:
-    """``rsr accept --preview``: the terms and the transcription's replaced values, nothing signed (issue 25)."""
+    """``rsr accept --preview``: the terms and the transcription's replaced values, nothing signed."""
     from rsr.terms import read_invitation, terms_lines, transcription_lines
 
     packet = read_invitation(invite)
@@ -493,7 +493,7 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
     if write_mail or send:
         from rsr import mail
 
-        mail.check_outbox(game_dir)  # no link where the email goes (issue 20, section 5), before signing
+        mail.check_outbox(game_dir)  # no link where the email goes, before signing
     if use_git:
         from rsr import gitsync
 
@@ -615,7 +615,7 @@ def receive(game_dir: Path, packet_file: Path | None, key_name: str | None, use_
 
 
 def _mark_shown(game_dir: Path, seq: int) -> None:
-    """The player has seen the log up to the packet they just wrote (issue 23, section 4)."""
+    """The player has seen the log up to the packet they just wrote."""
     from rsr import contacts
 
     try:
@@ -626,7 +626,7 @@ def _mark_shown(game_dir: Path, seq: int) -> None:
 
 def _show_unseen(game_dir: Path, key_name: str | None, new_seqs: list[int]) -> list[str]:
     """What the opponent's packets did, for the packets just taken in and for any an earlier merge brought
-    without showing them (a push that merged them; issue 23, section 4). The last shown seq is local."""
+    without showing them (a push that merged them). The last shown seq is local."""
     from rsr import contacts
 
     try:
@@ -636,7 +636,7 @@ def _show_unseen(game_dir: Path, key_name: str | None, new_seqs: list[int]) -> l
     shown = local.get("shown_through")
     if not new_seqs and not isinstance(shown, int):
         return []
-    # (the log ``receive`` just wrote, not read again: issue 24, flat in the game's length)
+    # (the log ``receive`` just wrote, not read again: flat in the game's length)
     result = actions._RECEIVED.get(game_dir) or actions.load_game(game_dir)
     count = len(result.packets)
     seqs = list(new_seqs)
@@ -856,7 +856,7 @@ def report(game_dir: Path, seq: int | None, last: bool, fmt: str, as_html: bool,
         fmt = "html"
     if last and seq is not None:
         raise BadInput("give SEQ or --last, not both")
-    if every:  # the whole game, a page a pass, drawn and written as the log replays (issue 24: memory flat)
+    if every:  # the whole game, a page a pass, drawn and written as the log replays
         if fmt != "html" or out is None:
             raise BadInput("--all writes an HTML replay: give --html and --out FOLDER")
         written = write_replay_pages(game_dir, lambda result: actions.choose_key(result, key_name), out)
@@ -1189,7 +1189,7 @@ if __name__ == "__main__":  # pragma: no cover
     main()
 
 
-# -- a player's transcription of the printed sheets (issue 25, rsr/transcription.py) -------------------------
+# -- a player's transcription of the printed sheets (rsr/transcription.py) -------------------------
 
 
 @main.group(cls=RsrGroup)

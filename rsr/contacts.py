@@ -17,7 +17,7 @@ from rsr.yamlio import MAX_YAML_BYTES, dump_yaml, load_yaml_file
 
 LOCAL_FILE = "local.yaml"
 # local files: the lock, addresses, written emails, and what rsr derives from the packets (reports, game.yaml,
-# disputes), which every command rewrites and a shared repository never carries (issue 20, section 5)
+# disputes), which every command rewrites and a shared repository never carries
 IGNORED = (".rsr.lock", ".cache/", LOCAL_FILE, "outbox/", "reports/", "game.yaml", "disputes/")
 MAX_IGNORE_FILE = 64 * 1024
 
@@ -72,7 +72,7 @@ def remember_local(game_dir: Path, key: str, value: Any) -> None:
 
 
 # local.yaml holding only counts (``shown_through: 57``, written by every receive) is read and written
-# without the YAML library, whose import is some 15-40 ms of a command's start-up (issue 24); the text is
+# without the YAML library, whose import is some 15-40 ms of a command's start-up; the text is
 # the one PyYAML writes and reads for such a mapping, and anything else goes through PyYAML (a name holds a _,
 # so it is never one YAML reads as null or a boolean)
 _COUNT_LINE = re.compile(r"([a-z]{1,30}_[a-z_]{1,30}): (0|[1-9][0-9]{0,15})")

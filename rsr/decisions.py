@@ -133,7 +133,7 @@ def check_shape(schema: dict[str, Any], answer: Any, shape: str) -> None:
 
 def _shape_checker(schema: dict[str, Any]) -> Callable[[Any], bool]:
     """jsonschema's verdict on an answer (Draft 2020-12): from rsr/shapes.py for the simple shapes the rules
-    use, so that replaying a few answers does not import jsonschema (issue 24, start-up)."""
+    use, so that replaying a few answers does not import jsonschema."""
     from rsr.shapes import simple_checker
 
     found = simple_checker(schema)

@@ -90,8 +90,8 @@ class Request:
 def forget_unread(request: Request | None, why: str) -> None:
     """Drop what ``request``'s options and template would still compute, if nobody read them yet.
 
-    Their functions close over the whole state of the pass that asked (issue 24: a verify of 2,000 packets
-    kept 2,000 states alive through them). Once that pass's position is no longer kept, reading them says so,
+    Their functions close over the whole state of the pass that asked (a verify of 2,000 packets kept 2,000
+    states alive through them). Once that pass's position is no longer kept, reading them says so,
     as ``PassRecord.after`` does; the request's id, side, prompt and case stay.
     """
     if request is None:

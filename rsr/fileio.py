@@ -132,7 +132,7 @@ LOCK_POLL = 0.05  # seconds between tries while another process holds a lock
 
 def _flock(path: Path, timeout: float) -> bool:
     """Lock ``path`` with ``flock`` as filelock does on POSIX (the same lock, so either waits for the other),
-    without importing filelock (some 20-40 ms of a command's start-up: issue 24); False where ``flock`` is
+    without importing filelock (some 20-40 ms of a command's start-up); False where ``flock`` is
     missing (then filelock does it)."""
     try:
         import fcntl

@@ -74,7 +74,7 @@ class KnownFile(NamedTuple):
     key: bytes
     header: Header | None = None
     packet: Packet | None = None
-    stat: tuple[int, ...] | None = None  # the file's size, times and inode when its bytes were hashed (issue 24)
+    stat: tuple[int, ...] | None = None  # the file's size, times and inode when its bytes were hashed
 
 
 KnownFiles = Callable[[str], Mapping[str, KnownFile]]  # by game id: file name -> what was checked
@@ -185,7 +185,7 @@ RACY_NS = 2_000_000_000
 
 
 def file_stat(path: str) -> tuple[int, ...] | None:
-    """What says a packet file is the one hashed before (issue 24: a command reads only new or changed files):
+    """What says a packet file is the one hashed before (a command reads only new or changed files):
     its size, modification and change times (the change time moves with every write and cannot be set back)
     and its inode and device. None for anything but a regular file (it is read, and refused, as before)."""
     try:
@@ -203,7 +203,7 @@ _GAME_LINE = re.compile(rb"^Game: ([0-9a-f]{8,64})[ \t\r]*$", re.M)
 def _vouch_early(data: bytes, name: str, digest: bytes, known: KnownFiles) -> None:
     """Packet 0 or 1 names the key that checks it, so it is read in full every time; but if the record of
     checked files holds this file's very bytes, the signature it holds verified then, and is taken as
-    verified now (a reading command then imports no cryptography: issue 24, start-up). The armor's Game line
+    verified now (a reading command then imports no cryptography, for start-up). The armor's Game line
     only says which record to look in: an entry counts only for bytes hashing as recorded."""
     found = _GAME_LINE.search(data[:4096])
     if found is None:

@@ -5,7 +5,7 @@ Each player keeps a clone; a game is a game directory in it. ``rsr submit --git`
 ``rsr receive --git`` fetches and checks **every** change the remote brings (``git diff -z --raw``, names
 never quoted) *before* merging: only new packet files in a game's ``turns/`` are taken, each checked in full
 against that game's log; a deletion, a rename, an edit of an old file, a symbolic link, an attribute file
-rsr did not write or any other file refuses the merge with one line (issue 20, section 5). Blob sizes are
+rsr did not write or any other file refuses the merge with one line. Blob sizes are
 checked before a blob is read and the number of changes is bounded. ``.gitattributes`` marks packets
 ``-text`` so that no git setting rewrites their line ends. Two different packets for one seq are refused
 with a clear message, and when one key signed both, the equivocation proof is written to ``disputes/``.
@@ -133,7 +133,7 @@ def ensure_attributes(repo: Path) -> Path:
 
 def check_repo_safe(repo: Path, game_dir: Path) -> None:
     """Before rsr signs or commits anything in a shared repository: no link where rsr reads or writes, no
-    link committed in the game, no attribute file rsr did not write (issue 20, section 5)."""
+    link committed in the game, no attribute file rsr did not write."""
     rel = game_dir.resolve().relative_to(repo.resolve())
     for path in (repo / ".gitattributes", game_dir / ".gitignore", game_dir / "local.yaml"):
         regular_or_missing(path)
@@ -287,7 +287,7 @@ def ignore_lines_ok(text: str) -> bool:
 
 
 def vet_changes(repo: Path, ref: str) -> Incoming:
-    """Every change ``ref`` brings since the common ancestor, each allowed or refused (issue 20, section 5):
+    """Every change ``ref`` brings since the common ancestor, each allowed or refused:
     new packet files in a game's turns/ (kept for a full check), rsr's own .gitignore and .gitattributes
     lines, and the removal of files an older rsr committed (reports, game.yaml). Anything else refuses."""
     base_run = git(repo, "merge-base", "HEAD", ref, check=False)

@@ -33,7 +33,7 @@ def turn_line(game_dir: Path) -> tuple[str, str | None]:
     from rsr.cache import HomeCheckpoints
 
     try:
-        result = HomeCheckpoints().load(game_dir)  # (from this home's checkpoints, as status: issue 24)
+        result = HomeCheckpoints().load(game_dir)  # (from this home's checkpoints, as status)
     except RsrError as exc:
         return f"{game_dir}  cannot be read: {exc}", None
     mine = keystore.find_keys_for(result.keys)

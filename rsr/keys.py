@@ -27,7 +27,7 @@ from rsr.fileio import atomic_write
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-# cryptography is imported on first use (issue 24, start-up): a reading command whose packets the record of
+# cryptography is imported on first use: a reading command whose packets the record of
 # checked files already vouches for verifies no signature and loads no key.
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -88,7 +88,7 @@ class KeyPair:
 
     @property
     def public_raw(self) -> bytes:
-        return self.private.public_key().public_bytes_raw()  # (no serialization module: issue 24, start-up)
+        return self.private.public_key().public_bytes_raw()  # (no serialization module, for start-up)
 
     @property
     def fingerprint(self) -> str:
@@ -165,7 +165,7 @@ _PKCS8_ED25519 = bytes.fromhex("302e020100300506032b657004220420")
 
 def _plain_seed(pem: bytes) -> bytes | None:
     """The seed of an unencrypted Ed25519 key in the exact form rsr writes (one base64 line of RFC 8410's
-    48 bytes), read without importing cryptography's serialization (issue 24, start-up); None for anything
+    48 bytes), read without importing cryptography's serialization; None for anything
     else, which cryptography then reads."""
     lines = pem.strip().split(b"\n")
     if len(lines) != 3 or lines[0] != b"-----BEGIN PRIVATE KEY-----" or lines[2] != b"-----END PRIVATE KEY-----":

@@ -247,7 +247,7 @@ def _step(result: Replay, packet: Packet, resume: int, keep_positions: bool = Tr
             on_pass(result, record)
         if result.passes and not keep_positions:
             result.passes[-1].position = None
-            result.passes[-1].events = []  # (verify reads an old pass's dice, never its events: issue 24 target 2)
+            result.passes[-1].events = []  # (verify reads an old pass's dice, never its events)
             forget_unread(result.passes[-1].waiting, f"the request after packet {result.passes[-1].resolved}'s "
                           "resolution was not kept")
             forget_payload(result.packets[index - 2])  # (read from its bytes again if anything reads it)

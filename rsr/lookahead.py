@@ -7,7 +7,7 @@ the rules refuse that), and dry-runs the rules
 (``rsr.engine.dry_run``, no dice) to see what the game asks next. It stops at the first die, at a question
 for the opponent, or at the end of the game. ``rsr orders template`` lays out every question reached at
 once, ``rsr orders check`` says which of them the orders answer, so a player writes the whole turn in one
-packet instead of one question per packet (issue 23).
+packet instead of one question per packet.
 
 Questions that come only after a die can still be answered in the same packet where the ruleset has a
 standing policy for a plan signed before the dice (RS/RS 5.0, 6.1: the prepared combats planned with the

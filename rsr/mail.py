@@ -152,7 +152,7 @@ def last_report(result: Replay, packet: Packet) -> tuple[int, str] | None:
     for record in result.passes:
         if record.resolver == packet.seq:
             return record.resolved, pass_markdown(result, record)
-    if packet.seq >= 2 and not result.complete:  # replayed from a checkpoint after it (issue 24: flat)
+    if packet.seq >= 2 and not result.complete:  # replayed from a checkpoint after it
         from rsr.actions import old_resolution
 
         found = old_resolution(result, packet.seq - 1)
@@ -164,7 +164,7 @@ def last_report(result: Replay, packet: Packet) -> tuple[int, str] | None:
 def packet_message(game_dir: Path, packet: Packet, sender: str | None, recipient: str | None) -> EmailMessage:
     from rsr.actions import load_game
 
-    result = load_game(game_dir)  # (from the home's checkpoints, as every player's command: issue 24)
+    result = load_game(game_dir)  # (from the home's checkpoints, as every player's command)
     if result.packets[packet.seq].payload_bytes != packet.payload_bytes:
         raise BadInput(f"packet {packet.seq} is not the one in {game_dir}")
     game_name = game_dir.name
@@ -222,7 +222,7 @@ def write_message(game_dir: Path, packet: Packet, message: EmailMessage) -> Path
 
 
 def check_outbox(game_dir: Path) -> None:
-    """Before signing anything that goes by mail: the outbox and .gitignore are not links (issue 20, 5)."""
+    """Before signing anything that goes by mail: the outbox and .gitignore are not links."""
     for path in (game_dir / "outbox", game_dir / ".gitignore", game_dir / "local.yaml"):
         if path.is_symlink():
             raise BadInput(f"{path} is a symbolic link; rsr never writes through a link (remove it); nothing signed")
@@ -499,7 +499,7 @@ def imap_messages(config: MailConfig | None = None) -> Messages:
     """The newest messages of the configured IMAP folder, read without marking them seen.
 
     The whole read has a deadline (RSR_IMAP_DEADLINE, 120 s by default): a server that answers one byte at
-    a time is cut off then, with one line (issue 20, section 5)."""
+    a time is cut off then, with one line."""
     config = config or load_config()
     server = config.imap
     if server is None:

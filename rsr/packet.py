@@ -141,8 +141,7 @@ def known_packet(payload_bytes: bytes, signature: bytes, header: Header) -> Pack
 
 def parsed_lazily(packet: Packet) -> Packet:
     """The same packet, its payload parsed again from its bytes when read (a :class:`KnownPacket`): a reader
-    that holds thousands of packets keeps their bytes, not their parsed payloads (``rsr verify``: issue 24
-    target 2)."""
+    that holds thousands of packets keeps their bytes, not their parsed payloads (``rsr verify``)."""
     if isinstance(packet, KnownPacket):
         return packet
     lazy = known_packet(packet.payload_bytes, packet.signature, header_of(packet))

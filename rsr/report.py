@@ -39,7 +39,7 @@ def pass_markdown(result: Replay, record: PassRecord) -> str:
         "",
     ]
     carried = result.packets[0].payload["invite"].get("data") if result.packets else None
-    if carried:  # issue 25: the game plays on a player's transcription of the printed sheets
+    if carried:  # the game plays on a player's transcription of the printed sheets
         lines += ["Played on the inviter's transcription of the printed " + " and ".join(
             f"{sheet_name(d['kind'])} ({plural(len(d['set']), 'value')})" for d in carried) + "; only the values still "
             "provisional are flagged.", ""]
@@ -217,7 +217,7 @@ def build_report(result: Replay, record: PassRecord) -> PassReport:
              f"from the secret {record.resolver_side} revealed in packet {record.resolver} (key "
              f"{record.key.hex()[:16]}...)."]
     carried = result.packets[0].payload["invite"].get("data") if result.packets else None
-    if carried:  # issue 25: the game plays on a player's transcription of the printed sheets
+    if carried:  # the game plays on a player's transcription of the printed sheets
         facts.append("Played on the inviter's transcription of the printed " + " and ".join(
             f"{sheet_name(d['kind'])} ({plural(len(d['set']), 'value')})" for d in carried) + "; only the values still "
             "provisional are flagged.")
@@ -231,7 +231,7 @@ def build_report(result: Replay, record: PassRecord) -> PassReport:
     facts += [f"Void answer ({e.case or 'no case'}; contract version 2, docs/protocol.md): {markdown(e.text)}."
               for e in record.events if e.kind == "void"]
     message = packet.payload.get("message") if packet is not None else None
-    message = "\n".join(visible_lines(message)) if message else None  # issue 20, section 6
+    message = "\n".join(visible_lines(message)) if message else None  # (escaped: docs/protocol.md)
     provisional = sorted({p for e in record.events for p in e.provisional})
     losses = [event_words(e) for e in record.events if e.kind in ("eliminated", "reduced", "retreat-loss")]
     sealed = [event_words(e) for e in record.events if e.kind in ("sealed", "unsealed", "choices")
@@ -490,7 +490,7 @@ def _index_page(result: Replay, index: list[str]) -> str:
 def write_replay_pages(game_dir: Path, key_of: Callable[[Replay], Any], out: Path) -> int:
     """``rsr report --all --html``: the pages of :func:`replay_pages`, the same bytes, each drawn and written
     while the log replays from the invitation, its position dropped once the next pass is drawn (memory flat in
-    the game's length, issue 24 target 2: every position of a long game kept took gigabytes). Returns how
+    the game's length: every position of a long game kept took gigabytes). Returns how
     many pages were written. ``key_of(result)``: this player's key of the game (BadInput: none here)."""
     from rsr.errors import BadInput
     from rsr.fileio import atomic_write

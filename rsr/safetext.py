@@ -2,7 +2,7 @@
 
 A player's name, a packet's message, a request id or a From: header come from the opponent (or from anyone
 who can send mail); printed raw, an ESC or C1 CSI sequence clears the screen, recolours it, sets the window
-title or forges a line, and a bidi override shows text in another order than it is (issue 20, section 6).
+title or forges a line, and a bidi override shows text in another order than it is.
 Every such string passes through :func:`visible` (or :func:`visible_lines`) before it reaches a person;
 Markdown output also through :func:`markdown`, a rich console through :func:`screen`. HTML and SVG are
 escaped by their own writers.

@@ -1,5 +1,5 @@
 """A checker for the small part of JSON Schema the rules' answer shapes use (rsr/decisions.py), so that a
-command replaying a few answers does not import jsonschema (about a third of a receive's start-up, issue 24).
+command replaying a few answers does not import jsonschema (about a third of a receive's start-up).
 
 ``simple_checker(schema)`` returns a function giving jsonschema's own verdict (Draft 2020-12) for a schema
 built only of the keywords below, and None for any other schema (the caller then uses jsonschema itself):

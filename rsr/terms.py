@@ -1,4 +1,4 @@
-"""The terms of a game as its invitation fixes them, for ``rsr accept`` to show (issue 20 section 3)."""
+"""The terms of a game as its invitation fixes them, for ``rsr accept`` to show."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def read_invitation(source: Path | str) -> Packet:
 
 
 def transcription_lines(invite: Packet, limit: int | None = SHOWN, list_provisional: bool = False) -> list[str]:
-    """What the inviter's transcription of the printed sheets replaces (issue 25), escaped and bounded: a
+    """What the inviter's transcription of the printed sheets replaces, escaped and bounded: a
     heading, then rsr.transcription.describe. Empty for a game on rsr's own data."""
     from rsr import transcription
     from rsr.scenario import load_scenario

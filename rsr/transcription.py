@@ -1,4 +1,4 @@
-"""A player's transcription of the printed map, counters or charts (issue 25; docs/<ruleset>/data.md).
+"""A player's transcription of the printed map, counters or charts (docs/<ruleset>/data.md).
 
 The shipped data under ``scenarios/<ruleset>/`` is partly our own stand-in (``provisional:`` provenance,
 docs/data-format.md). A transcription is a player's own YAML file that replaces single values of one data
@@ -35,7 +35,7 @@ from rsr.errors import BadInput, printable
 from rsr.provenance import is_provisional
 
 #: the data files a transcription may replace values of, by the name a scenario includes them under, in the
-#: order the invitation carries them (the first three since issue 25; the turn track and naval data after)
+#: order the invitation carries them (the land sheets first; the turn track and naval data after)
 KINDS = ("map", "counters", "tables", "track", "naval", "naval_map", "turn_record")
 FILES = {"map": "map.yaml", "counters": "counters.yaml", "tables": "tables.yaml", "track": "turns.yaml",
          "naval": "naval.yaml", "naval_map": "naval-map.yaml"}

@@ -1,4 +1,4 @@
-"""``rsr data show``: the whole map with a player's transcription applied (issue 25, rsr/transcription.py).
+"""``rsr data show``: the whole map with a player's transcription applied (rsr/transcription.py).
 
 Kept apart from rsr/transcription.py, which the log replay imports, so that drawing never joins an import
 circle with the replay.

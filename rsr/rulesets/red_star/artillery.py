@@ -1,13 +1,13 @@
-"""The Artillery Fire segment: bombardment and interdiction (RS/RS 5.0-5.22, 5.5-5.53, 10.3).
+"""The Artillery Fire segment: bombardment and interdiction (RS/RS 5.0-5.22, RS/RS 5.5-5.53, RS/RS 10.3).
 
 The phasing player lists fire missions, each a set of artillery units and one target: an enemy unit to
-bombard (5.21) or a road or bridge hex to interdict (5.22). Missions are checked whole before any die:
+bombard (RS/RS 5.21) or a road or bridge hex to interdict (RS/RS 5.22). Missions are checked whole before any die:
 a unit that is not artillery, has fired, is disrupted, is next to an enemy unit or is out of supply cannot
-be given a mission at all (an error); a unit given a target it cannot reach is "wasted" (5.51): its points
+be given a mission at all (an error); a unit given a target it cannot reach is "wasted" (RS/RS 5.51): its points
 are spent, it gets its Fired marker and adds nothing. Missions resolve in the order listed.
 
 Interdiction markers stay on the map until the start of their owner's next Artillery Fire segment (our
-reading, interpretations.md 5.22); an enemy unit or stack entering a marked hex rolls on the Interdiction
+reading, interpretations.md RS/RS 5.22); an enemy unit or stack entering a marked hex rolls on the Interdiction
 Table for the extra movement points it must pay (:func:`walk_interdicted`).
 """
 
@@ -44,7 +44,7 @@ def fire_range(state: RsState, unit: Unit) -> int:
 
 
 def range_count(state: RsState, frm: str, to: str) -> int:
-    """RS/RS 5.51, 5.52: hexes counted from the one next to the firer to the target's, terrain and units
+    """RS/RS 5.51, RS/RS 5.52: hexes counted from the one next to the firer to the target's, terrain and units
     ignored (no line of sight): the hex distance."""
     return state.static.grid.distance(frm, to)
 
@@ -59,7 +59,8 @@ def next_to_enemy(state: RsState, unit: Unit, enemy_hexes: frozenset[str] | None
 
 def indirect_problem(state: RsState, unit: Unit, supplied: frozenset[str] | None = None,
                      enemy_hexes: frozenset[str] | None = None) -> str | None:
-    """Why ``unit`` may not fire an indirect mission now (RS/RS 5.0, 5.1, 5.7, 10.3), or None. ``supplied`` and
+    """Why ``unit`` may not fire an indirect mission now (RS/RS 5.0, RS/RS 5.1, RS/RS 5.7, RS/RS 10.3), or None.
+    ``supplied`` and
     ``enemy_hexes``: the side's supply net and the enemy's hexes now, when the caller asks for many units."""
     counter = state.counter(unit.id)
     if not counter.artillery:
@@ -73,7 +74,8 @@ def indirect_problem(state: RsState, unit: Unit, supplied: frozenset[str] | None
     if next_to_enemy(state, unit, enemy_hexes):
         return f"{unit.id} is next to an enemy unit and may not use indirect fire (RS/RS 5.1)"
     if not in_supply(state, unit, supplied):
-        # 10.3 lets unsupplied artillery fire only at adjacent units, and 5.1/5.2 forbid indirect fire at them
+        # RS/RS 10.3 lets unsupplied artillery fire only at adjacent units, and RS/RS 5.1/5.2 forbid indirect fire at
+        # them
         return f"{unit.id} is out of supply: it may fire only at adjacent units, never indirectly (RS/RS 10.3, 5.2)"
     return None
 
@@ -87,7 +89,7 @@ def eligible(state: RsState, side: str) -> list[Unit]:
 
 
 def reaches(state: RsState, unit: Unit, hex_id: str) -> bool:
-    """RS/RS 5.2, 5.51: at least one hex between firer and target, and no farther than the printed range."""
+    """RS/RS 5.2, RS/RS 5.51: at least one hex between firer and target, and no farther than the printed range."""
     count = range_count(state, unit.hex or "", hex_id)
     return 2 <= count <= fire_range(state, unit)
 
@@ -140,8 +142,8 @@ def cost_of(state: RsState, mission: str, guns: int) -> int:
 # -- checking an order ------------------------------------------------------------------------------------
 
 def check_missions(state: RsState, side: str, answer: Any, first: int = 1) -> list[dict[str, Any]]:
-    """The whole order checked before any die (RS/RS 5.1, 5.2, 5.21, 5.22, 4.3); its missions are numbered
-    from ``first`` (RS/RS 5.2: a segment's missions are numbered on across its answers)."""
+    """The whole order checked before any die (RS/RS 5.1, RS/RS 5.2, RS/RS 5.21, RS/RS 5.22, RS/RS 4.3); its missions
+    are numbered from ``first`` (RS/RS 5.2: a segment's missions are numbered on across its answers)."""
     if not isinstance(answer, dict) or set(answer) - {"missions"} or not isinstance(answer.get("missions", []),
                                                                                      list):
         raise RulesError("fire missions are {missions: [{bombard: unit id | interdict: hex, artillery: [ids]}]} "
@@ -203,7 +205,7 @@ class PlanStep(dict[str, Any]):
 
 
 def check_plan(state: RsState, side: str, plan: list[Any]) -> None:
-    """RS/RS 5.2, 4.3: a plan of fire missions set before the segment's first mission is checked whole against
+    """RS/RS 5.2, RS/RS 4.3: a plan of fire missions set before the segment's first mission is checked whole against
     the position it is set in, before any die: each mission legal, no gun twice, the points to pay them all."""
     check_missions(state, side, {"missions": plan})
 
@@ -240,8 +242,8 @@ def _provisional(table: FireTable, selection: str) -> list[str]:
 
 
 def announce(state: RsState, ctx: Context, side: str, missions: list[dict[str, Any]]) -> None:
-    """RS/RS 5.1, 5.21, 5.22, 5.41: the missions are announced: points spent, Fired markers placed. Enemy
-    counterbattery may answer before they resolve (counterbattery.py)."""
+    """RS/RS 5.1, RS/RS 5.21, RS/RS 5.22, RS/RS 5.41: the missions are announced: points spent, Fired markers placed.
+    Enemy counterbattery may answer before they resolve (counterbattery.py)."""
     if not missions:
         ctx.emit("fire-missions", f"{side} fires no artillery missions", "RS/RS 5.2", side=side, missions=0)
     for mission in missions:
@@ -262,7 +264,7 @@ def announce(state: RsState, ctx: Context, side: str, missions: list[dict[str, A
 def resolve_missions(state: RsState, ctx: Context, side: str, missions: list[dict[str, Any]],
                      suppressed: list[str]) -> None:
     """Resolve announced missions in order; suppressed or eliminated guns do not fire and their points are
-    lost (RS/RS 5.41); a gun out of reach is wasted (5.51)."""
+    lost (RS/RS 5.41); a gun out of reach is wasted (RS/RS 5.51)."""
     for mission in missions:
         guns = [state.units[g] for g in mission["artillery"]]
         for gun in guns:
@@ -291,18 +293,18 @@ def fire(state: RsState, ctx: Context, side: str, missions: list[dict[str, Any]]
 
 
 def bombard_strength(state: RsState, target: Unit, firing: list[Unit]) -> tuple[int, Fraction, str, str]:
-    """RS/RS 5.21, 6.43: the guns' combined factors through the Combat Effectiveness Chart (indirect fire against
+    """RS/RS 5.21, RS/RS 6.43: the guns' combined factors through the Combat Effectiveness Chart (indirect fire against
     the target's class), rounded up: (strength, multiplier, target class, the chart cell's provenance)."""
     from rsr.rulesets.red_star.combat import effectiveness
 
     target_class = state.counter(target.id).cls.lower()
     multiplier, provenance = effectiveness(state, "weapons-indirect-fire", target_class, False)
-    strength = math.ceil(sum((Fraction(current(state, g)) * multiplier for g in firing), Fraction(0)))  # 6.43
+    strength = math.ceil(sum((Fraction(current(state, g)) * multiplier for g in firing), Fraction(0)))  # RS/RS 6.43
     return strength, multiplier, target_class, provenance
 
 
 def bombard(state: RsState, ctx: Context, side: str, mission: dict[str, Any], firing: list[Unit], cost: int) -> None:
-    """RS/RS 5.21, 5.53: combined strength through the Combat Effectiveness Chart, one die, the result."""
+    """RS/RS 5.21, RS/RS 5.53: combined strength through the Combat Effectiveness Chart, one die, the result."""
     chart = charts(state)
     target = state.units[mission["bombard"]]
     strength, multiplier, target_class, cec_provenance = bombard_strength(state, target, firing)
@@ -361,7 +363,7 @@ def interdict(state: RsState, ctx: Context, side: str, mission: dict[str, Any], 
 
 
 def clear_interdiction(state: RsState, ctx: Context, side: str) -> None:
-    """A side's interdiction markers come off when its next Artillery Fire segment begins (our reading, 5.22)."""
+    """A side's interdiction markers come off when its next Artillery Fire segment begins (our reading, RS/RS 5.22)."""
     markers = state.interdiction.pop(side, {})
     for hex_id in sorted(markers):
         ctx.emit("interdiction-off", f"{side} interdiction marker removed from {hex_id}", "RS/RS 5.22", side=side,
@@ -371,7 +373,7 @@ def clear_interdiction(state: RsState, ctx: Context, side: str) -> None:
 # -- interdiction during movement -------------------------------------------------------------------------
 
 def interdiction_modifiers(state: RsState, owner: str, hex_id: str) -> tuple[int, int, int]:
-    """RS/RS 5.22, 5.53 and the Player Aid: (spotting modifier, spotting distance, bridge modifier) of a roll on
+    """RS/RS 5.22, RS/RS 5.53 and the Player Aid: (spotting modifier, spotting distance, bridge modifier) of a roll on
     the Interdiction Table for ``owner``'s marker in ``hex_id``."""
     spot, distance = spotting(state, owner, hex_id)
     bridge = charts(state).bridge_modifier if bridge_sides(state, hex_id) else 0
@@ -380,8 +382,8 @@ def interdiction_modifiers(state: RsState, owner: str, hex_id: str) -> tuple[int
 
 def interdiction_roll(state: RsState, ctx: Context, mover: str, hex_id: str, units: list[str],
                       operational: bool, retreat: bool = False) -> int:
-    """RS/RS 5.22, 5.53, 7.3: the extra MP a stack must pay to enter an enemy-interdicted hex; with ``retreat``
-    (RS/RS 6.72, a retreat over a bridge next to the marker) the same roll gives the stack's step losses."""
+    """RS/RS 5.22, RS/RS 5.53, RS/RS 7.3: the extra MP a stack must pay to enter an enemy-interdicted hex; with
+    ``retreat`` (RS/RS 6.72, a retreat over a bridge next to the marker) the same roll gives the stack's step losses."""
     chart = charts(state)
     owner = enemy_of(mover)
     factors = state.interdiction[owner][hex_id]

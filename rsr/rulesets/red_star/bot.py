@@ -33,7 +33,7 @@ def answer(state: RsState, request: Request) -> list[dict[str, Any]]:
         return [{"request": request.id, "answer": {"entries": force.default_plan(state, request.side)}, "seal": True}]
     if kind == "attack-choices":
         return [{"request": request.id, "answer": request.template, "seal": True}]
-    if kind == "combats":  # (its choices come sealed, combat by combat: RS/RS 6.21, 5.3)
+    if kind == "combats":  # (its choices come sealed, combat by combat: RS/RS 6.21, RS/RS 5.3)
         return [{"request": request.id, "answer": {"combats": prepared_attacks(state, request.side)}}]
     if kind == "movement":
         return [{"request": request.id, "answer": moves(state, request.side)}]
@@ -161,7 +161,7 @@ def _try(trial: RsState, side: str, move: dict[str, Any]) -> bool:
 
 
 
-# -- artillery (issue 14): bombardment, interdiction and offensive support ----------------------------------
+# -- artillery: bombardment, interdiction and offensive support ----------------------------------
 # Planned apart from the answers above: RedStar.bot() routes fire-missions here and adds support to the
 # bot's attack choices (support_for_attacks). Deterministic: every choice is sorted by numbers then ids.
 
@@ -170,7 +170,7 @@ SUPPORT_PER_COMBAT = 2   # offensive support: at most two guns per combat
 
 
 def fire_missions(state: RsState, side: str) -> dict[str, Any]:
-    """RS/RS 5.21, 5.22: bombard the enemy unit in contact that the most guns reach (2 points a gun), then
+    """RS/RS 5.21, RS/RS 5.22: bombard the enemy unit in contact that the most guns reach (2 points a gun), then
     interdict, with the guns left, the road or bridge hex with the most enemy units within two hexes (1 point
     per two guns); half the support points are kept for the ground combats that follow."""
     from rsr.rulesets.red_star import artillery
@@ -189,11 +189,11 @@ def fire_missions(state: RsState, side: str) -> dict[str, Any]:
         if not target.hex or not state.counter(target.id).ground:
             continue
         if not any(grid.distance(h, target.hex) <= 1 for h in friends):
-            continue  # 5.53: spotted from next door, and it softens a hex the bot may attack
+            continue  # RS/RS 5.53: spotted from next door, and it softens a hex the bot may attack
         reaching = [g for g in free if artillery.reaches(state, g, target.hex)]
         if reaching:
             strength = _indirect_strength(state, reaching, target)
-            if strength >= 3:  # 5.21 with the Combat Effectiveness Chart: not worth two points a gun below 3
+            if strength >= 3:  # RS/RS 5.21 with the Combat Effectiveness Chart: not worth two points a gun below 3
                 targets.append((-strength, current(state, target), target.id, reaching))
     if targets and budget >= 2:
         _, _, target_id, reaching = min(targets, key=lambda t: (t[0], t[1], t[2]))
@@ -229,7 +229,7 @@ def fire_missions(state: RsState, side: str) -> dict[str, Any]:
 
 
 def _indirect_strength(state: RsState, guns: list[Any], target: Any) -> int:
-    """The bombardment strength of ``guns`` against ``target`` through the Combat Effectiveness Chart (5.21)."""
+    """The bombardment strength of ``guns`` against ``target`` through the Combat Effectiveness Chart (RS/RS 5.21)."""
     from fractions import Fraction
     from math import ceil
 
@@ -240,8 +240,8 @@ def _indirect_strength(state: RsState, guns: list[Any], target: Any) -> int:
 
 
 def support_for_attacks(state: RsState, request: Request, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """RS/RS 5.31, 5.6: add offensive support to the bot's attack choices: for each combat, up to two guns
-    that may support it, strongest first, while support points last after the ground-combat costs (6.1)."""
+    """RS/RS 5.31, RS/RS 5.6: add offensive support to the bot's attack choices: for each combat, up to two guns
+    that may support it, strongest first, while support points last after the ground-combat costs (RS/RS 6.1)."""
     from rsr.rulesets.red_star import support
 
     combats = [c for c in state.combats if c.id in (request.options or {})]
@@ -306,7 +306,7 @@ def combats_planned_with(state: RsState, side: str, missions: dict[str, Any]) ->
 
 def with_choices(state: RsState, side: str, attacks: list[dict[str, Any]], spent: int = 0,
                  fired: set[str] | frozenset[str] = frozenset()) -> list[dict[str, Any]]:
-    """RS/RS 6.1, 6.21, 5.31: the bot's prepared combats as far as the points left after ``spent`` pay their
+    """RS/RS 6.1, RS/RS 6.21, RS/RS 5.31: the bot's prepared combats as far as the points left after ``spent`` pay their
     ground cost (one per attacking hex), each with its choices planned ahead in the clear: lead units and armor
     protection by the documented default, and up to two supporting guns while points last (guns in
     ``fired`` excluded). They are checked again when each combat's turn comes (turn.one_combat_choices)."""

@@ -1,26 +1,26 @@
 """Bridges: engineers blowing bridges, the Japanese bridge counter (RS/RS 11.0-11.3).
 
-A move may end with a bridge action by an engineer of the moving stack: ``bridge: {destroy: "a-b"}`` (11.1,
-either side, +5 MP) or ``bridge: {place: "a-b"}`` (11.2, the Japanese engineer carrying the bridge counter,
+A move may end with a bridge action by an engineer of the moving stack: ``bridge: {destroy: "a-b"}`` (RS/RS 11.1,
+either side, +5 MP) or ``bridge: {place: "a-b"}`` (RS/RS 11.2, the Japanese engineer carrying the bridge counter,
 +5 MP, +10 if motorized). The hexside must be one of the sides of the hex where the engineer stands after
 its move, and the MP must be left after the move. A placed counter is a bridge over the Halha that Armor
-may not cross (11.3). A Soviet unit that enters either hex of its hexside destroys it for good, unless its
-move says ``bridge: {leave: "a-b"}`` (11.2: the Soviet player may choose to leave it intact). Having left it,
+may not cross (RS/RS 11.3). A Soviet unit that enters either hex of its hexside destroys it for good, unless its
+move says ``bridge: {leave: "a-b"}`` (RS/RS 11.2: the Soviet player may choose to leave it intact). Having left it,
 the Soviet player may not destroy it for the rest of that Movement segment: a later Soviet unit reaching it
 then leaves it standing. A Soviet unit already next to the counter destroys it by a move with an empty path
 and ``bridge: {destroy: "a-b"}`` (no MP), but only in a later Movement segment in which that unit may move
-than the one in which the counter was placed or left intact (11.2; interpretations.md).
+than the one in which the counter was placed or left intact (RS/RS 11.2; interpretations.md).
 
 ``bridge: {pick_up: "a-b"}`` with an empty path: an engineer without Fired or disruption markers that stays the
-whole Movement segment in a hex of the placed counter's hexside picks it up (11.2 removal) when the segment
+whole Movement segment in a hex of the placed counter's hexside picks it up (RS/RS 11.2 removal) when the segment
 ends: until then the counter is still a bridge, which units may cross and a Soviet unit may destroy
 (``declare_pick_up``, ``pick_up_at_end``). An engineer in reserve does the same in the enemy Movement segment,
 answering a reserve-move request (reserves.py).
 
 ``bridge: {exchange: <engineer id>}`` with an empty path: the engineer carrying the counter hands it to another
-Japanese engineer in its hex (11.2 exchange). Neither may use any MP in this Movement segment: the giver's
+Japanese engineer in its hex (RS/RS 11.2 exchange). Neither may use any MP in this Movement segment: the giver's
 move has no path and the receiver is in no move of the order; an engineer in reserve must also not have moved
-during Reserve Movement in the last enemy Movement segment (interpretations.md 11.2).
+during Reserve Movement in the last enemy Movement segment (interpretations.md RS/RS 11.2).
 """
 
 from __future__ import annotations
@@ -158,8 +158,8 @@ def exchange_receivers(moves: list[Any]) -> dict[int, str]:
 
 
 def case_of(state: RsState, action: dict[str, str]) -> str:
-    """The case a bridge action falls under: 11.2 for anything done with or to the Japanese bridge counter
-    (placing, picking up, handing over, leaving it, a Soviet unit destroying it and its waits), else 11.1."""
+    """The case a bridge action falls under: RS/RS 11.2 for anything done with or to the Japanese bridge counter
+    (placing, picking up, handing over, leaving it, a Soviet unit destroying it and its waits), else RS/RS 11.1."""
     kind, side_id = next(iter(action.items()))
     if kind in ("place", "pick_up", "exchange", "leave") or side_id == state.pontoon:
         return "RS/RS 11.2"
@@ -167,7 +167,7 @@ def case_of(state: RsState, action: dict[str, str]) -> str:
 
 
 def not_carried_out(state: RsState, ctx: Context, action: dict[str, str], why: str) -> None:
-    """Report a bridge action that cannot be done, citing the case that stops it (11.1 or 11.2)."""
+    """Report a bridge action that cannot be done, citing the case that stops it (RS/RS 11.1 or RS/RS 11.2)."""
     kind, side_id = next(iter(action.items()))
     ctx.emit("bridge", f"the bridge action is not carried out: {why}", case_of(state, action), hexside=side_id,
              done=False, action=f"{kind}-refused")
@@ -176,7 +176,7 @@ def not_carried_out(state: RsState, ctx: Context, action: dict[str, str], why: s
 def act(state: RsState, ctx: Context, side: str, units: list[str], action: dict[str, str],
         left: dict[str, Fraction], standing: bool = False) -> int:
     """Carry out a bridge action at the end of a move, or say why it could not be done. Returns the MP the
-    engineer spent on it (RS/RS 11.1, 11.2: 5, or 10 to place the counter with a motorized engineer; 0 for
+    engineer spent on it (RS/RS 11.1, RS/RS 11.2: 5, or 10 to place the counter with a motorized engineer; 0 for
     any other action or one not carried out)."""
     why = problem(state, side, units, action, left, standing)
     kind, side_id = next(iter(action.items()))

@@ -8,7 +8,7 @@ rsr/decisions.py does the rest. The questions a stage of the sequence of play ra
 here; those raised inside a rule live with that rule: morale, retreat, losses, target ties and advance in
 resolve.py, overstack in retreat.py, counterbattery in counterbattery.py. ``DECISIONS`` gathers them all.
 
-The table is in the order of the sequence of play (RS/RS 3.2, 4.0-7.6); the policies keep the order in
+The table is in the order of the sequence of play (RS/RS 3.2, RS/RS 4.0-7.6); the policies keep the order in
 which players have always seen them listed.
 """
 
@@ -53,7 +53,7 @@ ENTRY_PLAN = Decision(
     sealable=True, apply=apply_entry_plan)
 
 
-# -- RS/RS 4.1, 6.21: a sealed choice revealed -------------------------------------------------------------
+# -- RS/RS 4.1, RS/RS 6.21: a sealed choice revealed -------------------------------------------------------------
 
 
 def apply_unseal(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
@@ -80,7 +80,7 @@ MISSIONS_SHAPE = "fire missions are {missions: [{bombard: unit id | interdict: h
 
 
 def apply_fire_missions(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
-    """RS/RS 5.2: one mission (or none: no more this segment) is announced, may draw counterbattery (5.41) and
+    """RS/RS 5.2: one mission (or none: no more this segment) is announced, may draw counterbattery (RS/RS 5.41) and
     resolves before the next is asked. An answer listing several is checked whole now, before any die; its
     first mission fires now and the rest is the player's plan, which policy fire-missions ``planned`` (the
     default) answers the next requests from, each mission checked again when its turn comes."""
@@ -112,7 +112,7 @@ def apply_fire_missions(state: RsState, ctx: Context, ask: Ask, answer: Any) -> 
 
 
 def mission_options(state: RsState, ask: Ask) -> dict[str, Any]:
-    """RS/RS 5.2, 4.3: the guns that may fire and what each reaches, and the support points left to pay."""
+    """RS/RS 5.2, RS/RS 4.3: the guns that may fire and what each reaches, and the support points left to pay."""
     return {"artillery": artillery.options(state, ask.side), "support_points": state.support.get(ask.side, 0),
             "mission": state.mission_round + 1}
 
@@ -203,11 +203,11 @@ REPLACEMENTS = Decision(
     apply=apply_replacements)
 
 
-# -- RS/RS 6.0, 6.1: prepared combats ----------------------------------------------------------------------
+# -- RS/RS 6.0, RS/RS 6.1: prepared combats ----------------------------------------------------------------------
 
 
 def apply_combats(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:
-    """RS/RS 6.0, 6.1: the phasing player's prepared combats, checked before any die."""
+    """RS/RS 6.0, RS/RS 6.1: the phasing player's prepared combats, checked before any die."""
     combats_shape(answer)
     for planned, reason in answer.get("dropped") or []:
         ctx.emit("void", f"{ask.side}'s planned combat {planned} (policy combats) is void: {reason}", "RS/RS 6.1",
@@ -255,7 +255,7 @@ def check_plan_in(state: RsState, side: str, rule: Any) -> None:
 
 
 def combats_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:
-    """RS/RS 5.0, 6.1: the combats planned with the fire, declared when the game asks for them."""
+    """RS/RS 5.0, RS/RS 6.1: the combats planned with the fire, declared when the game asks for them."""
     if isinstance(rule, dict):
         return cm.planned_combats(state, request.side, rule["combats"]) if rule["turn"] == state.turn else None
     return None
@@ -284,7 +284,7 @@ COMBATS = Decision(
     apply=apply_combats)
 
 
-# -- RS/RS 6.21, 6.22: the secret choices of attacker and defender -----------------------------------------
+# -- RS/RS 6.21, RS/RS 6.22: the secret choices of attacker and defender -----------------------------------------
 
 CHOICES_SCHEMA: dict[str, Any] = {"type": "object", "required": ["combats"], "properties": {
     "combats": {"type": "object"}}, "additionalProperties": False}

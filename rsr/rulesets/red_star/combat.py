@@ -1,8 +1,8 @@
-"""Ground combat (RS/RS 6.0-6.55, 7.5): declarations, lead units and armor protection, target priority,
+"""Ground combat (RS/RS 6.0-6.55, RS/RS 7.5): declarations, lead units and armor protection, target priority,
 firefights with maximum fire strength, combat effectiveness and CRT column shifts.
 
 Applying a CRT result (step losses, morale, retreats, advance) is in :mod:`results` and :mod:`retreat`.
-Artillery direct support (5.3) is a later issue: :func:`direct_support` is the one place where it will add
+Artillery direct support (RS/RS 5.3) is a later issue: :func:`direct_support` is the one place where it will add
 its factors to a firefight, and today it returns nothing.
 """
 
@@ -44,7 +44,7 @@ def members(state: RsState, combat: Combat, role: str, hex_id: str | None = None
     """Units of one side still taking part in the combat, in unit-id order.
 
     Defenders are every unit in the attacked hex; attackers are the assigned units still in the hex they
-    attacked from (6.61: only assigned units absorb losses), minus any left out (6.91) or retreated.
+    attacked from (RS/RS 6.61: only assigned units absorb losses), minus any left out (RS/RS 6.91) or retreated.
     """
     if role == "defender":
         return [u for u in state.units_in(combat.hex, combat.defender)
@@ -63,7 +63,8 @@ def attack_hexes(combat: Combat) -> list[str]:
 
 
 def can_attack(state: RsState, unit: Unit) -> str | None:
-    """Why ``unit`` may not be assigned to an attack, or None (RS/RS 5.1, 5.3, 5.7, 6.1, 7.54)."""
+    """Why ``unit`` may not be assigned to an attack, or None (RS/RS 5.1, RS/RS 5.3, RS/RS 5.7, RS/RS 6.1,
+    RS/RS 7.54)."""
     counter = state.counter(unit.id)
     if not counter.ground:
         return f"{unit.id} is not a ground combat unit"
@@ -79,12 +80,12 @@ def can_attack(state: RsState, unit: Unit) -> str | None:
 
 # -- declarations ------------------------------------------------------------------------------------------
 
-CHOICE_KEYS = {"lead", "armor_protection", "fire", "support"}  # support: RS/RS 5.3 (issue 14)
+CHOICE_KEYS = {"lead", "armor_protection", "fire", "support"}  # support: RS/RS 5.3
 
 
 def parse_declaration(state: RsState, side: str, raw: Any, number: int, used: list[str], kind: str,
                       combat_id: str, origin: dict[str, str] | None = None) -> Combat:
-    """Check one declared combat (RS/RS 6.0, 6.1, 6.9, 7.5) and make its :class:`Combat`.
+    """Check one declared combat (RS/RS 6.0, RS/RS 6.1, RS/RS 6.9, RS/RS 7.5) and make its :class:`Combat`.
 
     ``origin`` gives the hex each attacker fires from when it is not where it stands now (a hasty attack
     checked before the move that brings it there).
@@ -179,7 +180,7 @@ def check_plan(state: RsState, side: str, plan: list[Any]) -> None:
 
 
 def planned_combats(state: RsState, side: str, plan: list[Any]) -> dict[str, Any]:
-    """Standing policy ``combats: {turn, combats}`` (RS/RS 5.0, 6.1): prepared combats the player signed
+    """Standing policy ``combats: {turn, combats}`` (RS/RS 5.0, RS/RS 6.1): prepared combats the player signed
     with his fire missions, before their dice, declared now as far as they still can be. A combat that the
     position no longer allows (target gone, attacker eliminated, disrupted or fired, support points spent)
     is dropped, the others keep their order; inline choices that no longer fit are dropped and the game asks
@@ -235,7 +236,7 @@ def parse_advance_plan(state: RsState, combat: Combat, raw: Any, where: str) -> 
 
 
 def check_choice(state: RsState, combat: Combat, role: str, raw: Any, where: str) -> dict[str, Any]:
-    """RS/RS 6.21, 6.22, 6.3: a side's lead units, armor protection and fire plan for one combat.
+    """RS/RS 6.21, RS/RS 6.22, RS/RS 6.3: a side's lead units, armor protection and fire plan for one combat.
 
     ``lead`` names one unit per hex the side fights from (a bare unit id when there is one hex);
     ``fire`` is a list of firefights, each a list of unit ids or ``{units, target, at}``; omitted, every
@@ -281,8 +282,8 @@ def check_choice(state: RsState, combat: Combat, role: str, raw: Any, where: str
                              "chosen (RS/RS 6.22)")
     fire = _check_fire(state, combat, role, raw.get("fire"), by_hex, lead, where)
     listed = support.with_assigned(raw.get("support"), fire)  # RS/RS 5.3: a gun named in a firefight is allocated
-    guns = support.check_support(state, combat, role, listed, where)  # RS/RS 5.3 (issue 14)
-    support.check_assignments(state, combat, role, fire, where)  # RS/RS 5.1, 5.3, 5.6 (issue 22)
+    guns = support.check_support(state, combat, role, listed, where)  # RS/RS 5.3
+    support.check_assignments(state, combat, role, fire, where)  # RS/RS 5.1, RS/RS 5.3, RS/RS 5.6
     return {"lead": lead, "armor_protection": protection, "fire": fire, "support": guns}
 
 
@@ -299,7 +300,7 @@ def _hex_of(combat: Combat, role: str, unit: Unit) -> str:
 
 def _check_fire(state: RsState, combat: Combat, role: str, raw: Any, by_hex: dict[str, list[str]],
                 lead: dict[str, str], where: str) -> list[dict[str, Any]]:
-    """RS/RS 6.21, 6.3, 6.31: firefights in order; each unit once; a hex's lead fires in its first one."""
+    """RS/RS 6.21, RS/RS 6.3, RS/RS 6.31: firefights in order; each unit once; a hex's lead fires in its first one."""
     everyone = sorted(u for ids in by_hex.values() for u in ids)
     if raw is None:
         return [{"units": everyone, "target": "next", "at": None}]
@@ -352,7 +353,7 @@ def auto_choice(state: RsState, combat: Combat, role: str) -> dict[str, Any]:
     has_armor = any(state.counter(u.id).cls == "Armor" for u in units)
     armored_lead = any(state.counter(u).cls == "Armor" for u in lead.values())
     return {"lead": lead, "armor_protection": has_armor and not armored_lead, "fire": None,
-            "support": support.auto_support(state, combat, role)}  # RS/RS 5.3 (issue 14)
+            "support": support.auto_support(state, combat, role)}  # RS/RS 5.3
 
 
 # -- target priority ----------------------------------------------------------------------------------------
@@ -363,7 +364,7 @@ def choice_of(combat: Combat, role: str) -> dict[str, Any]:
 
 
 def rank(state: RsState, combat: Combat, role: str, unit: Unit, hex_id: str) -> int:
-    """RS/RS 6.2, 6.21-6.23: 0 an attacking flame tank, 1 the hex's lead unit not yet fired on, then classes."""
+    """RS/RS 6.2, RS/RS 6.21-6.23: 0 an attacking flame tank, 1 the hex's lead unit not yet fired on, then classes."""
     counter = state.counter(unit.id)
     choice = choice_of(combat, role)
     if role == "attacker" and counter.type == "flamethrower-tank":
@@ -375,7 +376,7 @@ def rank(state: RsState, combat: Combat, role: str, unit: Unit, hex_id: str) -> 
 
 
 def priority_order(state: RsState, combat: Combat, role: str, hex_id: str) -> list[Unit]:
-    """Every unit of one side in ``hex_id`` in the order fire must take them (6.24, 6.25); among units of
+    """Every unit of one side in ``hex_id`` in the order fire must take them (RS/RS 6.24, RS/RS 6.25); among units of
     equal priority and factors, the order their owner gave (request ``target-ties``), then unit id."""
     units = members(state, combat, role, hex_id)
     order = combat.tie_orders.get(hex_id, [])
@@ -392,7 +393,7 @@ def tied(state: RsState, combat: Combat, role: str, hex_id: str, units: list[Uni
 
 
 def next_tied(state: RsState, combat: Combat, role: str, hex_id: str) -> bool:
-    """RS/RS 6.25: is the choice of the next target unit (6.24) a tie its owner settles?"""
+    """RS/RS 6.25: is the choice of the next target unit (RS/RS 6.24) a tie its owner settles?"""
     fresh = [u for u in members(state, combat, role, hex_id) if u.id not in combat.fired_upon]
     if not fresh:
         return False
@@ -452,7 +453,7 @@ class FireSolution:
     shifts: list[Shift]
     column: int
     provisional: list[str] = field(default_factory=list)
-    support: list[str] = field(default_factory=list)  # RS/RS 5.3: supporting guns (issue 14)
+    support: list[str] = field(default_factory=list)  # RS/RS 5.3: supporting guns
 
     @property
     def net_shift(self) -> int:
@@ -460,12 +461,12 @@ class FireSolution:
 
 
 def can_fire(state: RsState, combat: Combat, role: str, unit: Unit) -> bool:
-    """RS/RS 5.3, 5.7, 6.1, 6.31, 6.92: may ``unit`` fire now?"""
+    """RS/RS 5.3, RS/RS 5.7, RS/RS 6.1, RS/RS 6.31, RS/RS 6.92: may ``unit`` fire now?"""
     counter = state.counter(unit.id)
     if unit.id in combat.fired or unit.fired or unit not in members(state, combat, role):
         return False
     if counter.artillery:
-        return False  # artillery fires only as direct support (5.3), a later issue
+        return False  # artillery fires only as direct support (RS/RS 5.3), a later issue
     if combat.night and counter.cls == "Weapons":
         return False  # RS/RS 6.92
     return not (role == "attacker" and unit.disruption)  # RS/RS 5.7: disrupted units may not attack
@@ -474,7 +475,7 @@ def can_fire(state: RsState, combat: Combat, role: str, unit: Unit) -> bool:
 def firer_class(state: RsState, unit: Unit) -> str:
     """The Combat Effectiveness Chart row of a firing unit (RS/RS 6.41).
 
-    Headquarters are Leg units (2.2) and fire on the Leg row. A Weapons unit in ground combat fires at an
+    Headquarters are Leg units (RS/RS 2.2) and fire on the Leg row. A Weapons unit in ground combat fires at an
     adjacent hex, which is direct fire: the Weapons Direct Fire row of the errata (antitank units have a row
     of their own, from the examples of play).
     """
@@ -500,15 +501,15 @@ def effectiveness(state: RsState, row: str, target_class: str, adjacent: bool) -
 
 def direct_support(state: RsState, combat: Combat, role: str, units: list[Unit], target_hex: str,
                    group: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """RS/RS 5.3, 5.31, 5.32: artillery direct fire joining a side's firefight, as ``{unit, row, factors,
-    adjacent}`` (rsr/rulesets/red_star/support.py). It joins only fire by non-artillery units (5.1)."""
+    """RS/RS 5.3, RS/RS 5.31, RS/RS 5.32: artillery direct fire joining a side's firefight, as ``{unit, row, factors,
+    adjacent}`` (rsr/rulesets/red_star/support.py). It joins only fire by non-artillery units (RS/RS 5.1)."""
     if not units:
         return []
     return support.rows(state, combat, role, target_hex, units, group)
 
 
 def proficiency(state: RsState, combat: Combat, unit: Unit, firing: bool, role: str) -> int:
-    """Printed proficiency with RS/RS 10.3 (out of supply -1) and 6.92 (night: Japanese firing +1, Soviets -1)."""
+    """Printed proficiency with RS/RS 10.3 (out of supply -1) and RS/RS 6.92 (night: Japanese firing +1, Soviets -1)."""
     value = state.counter(unit.id).proficiency
     if unit.id in combat.unsupplied:
         value -= 1
@@ -537,7 +538,7 @@ def solve(state: RsState, combat: Combat, role: str, units: list[Unit], target: 
         row = firer_class(state, unit)
         value = Fraction(used[unit.id])
         if role == "defender" and unit.disruption >= 2 and value:
-            # RS/RS 5.7: a "2" marker halves a defender's factors (after 6.32's count)
+            # RS/RS 5.7: a "2" marker halves a defender's factors (after RS/RS 6.32's count)
             value = value / 2 if keep_fractions else Fraction(half_up(value))
         classes[row] = classes.get(row, Fraction(0)) + value
     by_class = []
@@ -555,7 +556,7 @@ def solve(state: RsState, combat: Combat, role: str, units: list[Unit], target: 
     guns = []
     for gun in direct_support(state, combat, role, units, target_hex, group):  # RS/RS 5.3, errata: the chart
         multiplier, provenance = effectiveness(state, gun["row"], target_class, gun["adjacent"])
-        # RS/RS 6.32 with 5.3: a gun's printed factors count toward the maximum fire strength like any
+        # RS/RS 6.32 with RS/RS 5.3: a gun's printed factors count toward the maximum fire strength like any
         # firer's; listed after the units, its factors are the first ignored beyond the cap
         take = int(gun["factors"]) if budget is None else min(int(gun["factors"]), budget)
         printed[gun["unit"]] = int(gun["factors"])
@@ -591,7 +592,7 @@ def column_shifts(state: RsState, combat: Combat, role: str, units: list[Unit], 
     """RS/RS 6.5-6.55: every shift with its reason; positive to the right (for the firer)."""
     shifts: list[Shift] = []
     other = "defender" if role == "attacker" else "attacker"
-    # 6.51 proficiency: the firers' average, fractions kept, against the target's rating
+    # RS/RS 6.51 proficiency: the firers' average, fractions kept, against the target's rating
     ratings = [proficiency(state, combat, u, True, role) for u in units]
     average = Fraction(sum(ratings), len(ratings))
     target_rating = proficiency(state, combat, target, False, other)
@@ -600,7 +601,7 @@ def column_shifts(state: RsState, combat: Combat, role: str, units: list[Unit], 
         steps = min(3, math.floor(abs(diff)))
         shifts.append(Shift(steps if diff > 0 else -steps,
                             f"proficiency {_fraction_text(average)} vs {target_rating}", "RS/RS 6.51"))
-    # 6.52 terrain: the target hex, and the hexside fired across that gives the fewest shifts
+    # RS/RS 6.52 terrain: the target hex, and the hexside fired across that gives the fewest shifts
     static = state.static
     terrain = static.terrain_costs[static.terrain[target_hex]]
     if terrain.shift:
@@ -611,15 +612,15 @@ def column_shifts(state: RsState, combat: Combat, role: str, units: list[Unit], 
     best = min(sides, key=lambda s: (s[0], s[1]))
     if best[0]:
         shifts.append(Shift(-best[0], f"hexside {best[1]}", "RS/RS 6.52", best[2]))
-    # 6.53 encirclement
+    # RS/RS 6.53 encirclement
     if encircled(state, role_side(combat, role), target_hex):
         shifts.append(Shift(1, f"{target_hex} encircled", "RS/RS 6.53"))
-    # 6.54 light armor on the target
+    # RS/RS 6.54 light armor on the target
     light = state.counter(target.id).light_armor
     if light:
         shifts.append(Shift(light, f"{target.id} light armor +{light}", "RS/RS 6.54",
                             state.counter(target.id).provenance_of("light_armor")))
-    # 6.55 the flame tank company against Japanese Leg units
+    # RS/RS 6.55 the flame tank company against Japanese Leg units
     if target.side == "japan" and state.counter(target.id).cls == "Leg" and any(
             state.counter(u.id).type == "flamethrower-tank" for u in units):
         shifts.append(Shift(1, "flamethrower tanks against Leg", "RS/RS 6.55"))
@@ -682,7 +683,7 @@ def _fraction_text(value: Fraction) -> str:
 # -- the start of a combat ------------------------------------------------------------------------------------
 
 def start(state: RsState, ctx: Context, combat: Combat) -> bool:
-    """Fix the participants and their supply (RS/RS 6.1, 10.3); False if the combat is called off."""
+    """Fix the participants and their supply (RS/RS 6.1, RS/RS 10.3); False if the combat is called off."""
     defenders = state.units_in(combat.hex, combat.defender)
     attackers = [state.units[u] for u in combat.attackers]
     present = [u for u in attackers if u.on_map and u.hex == combat.attack_hexes.get(u.id)]
@@ -711,7 +712,7 @@ def start(state: RsState, ctx: Context, combat: Combat) -> bool:
                  lead=dict(choice["lead"]), armor_protection=choice["armor_protection"],
                  fire=choice.get("fire"), sealed=(combat.attack_sealed if role == "attacker" else False),
                  support=list(choice.get("support", [])))
-    support.pay(state, ctx, combat)  # RS/RS 5.3 (issue 14)
+    support.pay(state, ctx, combat)  # RS/RS 5.3
     return True
 
 

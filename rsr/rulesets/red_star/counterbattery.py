@@ -4,7 +4,7 @@ When artillery fire is announced (bombardment or interdiction in the Artillery F
 support in the Prepared Combat segment) and before any of it resolves, the side it is aimed at may announce
 counterbattery against the announced guns; the other side may then answer against those counterbattery
 guns, and so on. The chain closes when both sides in a row have nothing to add. Declarations then resolve
-from the last to the first (5.41); a suppressed or eliminated gun fires nothing and its points are lost.
+from the last to the first (RS/RS 5.41); a suppressed or eliminated gun fires nothing and its points are lost.
 
 Each declaration is a request (``counterbattery``) answered by the player or by his standing policy:
 ``none`` (the default: never), ``ask``, or a standing order ``{guns: [ids], against: [kinds]}``: each
@@ -101,7 +101,7 @@ def step(state: RsState, ctx: Context) -> bool:
 
 
 def check(state: RsState, side: str, answer: Any) -> list[dict[str, Any]]:
-    """A counterbattery answer: ``{fire: [{target: gun id, artillery: [ids]}]}`` (RS/RS 5.41, 5.42)."""
+    """A counterbattery answer: ``{fire: [{target: gun id, artillery: [ids]}]}`` (RS/RS 5.41, RS/RS 5.42)."""
     if not isinstance(answer, dict) or set(answer) - {"fire"} or not isinstance(answer.get("fire", []), list):
         raise RulesError("counterbattery is {fire: [{target: enemy gun, artillery: [your guns]}]} (RS/RS 5.41)")
     targets = targets_for(state, side)
@@ -131,7 +131,7 @@ def check(state: RsState, side: str, answer: Any) -> list[dict[str, Any]]:
 
 
 def declare(state: RsState, ctx: Context, side: str, fire: list[dict[str, Any]]) -> None:
-    """Announce the declarations: one point per gun (5.42), Fired markers; the turn passes to the enemy."""
+    """Announce the declarations: one point per gun (RS/RS 5.42), Fired markers; the turn passes to the enemy."""
     cb = state.cb
     per_gun = charts(state).costs["counterbattery"]
     for item in fire:
@@ -176,7 +176,7 @@ def standing_order(state: RsState, side: str, guns: list[str], kinds: tuple[str,
 
 
 def resolve(state: RsState, ctx: Context) -> None:
-    """RS/RS 5.41, 5.42: last declared first, on the Counterbattery Table, like a bombardment."""
+    """RS/RS 5.41, RS/RS 5.42: last declared first, on the Counterbattery Table, like a bombardment."""
     from rsr.rulesets.red_star.combat import effectiveness
 
     cb = state.cb

@@ -16,13 +16,13 @@ from rsr.errors import BadInput
 from rsr.hexgrid import Grid, hexside
 from rsr.provenance import SharedStatic, is_provisional
 
-CLASSES = ("Armor", "Leg", "Weapons", "HQ")  # RS/RS 2.2, 6.4: the ground combat classes
+CLASSES = ("Armor", "Leg", "Weapons", "HQ")  # RS/RS 2.2, RS/RS 6.4: the ground combat classes
 SIZE_ORDER = ("I", "II", "III", "X", "XX", "XXX")  # RS/RS 2.6
 
 
 @dataclass(frozen=True)
 class Side:
-    """One face of a ground counter (RS/RS 2.2, 2.4): combat factors, range (artillery only), allowance."""
+    """One face of a ground counter (RS/RS 2.2, RS/RS 2.4): combat factors, range (artillery only), allowance."""
 
     combat: int
     movement: int
@@ -62,7 +62,7 @@ class Counter:
 
     @property
     def artillery(self) -> bool:
-        """RS/RS 2.5, 5.0: a Weapons unit with a range value."""
+        """RS/RS 2.5, RS/RS 5.0: a Weapons unit with a range value."""
         return self.cls == "Weapons" and self.full is not None and self.full.range is not None
 
     def provenance_of(self, what: str) -> str:
@@ -83,7 +83,7 @@ class CrtCell:
 
 @dataclass(frozen=True)
 class Crt:
-    """The Combat Results Table (RS/RS 6.1, 6.6): fire-strength columns and d6 rows."""
+    """The Combat Results Table (RS/RS 6.1, RS/RS 6.6): fire-strength columns and d6 rows."""
 
     columns: tuple[str, ...]
     minimum: tuple[int, ...]
@@ -137,7 +137,7 @@ class Bridge:
 
 @dataclass(frozen=True)
 class MoraleOutcome:
-    """One row of the Morale Option Table with 6.62 (tables.yaml ``morale_options``)."""
+    """One row of the Morale Option Table with RS/RS 6.62 (tables.yaml ``morale_options``)."""
 
     choice: str
     owner: str
@@ -159,7 +159,8 @@ class SupplyEdge:
 
 @dataclass(frozen=True)
 class FireTable:
-    """One artillery table (RS/RS 5.21, 5.22, 5.42; Player Aid): columns by strength, rows by die 1 to 6+."""
+    """One artillery table (RS/RS 5.21, RS/RS 5.22, RS/RS 5.42; Player Aid): columns by strength, rows by die 1 to
+    6+."""
 
     name: str
     columns: tuple[int, ...]

@@ -1,6 +1,6 @@
 """Force adjustment (RS/RS 4.0-4.4): points, reinforcement entry, replacements and withdrawals.
 
-Entry hexes are chosen secretly in the Reinforcement Planning Phase (3.2, 4.1): the request is sealable,
+Entry hexes are chosen secretly in the Reinforcement Planning Phase (RS/RS 3.2, RS/RS 4.1): the request is sealable,
 and a sealed plan is unsealed when the owner's Force Adjustment segment places the units.
 """
 
@@ -20,7 +20,7 @@ POOLS = ("leg", "armor", "mongol", "manchu")
 
 
 def receive_points(state: RsState, ctx: Context) -> None:
-    """RS/RS 3.2, 4.21, 4.3: both sides add the turn's replacement and support points."""
+    """RS/RS 3.2, RS/RS 4.21, RS/RS 4.3: both sides add the turn's replacement and support points."""
     entry = state.turn_track[state.turn - 1] if state.turn <= len(state.turn_track) else {}
     for side in (state.first, state.second):
         support = int(entry.get("support", {}).get(side, 0))
@@ -38,13 +38,13 @@ def receive_points(state: RsState, ctx: Context) -> None:
 
 
 def arriving(state: RsState, side: str) -> list[Unit]:
-    """Reinforcements and returning HQs due now or delayed (RS/RS 4.1, 4.12, 4.13)."""
+    """Reinforcements and returning HQs due now or delayed (RS/RS 4.1, RS/RS 4.12, RS/RS 4.13)."""
     return [u for _, u in sorted(state.units.items())
             if u.side == side and u.status == ARRIVING and u.arrives is not None and u.arrives <= state.turn]
 
 
 def entry_hexes(state: RsState, side: str) -> list[str]:
-    """Map-edge hexes where ``side`` may bring units in (RS/RS 4.1 with 10.1; errata: Soviet 1308-1314)."""
+    """Map-edge hexes where ``side`` may bring units in (RS/RS 4.1 with RS/RS 10.1; errata: Soviet 1308-1314)."""
     named = state.static.entry_hexes.get(side)
     if named:
         enemy = occupied(state, enemy_of(side))
@@ -61,10 +61,10 @@ def possible_entry_hexes(state: RsState, side: str) -> list[str]:
 
 
 def check_plan(state: RsState, side: str, answer: Any, revealed: bool = False) -> dict[str, str]:
-    """RS/RS 4.1, 4.12: an entry hex for each unit to enter now; units left out are delayed.
+    """RS/RS 4.1, RS/RS 4.12: an entry hex for each unit to enter now; units left out are delayed.
 
     When a sealed plan is revealed (``revealed``) the hexes are checked against every hex that could serve,
-    since the position may have changed since the plan was sealed; 4.11 then deals with a hex that no
+    since the position may have changed since the plan was sealed; RS/RS 4.11 then deals with a hex that no
     longer qualifies.
     """
     if not isinstance(answer, dict) or set(answer) - {"entries"} or not isinstance(answer.get("entries", {}), dict):
@@ -103,7 +103,7 @@ def default_plan(state: RsState, side: str) -> dict[str, str]:
 
 
 def place(state: RsState, ctx: Context, side: str, plan: dict[str, str]) -> None:
-    """RS/RS 4.11, 4.12: place planned reinforcements; unplanned or blocked ones wait a turn."""
+    """RS/RS 4.11, RS/RS 4.12: place planned reinforcements; unplanned or blocked ones wait a turn."""
     enemy = enemy_of(side)
     placed: dict[str, list[str]] = {}
     for unit in arriving(state, side):
@@ -272,8 +272,8 @@ def return_hexes(state: RsState, unit: Unit) -> list[str]:
             assert other.hex is not None
             anchors.add(other.hex)
             anchors.update(h for h in grid.neighbours(other.hex) if h in state.static.terrain)
-    # RS/RS 4.23: every map-edge hex serving as a friendly supply source (10.1). The errata's Soviet entry hexes
-    # 1308-1314 narrow where reinforcements enter (4.1), not this third way of returning (interpretations.md).
+    # RS/RS 4.23: every map-edge hex serving as a friendly supply source (RS/RS 10.1). The errata's Soviet entry hexes
+    # 1308-1314 narrow where reinforcements enter (RS/RS 4.1), not this third way of returning (interpretations.md).
     edges = set(supply_sources(state, side))
     allowed = []
     for hex_id in sorted(anchors | edges):
@@ -328,7 +328,7 @@ def apply_replacements(state: RsState, ctx: Context, side: str, answer: Any) -> 
         unit.hex = hex_id
         unit.reduced = reduced and counter.reduced is not None
         stopped = hex_id in zone_of_control(state, enemy_of(side))
-        if stopped:  # RS/RS 4.23 with 4.11: a unit placed in an enemy zone of control moves no further
+        if stopped:  # RS/RS 4.23 with RS/RS 4.11: a unit placed in an enemy zone of control moves no further
             unit.no_move = True
         rt.mark_victory(state, hex_id, side, [unit])
         ctx.emit("replaced", f"{unit_id} returns at {hex_id} with {plural(current(state, unit), 'factor')}"

@@ -1,10 +1,10 @@
-"""Step losses, replacement credit and elimination (RS/RS 2.4, 4.13, 4.22, 6.61).
+"""Step losses, replacement credit and elimination (RS/RS 2.4, RS/RS 4.13, RS/RS 4.22, RS/RS 6.61).
 
-A "step" is a combat factor (6.61). A unit loses factors by flipping to its back or, reduced or with a
+A "step" is a combat factor (RS/RS 6.61). A unit loses factors by flipping to its back or, reduced or with a
 blank back, by elimination; factors removed beyond the loss are credited to its owner's replacement points
-of its class (2.4, 6.61): Armor to Armor, Leg to Leg, and Mongolian and Manchukuoan units to their own
-pools (4.22). Weapons and HQ units can never use replacement points, so nothing is credited for them (our
-reading, interpretations.md 6.61).
+of its class (RS/RS 2.4, RS/RS 6.61): Armor to Armor, Leg to Leg, and Mongolian and Manchukuoan units to their own
+pools (RS/RS 4.22). Weapons and HQ units can never use replacement points, so nothing is credited for them (our
+reading, interpretations.md RS/RS 6.61).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rsr.words import plural
 
 
 def pool_of(state: RsState, unit: Unit) -> str | None:
-    """Which replacement points a unit's surplus factors go to (RS/RS 2.4, 4.22, 6.61)."""
+    """Which replacement points a unit's surplus factors go to (RS/RS 2.4, RS/RS 4.22, RS/RS 6.61)."""
     counter = state.counter(unit.id)
     if counter.nationality == "mongolia":
         return "mongol"
@@ -30,7 +30,7 @@ def pool_of(state: RsState, unit: Unit) -> str | None:
 
 
 def eliminate(state: RsState, ctx: Context, unit: Unit, why: str, case: str) -> None:
-    """Remove a unit (RS/RS 4.13 HQs come back as reinforcements, 4.22 supply decides the Replacements box)."""
+    """Remove a unit (RS/RS 4.13 HQs come back as reinforcements, RS/RS 4.22 supply decides the Replacements box)."""
     supplied = in_supply(state, unit)
     counter = state.counter(unit.id)
     where = unit.hex
@@ -57,7 +57,7 @@ def lose_factors(state: RsState, ctx: Context, units: list[Unit], factors: int, 
         int, list[str]]:
     """Take ``factors`` from ``units`` in order (RS/RS 6.61): flip, then eliminate, then the next unit.
 
-    Returns the factors actually removed and the units that lost any. Surplus is credited (2.4).
+    Returns the factors actually removed and the units that lost any. Surplus is credited (RS/RS 2.4).
     """
     needed = factors
     removed_total = 0
@@ -88,7 +88,7 @@ def lose_factors(state: RsState, ctx: Context, units: list[Unit], factors: int, 
 
 
 def credit(state: RsState, ctx: Context, unit: Unit, factors: int) -> None:
-    """RS/RS 2.4, 6.61: factors removed beyond the loss go to the owner's replacement points."""
+    """RS/RS 2.4, RS/RS 6.61: factors removed beyond the loss go to the owner's replacement points."""
     pool = pool_of(state, unit)
     if pool is None or factors <= 0:
         return

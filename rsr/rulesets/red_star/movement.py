@@ -1,5 +1,5 @@
-"""Movement (RS/RS 7.0-7.4) with zones of control (8.2), trucks (7.4) and the hasty attacks a move ends
-with (7.5).
+"""Movement (RS/RS 7.0-7.4) with zones of control (RS/RS 8.2), trucks (RS/RS 7.4) and the hasty attacks a move ends
+with (RS/RS 7.5).
 
 A Movement segment order is one input: truck markers first, then moves in order, each a unit or a stack
 with its path, the hexes where members drop off, and the hasty attacks it makes where it stops
@@ -54,7 +54,7 @@ class Move:
     operational: bool = False
     hasty: list[dict[str, Any]] = field(default_factory=list)
     number: int = 0
-    bridge: dict[str, str] | None = None   # RS/RS 11.1, 11.2 action at the end of the move (bridges.py)
+    bridge: dict[str, str] | None = None   # RS/RS 11.1, RS/RS 11.2 action at the end of the move (bridges.py)
 
 
 @dataclass
@@ -70,12 +70,13 @@ class Walk:
 
 
 def allowance_of(state: RsState, unit: Unit) -> Fraction:
-    """The allowance a unit would have if it began to move now (RS/RS 7.0, 10.3)."""
+    """The allowance a unit would have if it began to move now (RS/RS 7.0, RS/RS 10.3)."""
     return allowance(state, unit, False, in_supply(state, unit))
 
 
 def restricted(state: RsState, unit: Unit) -> str | None:
-    """Scenario restrictions on normal movement (13.1 special rule 1), reserves (7.6) and entry (4.11)."""
+    """Scenario restrictions on normal movement (RS/RS 13.1 special rule 1), reserves (RS/RS 7.6) and entry
+    (RS/RS 4.11)."""
     if unit.reserve:
         return f"{unit.id} has a Reserve marker and moves only in the enemy Movement segment (RS/RS 7.6)"
     if unit.no_move:
@@ -149,10 +150,10 @@ def parse_moves(state: RsState, side: str, answer: Any) -> tuple[list[str], list
 
 
 def walk(state: RsState, side: str, move: Move, strict: bool, extra: dict[int, int] | None = None) -> Walk:
-    """Walk a stack along its path under RS/RS 7.1-7.3 and 8.2.
+    """Walk a stack along its path under RS/RS 7.1-7.3 and RS/RS 8.2.
 
     ``strict``: the first problem is an error (checking an order); otherwise the stack stops in the last
-    legal hex, and a member that cannot pay for the next hex is dropped off where it is (7.2). ``extra``:
+    legal hex, and a member that cannot pay for the next hex is dropped off where it is (RS/RS 7.2). ``extra``:
     path index -> interdiction MP each unit must add to enter that hex; a unit that cannot pay halts before
     it even as its first hex (RS/RS 5.22, artillery.walk_interdicted).
     """
@@ -329,7 +330,7 @@ def apply_walk(state: RsState, side: str, move: Move, walked: Walk) -> dict[str,
 
 
 def check_order(state: RsState, side: str, answer: Any) -> tuple[list[str], list[Move]]:
-    """Check a whole movement order before any die (RS/RS 7.0-7.5, 8.2, 9.0); return trucks and moves."""
+    """Check a whole movement order before any die (RS/RS 7.0-7.5, RS/RS 8.2, RS/RS 9.0); return trucks and moves."""
     trucks, moves = parse_moves(state, side, answer)
     problem = truck_problem(state, side, trucks)
     if problem:
@@ -364,7 +365,7 @@ def check_order(state: RsState, side: str, answer: Any) -> tuple[list[str], list
         check_hasty(trial, side, move, walked, hasty_used)
         attacks += len(move.hasty)
         entered = apply_walk(trial, side, move, walked)
-        if move.bridge is not None:  # RS/RS 11.1, 11.2 (issue 14)
+        if move.bridge is not None:  # RS/RS 11.1, RS/RS 11.2
             why = bridges.problem(trial, side, list(move.units), move.bridge, walked.left, not move.path)
             if why:
                 raise RulesError(f"move {move.number}: {why}")

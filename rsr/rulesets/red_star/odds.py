@@ -1,15 +1,15 @@
 """Exact odds of a Red Sun/Red Star combat before it is declared: the defender's fire and the attacker's fire
-(RS/RS 6.3-6.55), each CRT result (6.6), and what the morale result then does with a morale check (6.62) or
+(RS/RS 6.3-6.55), each CRT result (RS/RS 6.6), and what the morale result then does with a morale check (RS/RS 6.62) or
 without one, by the Morale Option Table.
 
 Fire strength, column and shifts come from the rules module's pure functions (combat.solve with the
 default lead units and fire plan of ``auto_choice``); this module enumerates the faces of the firefight die
 and of the morale die and sums the chances. Each firefight is counted from the position before any fire of
 the combat: losses of an earlier firefight can change a later one (say so in the output). Artillery direct
-support (5.3) is part of combat.solve, so it is already in a firefight's strength.
+support (RS/RS 5.3) is part of combat.solve, so it is already in a firefight's strength.
 
-Fire missions of the Artillery Fire segment (5.21 bombardment, 5.22 interdiction) take their check, strength,
-column, spotting and bridge modifiers and results from artillery.py; this module rolls every face of the die.
+Fire missions of the Artillery Fire segment (RS/RS 5.21 bombardment, RS/RS 5.22 interdiction) take their check,
+strength, column, spotting and bridge modifiers and results from artillery.py; this module rolls every face of the die.
 """
 
 from __future__ import annotations
@@ -36,15 +36,15 @@ DIE = range(1, 7)  # RS/RS 6.1: one six-sided die per firefight
 
 
 def morale_rating(state: RsState, combat: Combat, hex_id: str, owner: str) -> int:
-    """RS/RS 6.62: the highest proficiency in the hex, less one out of supply (10.3), Soviets less one at night
-    (6.92): the rules module's own reading."""
+    """RS/RS 6.62: the highest proficiency in the hex, less one out of supply (RS/RS 10.3), Soviets less one at night
+    (RS/RS 6.92): the rules module's own reading."""
     from rsr.rulesets.red_star.resolve import morale_rating as rating
 
     return rating(state, combat, state.units_in(hex_id, owner))
 
 
 def outcome_words(line: MoraleOutcome, steps: int, morale: int) -> str:
-    """One Morale Option Table line (6.62) for a CRT result of ``steps``/``morale``, in words."""
+    """One Morale Option Table line (RS/RS 6.62) for a CRT result of ``steps``/``morale``, in words."""
     lost = steps + (morale if line.factors_lost == "morale" else int(line.factors_lost))
     parts = [f"loses {lost} factor{'s' if lost != 1 else ''}" if lost else "loses no factor"]
     if line.retreat != "none":
@@ -131,9 +131,10 @@ def _default_hex(state: RsState, combat: Combat) -> str:
 def combat_odds(state: RsState, side: str, hex_id: str, attackers: list[str], night: bool = False,
                 guns: tuple[str, ...] = (), choice: dict[str, Any] | None = None) -> list[OddsTable]:
     """RS/RS 6.1-6.62: the defender's first firefight and the attacker's, each with its exact outcomes; ``guns``
-    give the attacker's offensive support (5.31), ``choice`` his attack choices (lead, armor protection,
-    support; 6.21, 6.22, 5.3) instead of the defaults. The defender's choices are his defaults (auto_choice):
-    his guns in the attacked hex support free (5.32, S&T 158 errata); guns elsewhere are his secret choice."""
+    give the attacker's offensive support (RS/RS 5.31), ``choice`` his attack choices (lead, armor protection,
+    support; RS/RS 6.21, RS/RS 6.22, RS/RS 5.3) instead of the defaults. The defender's choices are his defaults
+    (auto_choice): his guns in the attacked hex support free (RS/RS 5.32, S&T 158 errata); guns elsewhere are his
+    secret choice."""
     trial = copy.deepcopy(state)
     try:
         combat = cm.parse_declaration(trial, side, {"hex": hex_id, "attackers": list(attackers), "night": night},
@@ -147,7 +148,7 @@ def combat_odds(state: RsState, side: str, hex_id: str, attackers: list[str], ni
                                                                     "support")
     except RulesError as exc:
         raise BadInput(f"combat on {hex_id}: {exc}") from exc
-    # both sides' choices are fixed before the combat starts and the support is paid (RS/RS 5.3, 6.1)
+    # both sides' choices are fixed before the combat starts and the support is paid (RS/RS 5.3, RS/RS 6.1)
     combat.defence_choice = cm.auto_choice(trial, combat, "defender")
     ctx = Context(NoDice())
     if not cm.start(trial, ctx, combat):
@@ -216,7 +217,7 @@ def hasty_odds(state: RsState, move: dict[str, Any]) -> list[OddsTable]:
 
 def choices_odds(state: RsState, chosen: dict[str, Any]) -> list[OddsTable]:
     """The attack choices of the declared combats: each combat counted with its lead units, armor protection
-    and supporting guns (RS/RS 6.21, 6.22, 5.31)."""
+    and supporting guns (RS/RS 6.21, RS/RS 6.22, RS/RS 5.31)."""
     tables: list[OddsTable] = []
     known = {c.id for c in state.combats}
     for combat_id in sorted(str(k) for k in chosen if str(k) not in known):
@@ -238,7 +239,7 @@ def choices_odds(state: RsState, chosen: dict[str, Any]) -> list[OddsTable]:
 def odds_for_answer(state: RsState, answer: dict[str, Any]) -> list[OddsTable]:
     """Fire missions (``{missions: [{bombard | interdict, artillery}]}``, RS/RS 5.2), prepared combats
     (``{combats: [{hex, attackers, night}]}``, RS/RS 6.0), the attack choices of declared combats (``{combats:
-    {combat id: {lead, armor_protection, fire, support}}}``, RS/RS 6.21, 5.31) and the hasty attacks of a
+    {combat id: {lead, armor_protection, fire, support}}}``, RS/RS 6.21, RS/RS 5.31) and the hasty attacks of a
     movement order (``{moves: [{units, path, hasty: [{hex, units}]}]}``, RS/RS 7.5) of an orders file."""
     tables: list[OddsTable] = []
     missions = answer.get("missions")
@@ -261,10 +262,10 @@ def odds_for_answer(state: RsState, answer: dict[str, Any]) -> list[OddsTable]:
     return tables
 
 
-# -- fire missions (RS/RS 5.2-5.22, 5.51, 5.53) -----------------------------------------------------------
+# -- fire missions (RS/RS 5.2-5.22, RS/RS 5.51, RS/RS 5.53) -----------------------------------------------------------
 
 def _checked_missions(state: RsState, side: str, missions: list[Any]) -> list[dict[str, Any]]:
-    """The rules' own check of the whole order (RS/RS 5.1, 5.2, 5.21, 5.22, 4.3)."""
+    """The rules' own check of the whole order (RS/RS 5.1, RS/RS 5.2, RS/RS 5.21, RS/RS 5.22, RS/RS 4.3)."""
     try:
         return art.check_missions(state, side, {"missions": missions})
     except RulesError as exc:
@@ -300,7 +301,7 @@ def _judge(table: OddsTable, nothing: str) -> None:
 
 def bombardment_effect(state: RsState, target: Unit, code: str) -> tuple[str, bool]:
     """What a Bombardment Table result does to ``target`` now, and whether it changes anything: the rules' own
-    apply_bombardment (RS/RS 5.21, 5.7) run on a copy of the position."""
+    apply_bombardment (RS/RS 5.21, RS/RS 5.7) run on a copy of the position."""
     if code == "-":
         return "-: no effect", False
     trial = copy.deepcopy(state)
@@ -312,7 +313,7 @@ def bombardment_effect(state: RsState, target: Unit, code: str) -> tuple[str, bo
 
 
 def bombardment_odds(state: RsState, side: str, mission: dict[str, Any]) -> OddsTable:
-    """RS/RS 5.21, 5.53: every face of the die on the Bombardment Table."""
+    """RS/RS 5.21, RS/RS 5.53: every face of the die on the Bombardment Table."""
     chart = art.charts(state)
     fire = chart.bombardment
     target = state.units[mission["bombard"]]
@@ -350,8 +351,8 @@ def bombardment_odds(state: RsState, side: str, mission: dict[str, Any]) -> Odds
 
 
 def interdiction_odds(state: RsState, side: str, mission: dict[str, Any]) -> OddsTable:
-    """RS/RS 5.22, 5.53, 7.3: the marker's factors, and every face of the die an enemy stack entering the hex
-    rolls on the Interdiction Table (modifiers as they stand now)."""
+    """RS/RS 5.22, RS/RS 5.53, RS/RS 7.3: the marker's factors, and every face of the die an enemy stack entering the
+    hex rolls on the Interdiction Table (modifiers as they stand now)."""
     chart = art.charts(state)
     fire = chart.interdiction
     hex_id = mission["hex"]

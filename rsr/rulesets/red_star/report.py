@@ -11,7 +11,7 @@ from rsr.engine import Event
 
 
 def choices_table(events: list[Event]) -> list[str]:
-    """RS/RS 6.21, 6.22: lead units and armor protection of each combat, and when sealed ones were revealed."""
+    """RS/RS 6.21, RS/RS 6.22: lead units and armor protection of each combat, and when sealed ones were revealed."""
     rows = []
     for event in events:
         d = event.data
@@ -66,7 +66,7 @@ def movement_table(events: list[Event]) -> list[str]:
 
 
 def points_table(events: list[Event]) -> list[str]:
-    """RS/RS 4.21, 4.3, 6.61: support and replacement points received, spent and credited."""
+    """RS/RS 4.21, RS/RS 4.3, RS/RS 6.61: support and replacement points received, spent and credited."""
     rows = [f"| {e.text} | {e.case} |" for e in events
             if e.kind in ("support", "replacement-points", "replacement-credit", "replaced", "withdrawn")]
     return ["| points | case |", "|---|---|", *rows] if rows else []
@@ -78,7 +78,7 @@ ARTILLERY_KINDS = ("announced", "fire-mission", "wasted", "cancelled", "counterb
 
 
 def artillery_table(events: list[Event]) -> list[str]:
-    """RS/RS 5.0-5.53 (issue 14): missions with cost, column, modifiers, die and result; counterbattery chains
+    """RS/RS 5.0-5.53: missions with cost, column, modifiers, die and result; counterbattery chains
     in declaration order then resolution order (last declared first); direct support; interdiction rolls."""
     rows = []
     for event in events:
@@ -92,7 +92,7 @@ def artillery_table(events: list[Event]) -> list[str]:
 
 
 def reserves_table(events: list[Event]) -> list[str]:
-    """RS/RS 7.6-7.64 (issue 14): reserve moves are interruptions of the enemy's movement, marked so."""
+    """RS/RS 7.6-7.64: reserve moves are interruptions of the enemy's movement, marked so."""
     rows = [f"| {'interruption' if e.kind == 'reserve-moved' else e.kind} | {e.text} | {e.case} |" for e in events
             if e.kind in ("reserve-moved", "reserve-lost", "release", "reserve", "bridge")]
     return ["| step | what happened | case |", "|---|---|---|", *rows] if rows else []

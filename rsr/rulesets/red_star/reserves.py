@@ -1,6 +1,6 @@
 """Reserves: creating and losing the Reserve marker, reserve movement, Japanese release (RS/RS 7.6-7.64).
 
-Reserve movement is the opponent acting in the middle of your movement (7.63): after each of your moves
+Reserve movement is the opponent acting in the middle of your movement (RS/RS 7.63): after each of your moves
 (with its hasty attacks) the owner of reserve units may move some of them. That is a ``reserve-move``
 request to him, answered by his standing policy:
 
@@ -13,23 +13,23 @@ request to him, answered by his standing policy:
   know when signing. An order may also carry the Soviet player's RS/RS 11.2 choice about the Japanese bridge
   counter, as an asked reserve move does: ``bridge: {leave: hexside}`` (a move reaching it leaves it intact)
   or, with an empty path, ``bridge: {destroy: hexside}`` (a unit already next to it destroys it, under the
-  11.2 waits). A reserve engineer's order may end its move by blowing a bridge it moves next to or laying the
-  Japanese bridge (RS/RS 7.63 with 11.1, 11.2): ``bridge: {destroy: hexside}`` or ``{place: hexside}`` with
+  RS/RS 11.2 waits). A reserve engineer's order may end its move by blowing a bridge it moves next to or laying the
+  Japanese bridge (RS/RS 7.63 with RS/RS 11.1, RS/RS 11.2): ``bridge: {destroy: hexside}`` or ``{place: hexside}`` with
   its path; if that whole move is not legal when the order fires, the bridge action is not carried out (the
   report says why) and the units move as far along the path as they can. A Soviet order without the key
-  that reaches the counter destroys it, as every Soviet move does (11.2 makes destruction the effect of
-  moving next to it; leaving it is the exception the player claims; interpretations.md 11.2).
+  that reaches the counter destroys it, as every Soviet move does (RS/RS 11.2 makes destruction the effect of
+  moving next to it; leaving it is the exception the player claims; interpretations.md RS/RS 11.2).
 
-A reserve move may end with hasty attacks (RS/RS 7.63, 7.5-7.55), written as in a movement order
+A reserve move may end with hasty attacks (RS/RS 7.63, RS/RS 7.5-7.55), written as in a movement order
 (``hasty: [{hex, units, lead, armor_protection, fire}]``). Their attacker choices come with the reserve move,
 in the clear (a reserve move is itself an answer in the clear); the phasing player's defence choices are
 then asked (policy ``defence-choices``), and the attacks are resolved, all before his movement resumes
-(interpretations.md 7.63).
+(interpretations.md RS/RS 7.63).
 
-The Reserve marker policy ``reserves`` (Marker Adjustment, 7.61, 7.62) defaults to ``keep``: a marker stays
-until its owner removes it (7.62), so removing one is always the player's choice; ``after-enemy-move`` (a
+The Reserve marker policy ``reserves`` (Marker Adjustment, RS/RS 7.61, RS/RS 7.62) defaults to ``keep``: a marker stays
+until its owner removes it (RS/RS 7.62), so removing one is always the player's choice; ``after-enemy-move`` (a
 marker is removed once its unit has sat through one enemy Movement segment), ``release`` and ``ask`` are
-standing choices he may make (interpretations.md 7.62).
+standing choices he may make (interpretations.md RS/RS 7.62).
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def lose_in_zoc(state: RsState, ctx: Context, mover: str) -> None:
 def lose_after_combat(state: RsState, ctx: Context, combat: Combat) -> None:
     """RS/RS 7.62: once a combat is over, a reserve of either side that its advance or retreats have left in
     an enemy zone of control loses its marker (an enemy advance, or an enemy retreat, put it there; or it
-    entered the zone itself, retreating; interpretations.md 7.62)."""
+    entered the zone itself, retreating; interpretations.md RS/RS 7.62)."""
     for side in (combat.attacker, combat.defender):
         lose_in_zoc(state, ctx, side)
 
@@ -113,14 +113,14 @@ def note_enemy_segment(state: RsState, mover: str) -> None:
 # -- reserve movement -------------------------------------------------------------------------------------
 
 def movable(state: RsState, side: str, run: MovementRun) -> list[Unit]:
-    """The side's reserve units that may still move in this enemy Movement segment (7.63, 7.64)."""
+    """The side's reserve units that may still move in this enemy Movement segment (RS/RS 7.63, RS/RS 7.64)."""
     return [u for u in state.on_map(side) if u.reserve and u.id not in run.reserve_moved
             and allowance(state, u, False, in_supply(state, u)) > 0]
 
 
 def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[movement.Move]:
-    """A reserve-move answer ``{moves: [{units, path, drop, hasty}]}`` checked on a copy (7.63: normal movement
-    rules, and a hasty attack at the end of the move, 7.5-7.54)."""
+    """A reserve-move answer ``{moves: [{units, path, drop, hasty}]}`` checked on a copy (RS/RS 7.63: normal movement
+    rules, and a hasty attack at the end of the move, RS/RS 7.5-7.54)."""
     if not isinstance(answer, dict) or set(answer) - {"moves", "orders", "refused"}:
         raise RulesError("a reserve move is {moves: [{units, path, drop, hasty}]} (RS/RS 7.63)")
     orders = answer.get("orders") or []
@@ -145,7 +145,7 @@ def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[move
                 raise RulesError(f"move {move.number}: a stack moves from one hex (RS/RS 7.2)")
             seen.append(unit_id)
         kind = next(iter(move.bridge)) if move.bridge else ""
-        if kind in ("pick_up", "destroy", "place") and not move.path:  # RS/RS 11.1, 11.2: acting without moving
+        if kind in ("pick_up", "destroy", "place") and not move.path:  # RS/RS 11.1, RS/RS 11.2: acting without moving
             assert move.bridge is not None
             full = {u: movement.allowance_of(trial, trial.units[u]) for u in move.units}
             why = bridges.problem(trial, side, list(move.units), move.bridge, full, standing=True)
@@ -164,7 +164,7 @@ def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[move
         walked = movement.walk(trial, side, move, strict=True)
         movement.check_hasty(trial, side, move, walked, hasty_used)  # RS/RS 7.63: a hasty attack may end it
         entered = movement.apply_walk(trial, side, move, walked)
-        if kind in ("destroy", "place"):  # RS/RS 7.63 with 11.1, 11.2: an engineer acts where its move ends
+        if kind in ("destroy", "place"):  # RS/RS 7.63 with RS/RS 11.1, RS/RS 11.2: an engineer acts where its move ends
             assert move.bridge is not None
             why = bridges.problem(trial, side, list(move.units), move.bridge, walked.left)
             if why:
@@ -180,7 +180,7 @@ def parse(state: RsState, side: str, run: MovementRun, answer: Any) -> list[move
 
 
 def declare_hasty(state: RsState, side: str, moves: list[movement.Move], prefix: str) -> list[Combat]:
-    """RS/RS 7.63, 7.5: the hasty attacks that end reserve moves, with the attacker's choices given now (in the
+    """RS/RS 7.63, RS/RS 7.5: the hasty attacks that end reserve moves, with the attacker's choices given now (in the
     clear, with the reserve move; one lead unit is chosen for him only when the stack has a single unit)."""
     used: list[str] = []
     combats: list[Combat] = []
@@ -223,13 +223,14 @@ def released(state: RsState, ctx: Context, run: MovementRun, unit_id: str) -> bo
 
 
 def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: list[movement.Move]) -> None:
-    """Carry out reserve moves (RS/RS 7.63, 7.62, 7.64, 5.22) as an interruption of the enemy's movement."""
+    """Carry out reserve moves (RS/RS 7.63, RS/RS 7.62, RS/RS 7.64, RS/RS 5.22) as an interruption of the enemy's
+    movement."""
     from rsr.rulesets.red_star import artillery
     from rsr.rulesets.red_star import retreat as rt
 
     for move in moves:
         kind = next(iter(move.bridge)) if move.bridge else ""
-        if kind in ("destroy", "place") and not move.path:  # RS/RS 11.1, 11.2: already next to the hexside
+        if kind in ("destroy", "place") and not move.path:  # RS/RS 11.1, RS/RS 11.2: already next to the hexside
             units = [u for u in move.units if state.units[u].on_map and state.units[u].reserve]
             # RS/RS 7.64: a Japanese engineer spending MP on a bridge is a reserve moving (no roll for the Soviets)
             units = [u for u in units if released(state, ctx, run, u)]
@@ -273,7 +274,8 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
                      f"{movement.fraction_text(walked.allowance[unit_id])} MP)",
                      "RS/RS 7.63", unit=unit_id, frm=start, to=hexes[-1] if hexes else start, path=hexes,
                      interruption=run.index)
-        if kind in ("destroy", "place"):  # RS/RS 7.63 with 11.1, 11.2: the engineer acts where its move ends
+        # RS/RS 7.63 with RS/RS 11.1, RS/RS 11.2: the engineer acts where its move ends
+        if kind in ("destroy", "place"):
             assert move.bridge is not None
             cost = bridges.act(state, ctx, side, units, move.bridge, walked.left)
             engineer = bridges.engineer_of(state, units)
@@ -293,7 +295,7 @@ def execute(state: RsState, ctx: Context, side: str, run: MovementRun, moves: li
 
 def lose_by_cost(state: RsState, ctx: Context, engineer: Unit | None, cost: int) -> None:
     """RS/RS 7.62: a reserve engineer that spends over half its printed allowance on a bridge action without
-    moving (11.1, 11.2) loses its Reserve marker."""
+    moving (RS/RS 11.1, RS/RS 11.2) loses its Reserve marker."""
     if engineer is None or not cost or not engineer.reserve:
         return
     printed = state.counter(engineer.id).face(engineer.reduced).movement
@@ -326,12 +328,13 @@ def standing(state: RsState, side: str, run: MovementRun, orders: list[dict[str,
             try:
                 parse(state, side, run, {"moves": [*out, whole]})
                 out.append(whole)
-            except RulesError:  # an 11.2 wait: the order is spent without a move, and the report says why
+            except RulesError:  # an RS/RS 11.2 wait: the order is spent without a move, and the report says why
                 refused.append({"units": list(order["units"]), **choice})
             fired.append(number)
             continue
         acts = next(iter(choice.get("bridge") or {}), "") in ("destroy", "place")
-        if acts and not hasty:  # RS/RS 7.63 with 11.1, 11.2: an engineer that moves, then blows or lays a bridge
+        # RS/RS 7.63 with RS/RS 11.1, RS/RS 11.2: an engineer that moves, then blows or lays a bridge
+        if acts and not hasty:
             whole = {"units": list(order["units"]), "path": path, **choice}
             try:
                 parse(state, side, run, {"moves": [*out, whole]})
@@ -368,7 +371,8 @@ def report_refused(state: RsState, ctx: Context, side: str, answer: dict[str, An
     for units, action, moved in refused_actions(state, side, answer):
         full = {u: movement.allowance_of(state, state.units[u]) for u in units}
         why = None if moved else bridges.problem(state, side, units, action, full, standing=True)
-        if moved:  # RS/RS 7.63 with 11.1, 11.2: the signed move with the bridge action was not legal when it fired
+        # RS/RS 7.63 with RS/RS 11.1, RS/RS 11.2: the signed move with the bridge action was not legal when it fired
+        if moved:
             why = (f"the conditional order's move with it ({', '.join(units)} along {', '.join(moved)}) was not "
                    "legal when the order fired, so the units moved as far along it as they could without it "
                    "(RS/RS 7.63)")

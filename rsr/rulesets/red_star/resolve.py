@@ -1,4 +1,4 @@
-"""Resolving one combat (RS/RS 6.1-6.93, 7.55): firefights in order, then each CRT result.
+"""Resolving one combat (RS/RS 6.1-6.93, RS/RS 7.55): firefights in order, then each CRT result.
 
 The combat is a small machine kept in the state (``Combat.stage``, ``Combat.result``), so it can stop for a
 decision nobody has answered (morale check or retreat, retreat path, advance) and carry on when the answer
@@ -86,12 +86,12 @@ def _default_hex(state: RsState, combat: Combat) -> str:
 
 
 def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: dict[str, Any]) -> None:
-    """RS/RS 6.3: one firefight of ``group`` against one target unit chosen by priority (6.2-6.25)."""
+    """RS/RS 6.3: one firefight of ``group`` against one target unit chosen by priority (RS/RS 6.2-6.25)."""
     side = cm.role_side(combat, role)
     other = "attacker" if role == "defender" else "defender"
     units = [state.units[u] for u in group["units"] if cm.can_fire(state, combat, role, state.units[u])]
     if not units:
-        support.waste_assigned(state, ctx, combat, role, group, [])  # RS/RS 5.3: never alone (5.1)
+        support.waste_assigned(state, ctx, combat, role, group, [])  # RS/RS 5.3: never alone (RS/RS 5.1)
         return
     target_hex = combat.hex if role == "attacker" else (group.get("at") or _default_hex(state, combat))
     targets = cm.legal_targets(state, combat, other, target_hex)
@@ -120,8 +120,8 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
         else:
             target = chosen
     solution = cm.solve(state, combat, role, units, target, target_hex, combat.last_printed, group)
-    support.fired(state, combat, solution.support)  # RS/RS 5.1, 5.3 (issue 14)
-    support.waste_assigned(state, ctx, combat, role, group, solution.support)  # RS/RS 5.3, 5.51 (issue 22)
+    support.fired(state, combat, solution.support)  # RS/RS 5.1, RS/RS 5.3
+    support.waste_assigned(state, ctx, combat, role, group, solution.support)  # RS/RS 5.3, RS/RS 5.51
     combat.last_printed = sum(solution.used.values())
     combat.firefights += 1
     number = combat.firefights
@@ -176,7 +176,7 @@ def _victims(state: RsState, combat: Combat, result: dict[str, Any]) -> list[Uni
 
 
 def _hex_units(state: RsState, combat: Combat, result: dict[str, Any]) -> list[Unit]:
-    """All the owner's units in the target hex (6.62 counts them all for the check and its rating)."""
+    """All the owner's units in the target hex (RS/RS 6.62 counts them all for the check and its rating)."""
     return state.units_in(result["hex"], result["owner"])
 
 
@@ -236,7 +236,7 @@ def _ask_ties(state: RsState, combat: Combat, role: str, hex_id: str) -> bool:
 
 
 def _cascade_tied(state: RsState, combat: Combat, result: dict[str, Any], loss: int) -> bool:
-    """RS/RS 6.61 with 6.25: losses beyond the target unit pass on by priority; ask first if that meets a tie."""
+    """RS/RS 6.61 with RS/RS 6.25: losses beyond the target unit pass on by priority; ask first if that meets a tie."""
     hex_id = result["hex"]
     target = state.units[result["target"]]
     if not target.on_map or loss <= current(state, target):
@@ -261,8 +261,8 @@ def answer_ties(state: RsState, combat: Combat, hex_id: str, answer: Any) -> Non
 
 
 def morale_rating(state: RsState, combat: Combat, units: Iterable[Unit]) -> int:
-    """RS/RS 6.62: the single highest proficiency among ``units``, one less out of supply (10.3) and, for
-    Soviet units, one less at night (6.92)."""
+    """RS/RS 6.62: the single highest proficiency among ``units``, one less out of supply (RS/RS 10.3) and, for
+    Soviet units, one less at night (RS/RS 6.92)."""
     best = 0
     for unit in units:
         value = state.counter(unit.id).proficiency
@@ -279,7 +279,7 @@ def _rating(state: RsState, combat: Combat, result: dict[str, Any]) -> int:
 
 
 def _outcome(state: RsState, ctx: Context, combat: Combat, result: dict[str, Any]) -> None:
-    """Apply one line of the Morale Option Table (tables.yaml ``morale_options``) with 6.62."""
+    """Apply one line of the Morale Option Table (tables.yaml ``morale_options``) with RS/RS 6.62."""
     morale = result["morale"]
     role = result["role"]
     choice = result["choice"]
@@ -296,7 +296,7 @@ def _outcome(state: RsState, ctx: Context, combat: Combat, result: dict[str, Any
     outcome = state.static.morale[(choice, role)]
     lost: list[str] = []
     if outcome.factors_lost == "morale" and _cascade_tied(state, combat, result, morale):
-        result["choice"] = choice  # the check is made; its losses wait for the owner's order (6.25)
+        result["choice"] = choice  # the check is made; its losses wait for the owner's order (RS/RS 6.25)
         return
     if outcome.factors_lost == "morale":
         present = cm.members(state, combat, role, result["hex"])
@@ -305,7 +305,7 @@ def _outcome(state: RsState, ctx: Context, combat: Combat, result: dict[str, Any
                                      f"morale result {morale} in {result['hex']}", "RS/RS 6.62")
         result["consumed"] = min(before, morale)
         # RS/RS 6.62 Fail #2 limits the advance to the part of the result the losses did not use up; that is
-        # said of a failed check only. Emptied any other way, the advance may be the whole result (6.81).
+        # said of a failed check only. Emptied any other way, the advance may be the whole result (RS/RS 6.81).
         _note_vacated(state, combat, result,
                       max(1, morale - result["consumed"]) if choice == "fail" else morale)
     if outcome.disruption and outcome.retreat == "none":
@@ -357,7 +357,7 @@ def _retreat_step(state: RsState, ctx: Context, combat: Combat, result: dict[str
     for unit in units:
         groups.setdefault(tuple(plan[unit.id]), []).append(unit)
     if "loss_order" not in result:
-        # RS/RS 8.4, 6.72: a stack's step loss falls on the unit its owner chooses; ask when there is a choice
+        # RS/RS 8.4, RS/RS 6.72: a stack's step loss falls on the unit its owner chooses; ask when there is a choice
         choices = {" ".join(path): rt.stack_losses(state, units[0].side, group, path, result.get("retreated", []))
                    for path, group in sorted(groups.items())}
         choices = {k: v for k, v in choices.items() if v}
@@ -407,7 +407,7 @@ def answer_retreat(state: RsState, combat: Combat, answer: Any) -> None:
 
 
 def answer_retreat_losses(state: RsState, combat: Combat, answer: Any) -> None:
-    """The owner's order of the units that take a retreating stack's step losses (RS/RS 8.4, 6.72)."""
+    """The owner's order of the units that take a retreating stack's step losses (RS/RS 8.4, RS/RS 6.72)."""
     result = combat.result
     assert result is not None and state.ask is None
     order = answer.get("order") if isinstance(answer, dict) and set(answer) == {"order"} else None
@@ -461,7 +461,7 @@ def _note_vacated(state: RsState, combat: Combat, result: dict[str, Any], hexes:
 # -- advance and the end of combat -----------------------------------------------------------------------------
 
 def _advance(state: RsState, ctx: Context, combat: Combat) -> bool:
-    """RS/RS 6.8-6.84, 6.92: advance after combat; False while waiting for the attacker's choice."""
+    """RS/RS 6.8-6.84, RS/RS 6.92: advance after combat; False while waiting for the attacker's choice."""
     if not combat.vacated or state.units_in(combat.hex, combat.defender):
         return True
     if combat.night:
@@ -520,7 +520,8 @@ def _finish(state: RsState, ctx: Context, combat: Combat) -> None:
              hex=combat.hex, vacated=combat.vacated)
 
 
-# -- the decisions a combat raises as it resolves (RS/RS 6.25, 6.62, 6.7, 6.72, 6.8, 8.4) ----------
+# -- the decisions a combat raises as it resolves (RS/RS 6.25, RS/RS 6.62, RS/RS 6.7, RS/RS 6.72, RS/RS 6.8, RS/RS 8.4)
+# ----------
 
 
 def morale_by_policy(state: RsState, ask: Ask, request: Request, rule: Any) -> Any:

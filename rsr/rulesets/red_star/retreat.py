@@ -1,12 +1,12 @@
-"""Retreats (RS/RS 6.7-6.72, 8.4) and advance after combat (6.8-6.84).
+"""Retreats (RS/RS 6.7-6.72, RS/RS 8.4) and advance after combat (RS/RS 6.8-6.84).
 
 A retreat path is counted in hexes; each hex of it must lie one hex further from the hex the retreat
-started in (our reading of "away from the enemy", interpretations.md 6.7). A unit on a map edge may go off
-the map (6.72). Among the paths the rules allow, the legal ones are those that avoid an unbridged Halha
-crossing that would destroy a unit (6.71, 6.72), then enter the fewest enemy zones of control (8.4), then
-stay on the map if they can, then end within the stacking limit if they can; the owner picks among those
+started in (our reading of "away from the enemy", interpretations.md RS/RS 6.7). A unit on a map edge may go off
+the map (RS/RS 6.72). Among the paths the rules allow, the legal ones are those that avoid an unbridged Halha
+crossing that would destroy a unit (RS/RS 6.71, RS/RS 6.72), then enter the fewest enemy zones of control (RS/RS 8.4),
+then stay on the map if they can, then end within the stacking limit if they can; the owner picks among those
 (policy ``retreat``; ``auto`` takes the fewest losses, then the path ending nearest a friendly supply source,
-6.71's "as directly as possible", which is a preference and never a filter, then hex numbers).
+RS/RS 6.71's "as directly as possible", which is a preference and never a filter, then hex numbers).
 """
 
 from __future__ import annotations
@@ -31,30 +31,30 @@ from rsr.rulesets.red_star.terrain import (
     zone_of_control,
 )
 
-OFF = "off"  # a retreat path's last step off the map edge (6.72)
+OFF = "off"  # a retreat path's last step off the map edge (RS/RS 6.72)
 
 
 @dataclass(frozen=True)
 class RetreatPath:
     hexes: tuple[str, ...]
-    zoc: int             # vacant enemy zones of control entered (8.4)
-    fatal: int           # crossings that eliminate a non-Leg unit (6.72)
+    zoc: int             # vacant enemy zones of control entered (RS/RS 8.4)
+    fatal: int           # crossings that eliminate a non-Leg unit (RS/RS 6.72)
     off_map: bool
-    distance: int        # to the nearest friendly supply source at the end (6.71)
-    losses: int          # steps the stack will lose (6.72, 8.4)
-    overstack: int = 0   # 1 if the stack would end over the stacking limit (6.71)
+    distance: int        # to the nearest friendly supply source at the end (RS/RS 6.71)
+    losses: int          # steps the stack will lose (RS/RS 6.72, RS/RS 8.4)
+    overstack: int = 0   # 1 if the stack would end over the stacking limit (RS/RS 6.71)
 
     def rank(self) -> tuple[int, int, int, int]:
-        """What the rules decide (6.71, 6.72, 8.4); the owner chooses among paths of equal rank.
+        """What the rules decide (RS/RS 6.71, RS/RS 6.72, RS/RS 8.4); the owner chooses among paths of equal rank.
 
-        The distance to a friendly supply source is not part of it: 6.71 says units *should* retreat as
-        directly as possible toward such an edge, a preference the owner weighs, never a filter (issue 9).
+        The distance to a friendly supply source is not part of it: RS/RS 6.71 says units *should* retreat as
+        directly as possible toward such an edge, a preference the owner weighs, never a filter.
         """
         return (self.fatal, self.zoc, int(self.off_map), self.overstack)
 
     def key(self) -> tuple[int, int, int, int, int, int, tuple[str, ...]]:
         """Policy ``retreat: auto``: the legal path with the fewest losses, then the most direct toward a
-        friendly supply source (6.71), then the lowest hex numbers."""
+        friendly supply source (RS/RS 6.71), then the lowest hex numbers."""
         return (*self.rank(), self.losses, self.distance, self.hexes)
 
 
@@ -64,7 +64,7 @@ def _classes(state: RsState, units: list[Unit]) -> set[str]:
 
 def retreat_paths(state: RsState, side: str, units: list[Unit], start: str, length: int,
                   retreated: list[str]) -> list[RetreatPath]:
-    """Every path of ``length`` hexes a stack may take, scored (RS/RS 6.7-6.72, 8.4)."""
+    """Every path of ``length`` hexes a stack may take, scored (RS/RS 6.7-6.72, RS/RS 8.4)."""
     grid = state.static.grid
     enemy = enemy_of(side)
     enemy_hexes = occupied(state, enemy)
@@ -108,9 +108,9 @@ def retreat_paths(state: RsState, side: str, units: list[Unit], start: str, leng
 
 
 def legal_paths(paths: list[RetreatPath]) -> list[RetreatPath]:
-    """The paths the owner may choose among (6.71, 6.72, 8.4): no avoidable crossing of the Halha that would
-    destroy a unit, then the fewest enemy zones of control, off the map only when nothing better is left, within
-    the stacking limit when possible. How directly a path heads for a friendly supply source (6.71) is the
+    """The paths the owner may choose among (RS/RS 6.71, RS/RS 6.72, RS/RS 8.4): no avoidable crossing of the Halha
+    that would destroy a unit, then the fewest enemy zones of control, off the map only when nothing better is left,
+    within the stacking limit when possible. How directly a path heads for a friendly supply source (RS/RS 6.71) is the
     owner's preference, not a filter."""
     if not paths:
         return []
@@ -121,7 +121,7 @@ def legal_paths(paths: list[RetreatPath]) -> list[RetreatPath]:
 def stack_losses(state: RsState, side: str, units: list[Unit], path: tuple[str, ...],
                  retreated: list[str]) -> list[str]:
     """The units among which the owner chooses who takes a stack's step loss on ``path`` (RS/RS 8.4: an Armor
-    or Leg unit for each vacant enemy zone of control entered; 6.72: an Armor or Weapons unit for an unbridged
+    or Leg unit for each vacant enemy zone of control entered; RS/RS 6.72: an Armor or Weapons unit for an unbridged
     minor river), when there is a choice (two or more such units); else an empty list."""
     zoc = zone_of_control(state, enemy_of(side))
     holders = {u.hex for u in state.on_map(side) if u.id not in retreated and u.hex}
@@ -142,7 +142,7 @@ def stack_losses(state: RsState, side: str, units: list[Unit], path: tuple[str, 
 def interdicted_bridge(state: RsState, side: str, here: str, there: str) -> str | None:
     """RS/RS 6.72: the hex holding an enemy interdiction marker at a bridge the retreat crosses from ``here`` to
     ``there``, or None. With a marker on both sides the hex entered counts (our reading: one roll per crossing,
-    interpretations.md 6.72)."""
+    interpretations.md RS/RS 6.72)."""
     if there == OFF or not state.static.grid.adjacent(here, there) or not bridge_exists(state, hexside(here, there)):
         return None
     markers = state.interdiction.get(enemy_of(side), {})
@@ -167,7 +167,7 @@ def bridge_exposed(state: RsState, side: str, units: list[Unit], path: tuple[str
 
 def interdiction_losses(state: RsState, ctx: Context, moving: list[Unit], here: str, there: str,
                         order: list[str] | None) -> None:
-    """RS/RS 6.72 with 5.22: a retreat over an interdicted bridge stops in the interdicted hex for an
+    """RS/RS 6.72 with RS/RS 5.22: a retreat over an interdicted bridge stops in the interdicted hex for an
     Interdiction Table roll; the result is the stack's step losses, taken in the interdicting player's order
     (a unit is eliminated before the next one loses anything); the survivors go on."""
     from rsr.rulesets.red_star import artillery
@@ -188,7 +188,7 @@ def interdiction_losses(state: RsState, ctx: Context, moving: list[Unit], here: 
 def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Unit], path: tuple[str, ...],
             marker: int, retreated: list[str], loss_order: list[str] | None = None,
             interdiction_order: list[str] | None = None) -> None:
-    """Carry a stack along its retreat path (RS/RS 6.7-6.72, 8.4) and mark it (6.62)."""
+    """Carry a stack along its retreat path (RS/RS 6.7-6.72, RS/RS 8.4) and mark it (RS/RS 6.62)."""
     side = units[0].side
     enemy = enemy_of(side)
     zoc = zone_of_control(state, enemy)
@@ -208,7 +208,7 @@ def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Uni
                          "RS/RS 6.72", unit=unit.id, hex=here)
             moving = []
             break
-        bridge_hit = interdicted_bridge(state, side, here, there) if moving else None  # RS/RS 6.72 (issue 14)
+        bridge_hit = interdicted_bridge(state, side, here, there) if moving else None  # RS/RS 6.72
         if bridge_hit == here:  # the marker is on this side: the stack rolls before it crosses
             interdiction_losses(state, ctx, moving, here, there, interdiction_order)
             moving = [u for u in moving if u.on_map]
@@ -258,7 +258,7 @@ def execute(state: RsState, ctx: Context, combat: Combat | None, units: list[Uni
 
 
 def _loss_choice(state: RsState, units: list[Unit], order: list[str] | None) -> Unit:
-    """The unit of a stack that takes a stack's step loss: the owner's choice (8.4), given as an order of
+    """The unit of a stack that takes a stack's step loss: the owner's choice (RS/RS 8.4), given as an order of
     preference (request ``retreat-losses``); units he did not list come after, fewest factors first."""
     ranking = order or []
     return min(units, key=lambda u: (ranking.index(u.id) if u.id in ranking else len(ranking),
@@ -272,9 +272,9 @@ def default_loss_order(state: RsState, unit_ids: list[str], rule: str) -> list[s
 
 
 def overstack(state: RsState, ctx: Context, hex_id: str, side: str, newcomers: list[str], case: str) -> None:
-    """RS/RS 4.11, 6.71, 6.82, 9.0: units that end over the stacking limit go beneath a "2" marker.
+    """RS/RS 4.11, RS/RS 6.71, RS/RS 6.82, RS/RS 9.0: units that end over the stacking limit go beneath a "2" marker.
 
-    Which of the newcomers are the excess is the owner's choice (4.11): when more than one choice is possible
+    Which of the newcomers are the excess is the owner's choice (RS/RS 4.11): when more than one choice is possible
     the game asks (request ``overstack``, policy default ``newest``); otherwise the markers go on at once.
     """
     present = [u.id for u in state.units_in(hex_id, side)]
@@ -308,7 +308,7 @@ def mark(state: RsState, ctx: Context, hex_id: str, unit_ids: list[str], case: s
 
 
 def check_marks(state: RsState, pending: dict[str, Any], answer: Any) -> list[str]:
-    """RS/RS 4.11, 9.0: the owner's excess units: some of the newcomers, leaving the hex within the limit,
+    """RS/RS 4.11, RS/RS 9.0: the owner's excess units: some of the newcomers, leaving the hex within the limit,
     and none that could stay without breaking it."""
     units = answer.get("units") if isinstance(answer, dict) and set(answer) == {"units"} else None
     if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
@@ -331,7 +331,7 @@ def check_marks(state: RsState, pending: dict[str, Any], answer: Any) -> list[st
 
 
 def mark_victory(state: RsState, hex_id: str, side: str, units: list[Unit]) -> None:
-    """13.1: the last side whose unit occupies or passes through a victory hex holds its points."""
+    """RS/RS 13.1: the last side whose unit occupies or passes through a victory hex holds its points."""
     if hex_id in state.static.victory_points and units:
         state.victory_hexes[hex_id] = side
 
@@ -340,7 +340,7 @@ def mark_victory(state: RsState, hex_id: str, side: str, units: list[Unit]) -> N
 
 def advance_units(state: RsState, combat: Combat) -> list[Unit]:
     """RS/RS 6.8: attackers still in place, except Weapons units (and units under a "2" marker, which may not
-    move at all, 5.7)."""
+    move at all, RS/RS 5.7)."""
     from rsr.rulesets.red_star.combat import members
 
     return [u for u in members(state, combat, "attacker")
@@ -429,7 +429,7 @@ def path_data(path: RetreatPath) -> dict[str, Any]:
     return {"path": list(path.hexes), "enemy_zoc": path.zoc, "losses": path.losses, "off_map": path.off_map}
 
 
-# -- the decision: RS/RS 4.11, 9.0 which units go beneath a "2" ------------------------------------
+# -- the decision: RS/RS 4.11, RS/RS 9.0 which units go beneath a "2" ------------------------------------
 
 
 def apply_overstack(state: RsState, ctx: Context, ask: Ask, answer: Any) -> None:

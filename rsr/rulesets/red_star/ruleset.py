@@ -46,10 +46,10 @@ class RedStar(DecisionRuleset):
     """Red Sun/Red Star (S&T 158). See docs/red-star/coverage.md for what is implemented."""
 
     id = "red-star"
-    version = "0.4"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE); 0.3: issue 22
-    # (RS/RS 7.61-7.63, 11.2: reserves settled before markers come off, reserve markers kept by default, ...)
-    # (artillery as written: no defensive support at night, guns count toward 6.32, support per firefight)
-    # 0.4: issue 22 point 14 (RS/RS 5.2: one fire mission at a time, numbered on; policy fire-missions plans)
+    version = "0.4"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE); 0.3: the rules
+    # (RS/RS 7.61-7.63, RS/RS 11.2: reserves settled before markers come off, reserve markers kept by default, ...)
+    # (artillery as written: no defensive support at night, guns count toward RS/RS 6.32, support per firefight)
+    # 0.4: (RS/RS 5.2: one fire mission at a time, numbered on; policy fire-missions plans)
     sides = ("japan", "soviet")
     turn_record_in_scenarios = True  # rsr keeps the Turn Record per scenario (RS/RS 13.1-13.4 each give their turns)
     driver = DRIVER

@@ -95,7 +95,7 @@ FIRE_NOTE_KINDS = ("wasted", "cancelled", "suppressed", "interdiction", "interdi
 
 
 def fire_notes(events: list[Event]) -> list[str]:
-    """RS/RS 5.22, 5.41, 5.51: what became of the fire missions beyond their arrows (guns out of range or
+    """RS/RS 5.22, RS/RS 5.41, RS/RS 5.51: what became of the fire missions beyond their arrows (guns out of range or
     silenced, interdiction rolls of units entering a marked hex, markers taken off)."""
     lines = [f"{e.text}{' [provisional]' if e.provisional else ''}" for e in events if e.kind in FIRE_NOTE_KINDS]
     return ["# Artillery", *lines] if lines else []

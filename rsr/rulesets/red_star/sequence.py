@@ -2,7 +2,7 @@
 
 A game turn is two mutual phases, the first player's turn, the second player's turn and the completion
 of the turn. ``player`` is ``first``/``second`` for segments of a player turn; the scenario names the first
-player (13.1: Japan). ``implemented`` False marks a part whose rules belong to a later issue: it passes
+player (RS/RS 13.1: Japan). ``implemented`` False marks a part whose rules belong to a later issue: it passes
 with an event saying so, never silently and never faked.
 """
 

@@ -3,7 +3,7 @@
 Company-sized units and HQs never count. Of the others, a hex may hold every unit of one formation
 (the formation ID to the right of the unit-type box), or at most two units. On the Soviet side an
 infantry regiment or an airborne brigade fills a hex alone, and formations of those do not stack freely
-(9.2). A unit without a formation ID shares a formation with nobody (our reading, interpretations.md 9.1).
+(RS/RS 9.2). A unit without a formation ID shares a formation with nobody (our reading, interpretations.md RS/RS 9.1).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from rsr.rulesets.red_star.state import RsState
 
 
 def counts(state: RsState, unit_id: str) -> bool:
-    """RS/RS 9.1, 9.2: companies (size I) and HQs stack freely."""
+    """RS/RS 9.1, RS/RS 9.2: companies (size I) and HQs stack freely."""
     counter = state.counter(unit_id)
     return counter.ground and counter.size != "I" and counter.cls != "HQ"
 
@@ -25,7 +25,7 @@ def _big_soviet(state: RsState, unit_id: str) -> bool:
 
 
 def legal(state: RsState, side: str, unit_ids: list[str]) -> str | None:
-    """Why ``unit_ids`` (one side's units in one hex) break the stacking limit, or None (RS/RS 9.1, 9.2)."""
+    """Why ``unit_ids`` (one side's units in one hex) break the stacking limit, or None (RS/RS 9.1, RS/RS 9.2)."""
     counted = sorted(u for u in unit_ids if counts(state, u))
     if len(counted) <= 1:
         return None
@@ -46,7 +46,8 @@ def hex_problem(state: RsState, hex_id: str, side: str) -> str | None:
 
 
 def excess(state: RsState, side: str, unit_ids: list[str], newcomers: list[str]) -> list[str]:
-    """Which units to mark as over the limit (the "2" marker of 4.11, 6.71, 6.82): newcomers last in, first.
+    """Which units to mark as over the limit (the "2" marker of RS/RS 4.11, RS/RS 6.71, RS/RS 6.82): newcomers last in,
+    first.
 
     Units already there keep their place; the newest arrivals are marked until the rest is legal.
     """

@@ -10,18 +10,18 @@ from rsr.rulesets.red_star.data import Counter, Static
 
 T = TypeVar("T")
 
-# where a unit is (RS/RS 4.1, 4.13, 4.22, 4.4, 6.72)
+# where a unit is (RS/RS 4.1, RS/RS 4.13, RS/RS 4.22, RS/RS 4.4, RS/RS 6.72)
 ON_MAP = "map"
-ARRIVING = "arriving"          # a reinforcement or a returning HQ not yet placed (4.1, 4.13)
-REPLACEMENTS = "replacements"  # eliminated in supply, in the Replacements box (4.22)
-ELIMINATED = "eliminated"      # permanently out of play (4.22)
-OFF_MAP = "off-map"            # retreated off the board, returns next player turn (6.72)
-WITHDRAWN = "withdrawn"        # removed by the Turn Record (4.4)
+ARRIVING = "arriving"          # a reinforcement or a returning HQ not yet placed (RS/RS 4.1, RS/RS 4.13)
+REPLACEMENTS = "replacements"  # eliminated in supply, in the Replacements box (RS/RS 4.22)
+ELIMINATED = "eliminated"      # permanently out of play (RS/RS 4.22)
+OFF_MAP = "off-map"            # retreated off the board, returns next player turn (RS/RS 6.72)
+WITHDRAWN = "withdrawn"        # removed by the Turn Record (RS/RS 4.4)
 
 
 @dataclass
 class Unit:
-    """A ground unit. ``reduced`` is the back of the counter (2.4)."""
+    """A ground unit. ``reduced`` is the back of the counter (RS/RS 2.4)."""
 
     id: str
     side: str
@@ -33,8 +33,8 @@ class Unit:
     reserve: bool = False      # RS/RS 7.6 Reserve marker
     truck: bool = False        # RS/RS 7.4 truck marker
     no_move: bool = False      # RS/RS 4.11: entered in an enemy zone of control this turn
-    arrives: int | None = None  # the game turn it may enter (4.1, 4.12, 4.13) or return (6.72)
-    exit_hex: str | None = None  # where it left the board (6.72)
+    arrives: int | None = None  # the game turn it may enter (RS/RS 4.1, RS/RS 4.12, RS/RS 4.13) or return (RS/RS 6.72)
+    exit_hex: str | None = None  # where it left the board (RS/RS 6.72)
 
     @property
     def on_map(self) -> bool:
@@ -43,7 +43,7 @@ class Unit:
 
 @dataclass
 class Combat:
-    """One ground combat, prepared (6.0) or hasty (7.5), and how far its resolution has gone."""
+    """One ground combat, prepared (RS/RS 6.0) or hasty (RS/RS 7.5), and how far its resolution has gone."""
 
     id: str
     kind: str                          # "prepared" | "hasty"
@@ -60,7 +60,7 @@ class Combat:
     stage: str = "waiting"
     defenders: list[str] = field(default_factory=list)
     attack_hexes: dict[str, str] = field(default_factory=dict)  # attacking unit -> its hex at the start
-    out: list[str] = field(default_factory=list)                # left out: night (6.91), retreated (6.62)
+    out: list[str] = field(default_factory=list)                # left out: night (RS/RS 6.91), retreated (RS/RS 6.62)
     fired: list[str] = field(default_factory=list)              # RS/RS 6.31: each unit fires once
     fired_upon: list[str] = field(default_factory=list)         # RS/RS 6.24
     hexes_fired_on: list[str] = field(default_factory=list)     # RS/RS 6.21: the first enemy fire into a hex
@@ -75,7 +75,7 @@ class Combat:
     firefights: int = 0
     support_paid: bool = False
     tie_orders: dict[str, list[str]] = field(default_factory=dict)  # RS/RS 6.25: hex -> the owner's order
-    support_guns: dict[str, list[str]] = field(default_factory=dict)  # RS/RS 5.3: role -> paid guns (issue 14)
+    support_guns: dict[str, list[str]] = field(default_factory=dict)  # RS/RS 5.3: role -> paid guns
 
 
 @dataclass
@@ -85,19 +85,19 @@ class MovementRun:
     side: str
     moves: list[dict[str, Any]]
     index: int = 0
-    moved: list[str] = field(default_factory=list)     # units that have moved this segment (7.2)
-    attacked: list[str] = field(default_factory=list)  # units that made a hasty attack (7.53)
+    moved: list[str] = field(default_factory=list)     # units that have moved this segment (RS/RS 7.2)
+    attacked: list[str] = field(default_factory=list)  # units that made a hasty attack (RS/RS 7.53)
     spent: dict[str, str] = field(default_factory=dict)  # unit -> MP left after its move, as a fraction text
     combats: list[str] = field(default_factory=list)   # ids of the hasty attacks declared by the order
     executing: bool = False
-    # RS/RS 7.63-7.64 reserve movement by the other side (issue 14)
+    # RS/RS 7.63-7.64 reserve movement by the other side
     reserve_done: int = 0                                     # moves after which reserves have had their say
     reserve_moved: list[str] = field(default_factory=list)    # reserve units that moved (or failed release)
-    released: bool = False                                    # 7.64 July: a Japanese unit achieved release
+    released: bool = False                                    # RS/RS 7.64 July: a Japanese unit achieved release
     triggered: list[int] = field(default_factory=list)        # conditional reserve orders already carried out
-    reserve_combats: list[str] = field(default_factory=list)  # 7.63: the reserves' hasty attacks still to resolve
-    reserve_pickups: list[list[str]] = field(default_factory=list)  # 11.2: [engineer, hex, hexside] by a reserve
-    pickups: list[list[str]] = field(default_factory=list)  # 11.2: the same, by the mover (at the end)
+    reserve_combats: list[str] = field(default_factory=list)  # RS/RS 7.63: the reserves' hasty attacks still to resolve
+    reserve_pickups: list[list[str]] = field(default_factory=list)  # RS/RS 11.2: [engineer, hex, hexside] by a reserve
+    pickups: list[list[str]] = field(default_factory=list)  # RS/RS 11.2: the same, by the mover (at the end)
 
 
 @dataclass
@@ -125,7 +125,7 @@ class RsState:
     units: dict[str, Unit] = field(default_factory=dict)
     support: dict[str, int] = field(default_factory=dict)                      # RS/RS 4.3
     replacement_points: dict[str, dict[str, int]] = field(default_factory=dict)  # RS/RS 4.21
-    victory_hexes: dict[str, str] = field(default_factory=dict)                # 13.1: last side in each hex
+    victory_hexes: dict[str, str] = field(default_factory=dict)                # RS/RS 13.1: last side in each hex
     entry_plans: dict[str, Any] = field(default_factory=dict)                  # side -> plan or "sealed"
     combats: list[Combat] = field(default_factory=list)                        # the segment's combats
     combat_index: int = 0
@@ -139,7 +139,7 @@ class RsState:
     declared: bool = False           # this segment's combats have been declared
     withdrawals: list[str] = field(default_factory=list)   # RS/RS 4.4: due but out of supply, still waiting
     force_step: str = ""             # how far the Force Adjustment segment has gone
-    player_turn: int = 0             # serial number of the current player turn (6.72 returns)
+    player_turn: int = 0             # serial number of the current player turn (RS/RS 6.72 returns)
     carriers: dict[str, str] = field(default_factory=dict)  # the bridge counter -> the engineer carrying it
     marks: list[dict[str, Any]] = field(default_factory=list)  # RS/RS 4.11: "2" markers waiting for the owner
     marks_asked: int = 0
@@ -149,8 +149,8 @@ class RsState:
     mission_round: int = 0           # RS/RS 5.2: the segment's missions so far, each chosen after the one before
     mission_plan: dict[str, Any] = field(default_factory=dict)  # RS/RS 5.2: policy fire-missions' plan, how far
     reserve_seen: list[str] = field(default_factory=list)  # reserves that sat through an enemy Movement segment
-    pontoon: str | None = None       # RS/RS 11.2: the hexside the Japanese bridge counter spans (issue 14)
-    reserve_movers: list[str] = field(default_factory=list)  # 11.2: reserves that moved in the last enemy segment
+    pontoon: str | None = None       # RS/RS 11.2: the hexside the Japanese bridge counter spans
+    reserve_movers: list[str] = field(default_factory=list)  # RS/RS 11.2: reserves that moved in the last enemy segment
     pontoon_placed: str = ""         # RS/RS 11.2: "turn/segment" in which the bridge counter was placed
     pontoon_left: str = ""           # RS/RS 11.2: "turn/segment" in which the Soviet player left it intact
 

@@ -1,15 +1,16 @@
-"""Direct fire: offensive and defensive support in prepared combat (RS/RS 5.1, 5.3-5.32, 5.6-5.63, 10.3).
+"""Direct fire: offensive and defensive support in prepared combat (RS/RS 5.1, RS/RS 5.3-5.32, RS/RS 5.6-5.63,
+RS/RS 10.3).
 
 Each side names its supporting artillery with its secret prepared-combat choices (``support: [unit ids]``
 next to ``lead`` and ``armor_protection``): the attacker's are sealed with his lead units, the defender
-answers before they are revealed, so neither sees the other's before both are fixed (5.3: chosen
+answers before they are revealed, so neither sees the other's before both are fixed (RS/RS 5.3: chosen
 secretly, revealed together). Points are spent when the combat starts, right after the attacker's
-ground-combat cost (6.1): one per gun, nothing for a defending gun in the attacked hex (S&T 158 errata); a
+ground-combat cost (RS/RS 6.1): one per gun, nothing for a defending gun in the attacked hex (S&T 158 errata); a
 gun its side cannot pay for does not fire. A paid gun adds its factors, through the Combat Effectiveness
 Chart's Weapons Direct Fire row, to the firefight its owner assigns it to (``support`` inside a firefight of
-``fire``), or, unassigned, to its side's first firefight it may join (issue 22: the Formation Chart against
-the units it fires with, 5.1's adjacent-target limit against that firefight's target), and takes a Fired
-marker (interpretations.md 5.3).
+``fire``), or, unassigned, to its side's first firefight it may join (the Formation Chart checked against the
+units it fires with, and RS/RS 5.1's adjacent-target limit against that firefight's target), and takes a Fired
+marker (interpretations.md RS/RS 5.3).
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ SPECIAL_ID = {"japan": "red", "soviet": "white"}      # RS/RS 5.62: supports onl
 
 
 def formation_allows(state: RsState, gun: Unit, unit: Unit) -> bool:
-    """RS/RS 5.61, 5.62, Formation Chart: may ``gun`` give direct fire support to ``unit``?"""
+    """RS/RS 5.61, RS/RS 5.62, Formation Chart: may ``gun`` give direct fire support to ``unit``?"""
     art = state.counter(gun.id)
     other = state.counter(unit.id)
     if art.side != other.side:
         return False
-    if art.id_colour == SPECIAL_ID[art.side]:  # 5.62: a coloured ID number beats the box colour
+    if art.id_colour == SPECIAL_ID[art.side]:  # RS/RS 5.62: a coloured ID number beats the box colour
         return art.formation_id is not None and other.formation_id == art.formation_id
     if art.box_colour == GENERAL_BOX[art.side]:
         return True
@@ -45,7 +46,8 @@ def _side_units(state: RsState, combat: Combat, role: str) -> list[Unit]:
 
 
 def support_problem(state: RsState, combat: Combat, role: str, gun_id: str) -> str | None:
-    """Why ``gun_id`` may not support this side of the combat (RS/RS 5.1, 5.3-5.32, 5.6, 5.7, 10.3)."""
+    """Why ``gun_id`` may not support this side of the combat (RS/RS 5.1, RS/RS 5.3-5.32, RS/RS 5.6, RS/RS 5.7,
+    RS/RS 10.3)."""
     side = combat.attacker if role == "attacker" else combat.defender
     gun = state.units.get(gun_id)
     if gun is None or gun.side != side or not gun.on_map:
@@ -57,7 +59,7 @@ def support_problem(state: RsState, combat: Combat, role: str, gun_id: str) -> s
         return "direct fire support is given only in Prepared Combat (RS/RS 5.3, 7.54)"
     if role == "attacker" and combat.night:
         return "no Offensive Support in a night combat (RS/RS 5.31)"
-    if combat.night:  # RS/RS 5.32 with 6.92: Weapons class (artillery too) does not fire at night, either side
+    if combat.night:  # RS/RS 5.32 with RS/RS 6.92: Weapons class (artillery too) does not fire at night, either side
         return "no Weapons class fire at night, so no Defensive Support in a night combat (RS/RS 5.32, 6.92)"
     if gun.fired:
         return f"{gun_id} has a Fired marker: artillery fires once per player turn (RS/RS 5.1)"
@@ -112,7 +114,7 @@ def check_unique(combats: list[Combat], role: str) -> None:
 
 
 def auto_support(state: RsState, combat: Combat, role: str) -> list[str]:
-    """Default support: the defender's guns in the attacked hex, which fire for free (S&T 158 errata on 5.3)."""
+    """Default support: the defender's guns in the attacked hex, which fire for free (S&T 158 errata on RS/RS 5.3)."""
     if role != "defender":
         return []
     return [u.id for u in state.units_in(combat.hex, combat.defender)
@@ -120,7 +122,7 @@ def auto_support(state: RsState, combat: Combat, role: str) -> list[str]:
 
 
 def pay(state: RsState, ctx: Context, combat: Combat) -> None:
-    """RS/RS 5.3, 6.1: each side pays one point per announced gun, in the order listed (S&T 158 errata: a
+    """RS/RS 5.3, RS/RS 6.1: each side pays one point per announced gun, in the order listed (S&T 158 errata: a
     defending gun in the attacked hex is free); a gun that is gone, or that cannot be paid for, does not fire."""
     for role in ("attacker", "defender"):
         side = combat.attacker if role == "attacker" else combat.defender
@@ -167,7 +169,7 @@ def with_assigned(raw: Any, fire: list[dict[str, Any]]) -> Any:
 
 
 def adjacent_only(state: RsState, gun: Unit) -> bool:
-    """RS/RS 5.1, 10.3: a gun next to an enemy unit, or out of supply, fires only at an adjacent unit."""
+    """RS/RS 5.1, RS/RS 10.3: a gun next to an enemy unit, or out of supply, fires only at an adjacent unit."""
     enemy = enemy_of(gun.side)
     near_enemy = any(state.units_in(h, enemy) for h in state.static.neighbours(gun.hex or ""))
     return near_enemy or not in_supply(state, gun)
@@ -175,14 +177,14 @@ def adjacent_only(state: RsState, gun: Unit) -> bool:
 
 def joins(state: RsState, gun: Unit, units: list[Unit], target_hex: str) -> bool:
     """May ``gun`` add its factors to a firefight of ``units`` at ``target_hex``? The Formation Chart against
-    the units it fires with (RS/RS 5.3, 5.6), and 5.1's adjacent target for a gun next to an enemy."""
+    the units it fires with (RS/RS 5.3, RS/RS 5.6), and RS/RS 5.1's adjacent target for a gun next to an enemy."""
     if not any(formation_allows(state, gun, u) for u in units if not state.counter(u.id).artillery):
         return False
     return state.static.grid.distance(gun.hex or "", target_hex) <= 1 or not adjacent_only(state, gun)
 
 
 def check_assignments(state: RsState, combat: Combat, role: str, fire: list[dict[str, Any]], where: str) -> None:
-    """RS/RS 5.1, 5.3, 5.6: each gun assigned to one firefight, which it may join: a unit of that firefight
+    """RS/RS 5.1, RS/RS 5.3, RS/RS 5.6: each gun assigned to one firefight, which it may join: a unit of that firefight
     passes the Formation Chart, and a gun next to an enemy fires only at an adjacent hex (a defender's
     firefight with no ``at`` is checked when it fires, its target hex not being known before)."""
     seen: dict[str, int] = {}
@@ -216,8 +218,8 @@ def assigned(combat: Combat, role: str) -> set[str]:
 
 def waste_assigned(state: RsState, ctx: Context, combat: Combat, role: str, group: dict[str, Any],
                    joined: list[str]) -> None:
-    """RS/RS 5.3 with 5.51: a gun assigned to a firefight it cannot join there (the formation's units no
-    longer fire in it, or 5.1's adjacent target is not the one fired at) is wasted: it keeps its cost and
+    """RS/RS 5.3 with RS/RS 5.51: a gun assigned to a firefight it cannot join there (the formation's units no
+    longer fire in it, or RS/RS 5.1's adjacent target is not the one fired at) is wasted: it keeps its cost and
     takes its Fired marker, and fires in no other firefight."""
     side = combat.attacker if role == "attacker" else combat.defender
     for gun_id in group.get("support", []):
@@ -233,7 +235,7 @@ def waste_assigned(state: RsState, ctx: Context, combat: Combat, role: str, grou
 def rows(state: RsState, combat: Combat, role: str, target_hex: str, units: list[Unit] | None = None,
          group: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The hook of combat.direct_support: guns paid for and not yet fired that join this firefight, each
-    with its factors: those assigned to it, and unassigned ones that may join it (RS/RS 5.1, 5.3, 5.6)."""
+    with its factors: those assigned to it, and unassigned ones that may join it (RS/RS 5.1, RS/RS 5.3, RS/RS 5.6)."""
     out = []
     elsewhere = assigned(combat, role) - set((group or {}).get("support", []))
     for gun_id in combat.support_guns.get(role, []):

@@ -18,8 +18,8 @@ from rsr.rulesets.red_star.state import RsState, Unit, enemy_of
 
 
 def bridge_exists(state: RsState, side_id: str) -> bool:
-    """RS/RS 11.0, 13.1 special rule 2: a bridge exists in the scenarios it names, from its first turn."""
-    if side_id == state.pontoon:  # RS/RS 11.2: the Japanese bridge counter (issue 14)
+    """RS/RS 11.0, RS/RS 13.1 special rule 2: a bridge exists in the scenarios it names, from its first turn."""
+    if side_id == state.pontoon:  # RS/RS 11.2: the Japanese bridge counter
         return True
     bridge = state.static.bridges.get(side_id)
     if bridge is None or side_id in state.destroyed_bridges:
@@ -58,9 +58,9 @@ def current(state: RsState, unit: Unit) -> int:
 
 
 def step_cost(state: RsState, unit: Unit, frm: str, to: str) -> Fraction | None:
-    """Movement points for ``unit`` to step from ``frm`` into adjacent ``to`` (RS/RS 7.1, 11.3), or None:
+    """Movement points for ``unit`` to step from ``frm`` into adjacent ``to`` (RS/RS 7.1, RS/RS 11.3), or None:
     :func:`_step_cost` kept in the map's memo by what it reads (the bot's movement search asks the same steps
-    hundreds of thousands of times: issue 24 target 7)."""
+    hundreds of thousands of times)."""
     table = _step_table(state)
     key = _step_key(state, table, unit, frm, to)
     if key in table:
@@ -75,7 +75,7 @@ class InexactCost(ValueError):
 
 def step_units(state: RsState, unit: Unit, frm: str, to: str, scale: int) -> int | None:
     """:func:`step_cost` in cost units (``step_cost * scale``, a whole number, else :class:`InexactCost`), for a
-    search that adds and compares integers instead of fractions (movement.destinations: issue 24)."""
+    search that adds and compares integers instead of fractions (movement.destinations)."""
     table = _step_table(state)
     key = _step_key(state, table, unit, frm, to) + (scale,)
     if key in table:
@@ -131,12 +131,12 @@ def _step_key(state: RsState, table: dict[tuple[Any, ...], Any], unit: Unit, frm
 
 
 def _step_cost(state: RsState, unit: Unit, frm: str, to: str) -> Fraction | None:
-    """Movement points for ``unit`` to step from ``frm`` into adjacent ``to`` (RS/RS 7.1, 11.3), or None.
+    """Movement points for ``unit`` to step from ``frm`` into adjacent ``to`` (RS/RS 7.1, RS/RS 11.3), or None.
 
     The hex entered costs its terrain, or the road cost along a road (road hex to road hex through a road
     hexside); each hexside feature crossed adds its cost: a minor river, a stream, a slope going up. The
     Halha can be crossed only on an existing bridge; a bridge replaces the river's cost by its own, except
-    that Armor crossing a bridge marked ``armor_may_use: false`` pays the minor-river cost (11.3).
+    that Armor crossing a bridge marked ``armor_may_use: false`` pays the minor-river cost (RS/RS 11.3).
     """
     static = state.static
     if not static.grid.on_map(to) or to not in static.terrain:
@@ -189,7 +189,7 @@ def _step_cost(state: RsState, unit: Unit, frm: str, to: str) -> Fraction | None
 
 
 def exerts_zoc(state: RsState, unit: Unit) -> bool:
-    """RS/RS 8.0, 8.1: every ground unit on the map, except under a "2" Disruption marker."""
+    """RS/RS 8.0, RS/RS 8.1: every ground unit on the map, except under a "2" Disruption marker."""
     return unit.on_map and state.counter(unit.id).ground and unit.disruption < 2
 
 
@@ -214,7 +214,7 @@ def _standing_bridges(state: RsState) -> tuple[str, ...]:
 
 # zones of control and supply nets the map's memo holds before the older half of them goes: a supply net is
 # some 30 KB, and the nets of a long game's old passes are never asked again (up to 512 kept some 15 MiB alive in
-# a 2,000-packet verify: issue 24 target 2); the map's fixed tables stay
+# a 2,000-packet verify); the map's fixed tables stay
 MEMO_LIMIT = 96
 
 
@@ -235,9 +235,9 @@ def _cached(state: RsState, key: tuple[Any, ...], make: Callable[[], frozenset[s
 
 
 def zone_of_control(state: RsState, side: str) -> frozenset[str]:
-    """The hexes ``side``'s units control (RS/RS 8.0, 8.1): all six neighbours, never across the Halha.
+    """The hexes ``side``'s units control (RS/RS 8.0, RS/RS 8.1): all six neighbours, never across the Halha.
 
-    Hexes holding enemy units are included (6.53 counts them for encirclement); movement never enters
+    Hexes holding enemy units are included (RS/RS 6.53 counts them for encirclement); movement never enters
     them anyway.
     """
     def make() -> frozenset[str]:
@@ -263,7 +263,7 @@ def supply_sources(state: RsState, side: str) -> list[str]:
     """RS/RS 10.1: map-edge hexes serving ``side`` as supply sources, not occupied by enemy units.
 
     Japan's northern edge counts only on hex rows east of the row of the westernmost Japanese or
-    Manchukuoan unit on the map (the 10.1 example).
+    Manchukuoan unit on the map (the RS/RS 10.1 example).
     """
     enemy_hexes = occupied(state, enemy_of(side))
     westernmost: int | None = None
@@ -275,7 +275,7 @@ def supply_sources(state: RsState, side: str) -> list[str]:
 
 def _edge_sources(state: RsState, side: str, westernmost: int | None) -> tuple[str, ...]:
     """RS/RS 10.1: the edge hexes serving ``side`` before enemy units are considered, sorted: fixed for the map
-    and the westernmost Japanese row, so kept in the map's memo (issue 24, real play)."""
+    and the westernmost Japanese row, so kept in the map's memo."""
     memo = state.static.memo
     key = ("edge-sources", side, westernmost)
     found: tuple[str, ...] | None = memo.get(key)
@@ -294,7 +294,7 @@ def _edge_sources(state: RsState, side: str, westernmost: int | None) -> tuple[s
 
 
 def supplied_hexes(state: RsState, side: str) -> frozenset[str]:
-    """Every hex from which ``side`` can trace a supply line (RS/RS 10.2, 8.3), any length.
+    """Every hex from which ``side`` can trace a supply line (RS/RS 10.2, RS/RS 8.3), any length.
 
     A line may not enter a hex holding enemy units, nor a vacant hex in an enemy zone of control (a
     friendly unit in the hex negates it), nor cross the Halha except on a bridge. A source hex in a
@@ -353,7 +353,7 @@ def _spread_as_bits(state: RsState, sources: set[str], blocked: frozenset[str],
     """The breadth-first spread of ``supplied_hexes`` (RS/RS 10.2) with the map as one integer, a bit a hex: a
     whole front steps over each dry link at once as a shift (the map's links are a few fixed steps between
     the bits of sorted hex ids). The same hexes as the spread over sets (tests/test_supply_bits.py, and the
-    behaviour corpus: issue 24); None when a hex is not on the map (the caller then spreads over sets)."""
+    behaviour corpus); None when a hex is not on the map (the caller then spreads over sets)."""
     names, index, steps = _link_shifts(state)
     seen = 0
     for hex_id in sources:
@@ -459,7 +459,8 @@ def halve_movement(state: RsState, value: int | Fraction) -> int:
 
 
 def allowance(state: RsState, unit: Unit, operational: bool = False, supplied: bool = True) -> Fraction:
-    """A unit's movement allowance this segment (RS/RS 7.0, 7.3, 7.4, 10.3, 5.7, Marker Effects Summary).
+    """A unit's movement allowance this segment (RS/RS 7.0, RS/RS 7.3, RS/RS 7.4, RS/RS 10.3, RS/RS 5.7, Marker Effects
+    Summary).
 
     Printed allowance (20 with a truck marker), doubled for operational movement, halved for a motorized
     unit out of supply, halved for a Fired marker and halved for a "1" marker, each halving rounded up

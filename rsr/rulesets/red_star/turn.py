@@ -83,7 +83,7 @@ def next_segment(state: RsState) -> None:
 
 
 def run_reinforcement_planning(state: RsState, ctx: Context, side: str | None) -> bool:
-    """RS/RS 3.2, 4.1: each side with reinforcements due notes its entry hexes, secretly.
+    """RS/RS 3.2, RS/RS 4.1: each side with reinforcements due notes its entry hexes, secretly.
 
     The second player is asked first (the rules leave the order open: both note them secretly): his
     entry hexes stay hidden until his own player turn, so he seals them, and he can do so in the packet
@@ -117,7 +117,7 @@ def run_force_adjustment(state: RsState, ctx: Context, side: str | None) -> bool
         state.force_step = "replace"
         if state.ask is not None:  # RS/RS 4.11: the owner first chooses who goes beneath a "2"
             return False
-    # RS/RS 3.2 item 3, 4.2: both players spend replacement points in the first player's Force Adjustment
+    # RS/RS 3.2 item 3, RS/RS 4.2: both players spend replacement points in the first player's Force Adjustment
     # segment, the first player first; the second player's own segment has no replacement step.
     if state.force_step == "replace":
         state.force_step = "asked"
@@ -135,8 +135,8 @@ def run_force_adjustment(state: RsState, ctx: Context, side: str | None) -> bool
 
 def run_artillery_fire(state: RsState, ctx: Context, side: str | None) -> bool:
     """RS/RS 5.0-5.2: the phasing side's interdiction markers of last turn come off; it may fire indirect
-    missions, one at a time: each is announced, may draw counterbattery (5.41) and resolves before the next
-    is chosen (issue 22, point 14), while a gun can fire and a support point is left."""
+    missions, one at a time: each is announced, may draw counterbattery (RS/RS 5.41) and resolves before the next
+    is chosen, while a gun can fire and a support point is left."""
     assert side is not None
     if state.force_step == "asked" and state.cb:
         if not counterbattery.step(state, ctx):
@@ -176,9 +176,9 @@ def support_counterbattery(state: RsState, ctx: Context, side: str, combat: Comb
 
 
 def run_prepared_combat(state: RsState, ctx: Context, side: str | None) -> bool:
-    """RS/RS 6.0-6.9: declare, then for each combat in order: its secret choices and direct support (5.3, 6.1,
-    6.21), counterbattery against that support (5.41), and its resolution; the next combat's choices are made
-    once the one before has resolved (issue 22, point 14)."""
+    """RS/RS 6.0-6.9: declare, then for each combat in order: its secret choices and direct support (RS/RS 5.3,
+    RS/RS 6.1, RS/RS 6.21), counterbattery against that support (RS/RS 5.41), and its resolution; the next combat's
+    choices are made once the one before has resolved."""
     assert side is not None
     if not state.declared:
         if not attack_options(state, side):
@@ -206,8 +206,8 @@ def run_prepared_combat(state: RsState, ctx: Context, side: str | None) -> bool:
 
 
 def one_combat_choices(state: RsState, ctx: Context, side: str, combat: Combat) -> bool:
-    """RS/RS 5.3, 6.1, 6.21, 6.22: one prepared combat's secret choices, attacker's then defender's, then the
-    attacker unseals his. Choices the attacker gave with his declaration (planning ahead) are checked again
+    """RS/RS 5.3, RS/RS 6.1, RS/RS 6.21, RS/RS 6.22: one prepared combat's secret choices, attacker's then defender's,
+    then the attacker unseals his. Choices the attacker gave with his declaration (planning ahead) are checked again
     now: what the combats before have changed (a gun fired or suppressed, a unit gone) makes them void, said
     with why, and he is asked. A combat already called off (no attacker in place or nobody to attack) asks
     nothing."""
@@ -238,7 +238,7 @@ def combat_live(state: RsState, combat: Combat) -> bool:
 
 
 def recheck_planned_choice(state: RsState, ctx: Context, combat: Combat) -> None:
-    """RS/RS 5.3, 6.21: choices given with the declaration are checked again when the combat's turn comes."""
+    """RS/RS 5.3, RS/RS 6.21: choices given with the declaration are checked again when the combat's turn comes."""
     if combat.inline is None or combat.attack_choice is None:
         return
     try:
@@ -270,8 +270,9 @@ def pay(state: RsState, ctx: Context, combat: Combat) -> bool:
 
 
 def combat_choices(state: RsState, side: str, where: str) -> bool:
-    """RS/RS 6.1, 6.21, 6.22, 7.5: the hasty attacks' secret choices, all before the first move: the attacker's,
-    the defender's, then the attacker unseals (prepared combats: one_combat_choices, one combat at a time)."""
+    """RS/RS 6.1, RS/RS 6.21, RS/RS 6.22, RS/RS 7.5: the hasty attacks' secret choices, all before the first move: the
+    attacker's, the defender's, then the attacker unseals (prepared combats: one_combat_choices, one combat at a
+    time)."""
     if not state.combats:
         return True
     prefix = f"t{state.turn}/{side}/{where}"
@@ -332,7 +333,7 @@ def run_movement(state: RsState, ctx: Context, side: str | None) -> bool:
 
 
 def reserve_interruption(state: RsState, ctx: Context, side: str, run: MovementRun) -> bool:
-    """RS/RS 7.62, 7.63: after each enemy move and its hasty attacks, reserves may interrupt."""
+    """RS/RS 7.62, RS/RS 7.63: after each enemy move and its hasty attacks, reserves may interrupt."""
     if run.reserve_combats and not reserve_hasty(state, ctx, side, run):  # RS/RS 7.63
         return False
     if run.executing or run.index == 0 or run.reserve_done >= run.index:
@@ -347,7 +348,7 @@ def reserve_interruption(state: RsState, ctx: Context, side: str, run: MovementR
 
 
 def reserve_hasty(state: RsState, ctx: Context, side: str, run: MovementRun) -> bool:
-    """RS/RS 7.63, 7.55: the reserves' hasty attacks, resolved before the phasing player moves on; the
+    """RS/RS 7.63, RS/RS 7.55: the reserves' hasty attacks, resolved before the phasing player moves on; the
     phasing player (the defender) gives his defence choices first."""
     pending = [combat_by_id(state, c) for c in run.reserve_combats]
     need = [c.id for c in pending if c.stage == "waiting" and c.defence_choice is None
@@ -397,7 +398,7 @@ def execute_move(state: RsState, ctx: Context, side: str, raw: dict[str, Any], r
                  frm=start, to=hexes[-1], path=hexes, move=move.number)
     carry(state)
     reserves.lose_in_zoc(state, ctx, side)  # RS/RS 7.62
-    if raw.get("bridge"):  # RS/RS 11.1, 11.2
+    if raw.get("bridge"):  # RS/RS 11.1, RS/RS 11.2
         bridges.act(state, ctx, side, list(move.units), raw["bridge"], walked.left)
     bridges.soviet_adjacency(state, ctx, side, entered, raw.get("bridge"))
     if walked.problem:
@@ -425,11 +426,11 @@ def end_movement(state: RsState, ctx: Context, side: str, run: MovementRun) -> N
 
 
 def run_marker_adjustment(state: RsState, ctx: Context, side: str | None) -> bool:
-    """RS/RS 3.1, 5.7, 7.4, 7.61, 7.62: the phasing side places and removes Reserve markers, then its Fired,
-    Disruption and truck markers come off.
+    """RS/RS 3.1, RS/RS 5.7, RS/RS 7.4, RS/RS 7.61, RS/RS 7.62: the phasing side places and removes Reserve markers,
+    then its Fired, Disruption and truck markers come off.
 
     RS/RS 7.61: a unit with a Fired or Disruption marker may not take a Reserve marker, so the reserves are
-    settled while those markers are still on (interpretations.md 7.61)."""
+    settled while those markers are still on (interpretations.md RS/RS 7.61)."""
     assert side is not None
     if state.force_step == "":
         state.force_step = "reserves"
@@ -441,7 +442,7 @@ def run_marker_adjustment(state: RsState, ctx: Context, side: str | None) -> boo
 
 
 def remove_markers(state: RsState, ctx: Context, side: str) -> None:
-    """RS/RS 5.7, 7.4: the phasing side's Fired, Disruption and truck markers come off."""
+    """RS/RS 5.7, RS/RS 7.4: the phasing side's Fired, Disruption and truck markers come off."""
     for unit in state.on_map(side):
         removed = [name for name, on in (("Fired", unit.fired), (f"\"{unit.disruption}\"", unit.disruption),
                                          ("truck", unit.truck)) if on]
@@ -460,7 +461,7 @@ def remove_markers(state: RsState, ctx: Context, side: str) -> None:
 
 
 def run_turn_completion(state: RsState, ctx: Context, side: str | None) -> bool:
-    """RS/RS 3.1: the game turn ends; after the last one the scenario is scored (13.1)."""
+    """RS/RS 3.1: the game turn ends; after the last one the scenario is scored (RS/RS 13.1)."""
     for unit in state.units.values():
         unit.no_move = False
     if state.turn >= len(state.dates):

@@ -26,7 +26,7 @@ def level(difference: int) -> str:
 
 
 def tally(state: RsState) -> tuple[dict[str, int], list[str]]:
-    """RS/RS 13.1 victory points as the position stands; the Japanese bridge (11.2) is a later issue."""
+    """RS/RS 13.1 victory points as the position stands; the Japanese bridge (RS/RS 11.2) is a later issue."""
     west = state.static.areas.get("west_of_halha", frozenset())
     points = {"japan": 0, "soviet": 0}
     lines: list[str] = []

@@ -1,4 +1,4 @@
-"""Chain-of-command activation (RSR 9.0-9.18, 4.23), with 18.7, 18.81 and 18.9."""
+"""Chain-of-command activation (RSR 9.0-9.18, RSR 4.23), with RSR 18.7, RSR 18.81 and RSR 18.9."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def supreme_hq(state: RsrState, side: str) -> Unit | None:
 
 
 def direct_superior(state: RsrState, unit: Unit) -> Unit | None:
-    """RSR 9.0, 9.16: the SHQ is superior to army HQs; a combat unit's is the command unit it is assigned to."""
+    """RSR 9.0, RSR 9.16: the SHQ is superior to army HQs; a combat unit's is the command unit it is assigned to."""
     if kind(state, unit) == "shq":
         return None
     if kind(state, unit) == "army":
@@ -78,7 +78,7 @@ class Response:
 
 
 def response_value(state: RsrState, unit: Unit) -> Response:
-    """RSR 9.11-9.16, 18.9: own command value, plus the superior's when in its command control."""
+    """RSR 9.11-9.16, RSR 18.9: own command value, plus the superior's when in its command control."""
     counter = state.static.counter(unit.id)
     own = command_value(state, unit)
     superior = direct_superior(state, unit)
@@ -122,7 +122,7 @@ def port_arthur_follies(state: RsrState, ctx: Context, unit: Unit) -> None:
 
 
 def attempt_activation(state: RsrState, ctx: Context, unit: Unit) -> bool:
-    """RSR 9.11: activated when the die, plus the season (9.17), is at most the response value."""
+    """RSR 9.11: activated when the die, plus the season (RSR 9.17), is at most the response value."""
     state.attempted.append(unit.id)
     if unit.side == "japan" and february_1904(state):
         unit.activated = True

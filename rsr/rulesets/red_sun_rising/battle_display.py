@@ -1,11 +1,11 @@
 """The Tactical Naval Display of a Red Sun Rising naval battle (RSR 8.2) after one hour, from the battle's
-events (issue 13 item 3, issue 15).
+events.
 
 Drawn from the events alone (``naval-setup``, ``naval-hour``, the rolls, ``naval-secondary``,
 ``naval-admiral``, ``naval-morale``, ``naval-break-off``, ``naval-battle-over``), so both players draw the
 same picture from the log: the two battlelines face each other box by box (the Japanese above, the
 Russians below), each side's Secondary Force beside its line and its flotillas outside it; the range track
-with the marker at the hour's range and the weather's maximum sighting range (8.41, 8.81-8.83); every ship
+with the marker at the hour's range and the weather's maximum sighting range (RSR 8.41, RSR 8.81-8.83); every ship
 with its name, class and attack-defense values, disabled ships with an orange band, sunk ships greyed and
 crossed out in the box they last held; the flagship starred; and every gunnery, return-fire, flotilla and
 torpedo roll of the hour as a line from the firer to its target, red when it sank, orange when it
@@ -22,7 +22,7 @@ from rsr.draw.counters import SIDE_STYLE
 from rsr.engine import Event
 from rsr.errors import BadInput
 from rsr.rulesets.red_sun_rising.naval.battle_report import ROLL_KINDS
-from rsr.rulesets.red_sun_rising.naval.tactical import MAX_SIGHTING  # RSR 8.41, 8.81-8.83
+from rsr.rulesets.red_sun_rising.naval.tactical import MAX_SIGHTING  # RSR 8.41, RSR 8.81-8.83
 
 SIDES = ("japan", "russia")          # drawn top to bottom
 SHOT_COLOURS = {"sunk": "#d11a1a", "disabled": "#e07000", "no effect": "#8a8a8a"}
@@ -198,8 +198,8 @@ def battle_svg(static: Any, battle: Battle, pic: Picture, title: str) -> str:
            f'{pic.range} ({escape(pic.how)}), maximum sighting {MAX_SIGHTING.get(pic.weather, "?")}'
            f'{f"; torpedo attack: {pic.torpedo}" if pic.torpedo else ""}; morale Russian {pic.morale.get("russia")}, '
            f'Japanese {pic.morale.get("japan")}</text>']
-    # the range track (8.4): boxes 0-6 with the marker on the hour's range; a range opened beyond the track
-    # (8.43: past the sighting limit, back to search) gets boxes up to it
+    # the range track (RSR 8.4): boxes 0-6 with the marker on the hour's range; a range opened beyond the track
+    # (RSR 8.43: past the sighting limit, back to search) gets boxes up to it
     out.append('<text x="8" y="62" font-size="9" font-weight="bold">Range</text>')
     for r in range(0, max(7, pic.range + 1)):
         x = LEFT + r * 34

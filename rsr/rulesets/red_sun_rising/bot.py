@@ -89,7 +89,7 @@ def answer(state: Any, request: Request, min_column: str = "1-1") -> list[dict[s
     if request.kind == "land-movement":
         return [{"request": request.id, "answer": advance_orders(state, request)}]
     if request.kind in ("sailing-orders", "naval-round", "naval-landings",
-                        "naval-surprise-attack"):  # naval game (issue 12; 18.83 request, issue 22)
+                        "naval-surprise-attack"):  # naval game
         from rsr.rulesets.red_sun_rising.naval import bot as naval_bot
 
         return [{"request": request.id, "answer": naval_bot.answer(state, request)}]

@@ -1,16 +1,16 @@
 """The whole war, February 1904 to December 1905: the Turn Record Track and the campaign's pure rules.
 
-Data: ``scenarios/red-sun-rising/turns.yaml`` (the track: seasons, the 19.4 cities, and per Game-Turn the
+Data: ``scenarios/red-sun-rising/turns.yaml`` (the track: seasons, the RSR 19.4 cities, and per Game-Turn the
 arrivals and withdrawals, Russian command points, Japanese replacement steps and cities required) and
-``campaign.yaml`` (the calendar, the 19.0-19.2 set-up, the 18.8x rules of February 1904, the 19.2 Baltic
+``campaign.yaml`` (the calendar, the RSR 19.0-19.2 set-up, the 18.8x rules of February 1904, the RSR 19.2 Baltic
 fleet). :func:`campaign_from_parts` reads them from a combined scenario document (the parts ``track``
 and ``campaign``), :func:`load_campaign` from the folder; both validate against their schemas and check
 that the two files agree with each other and with the rules they implement.
 
 Everything here is a pure function of that data and its arguments: the season of a turn, the cities
-required at a season's end, the 19.4 end of the game, a turn's arrivals and withdrawals, command points
+required at a season's end, the RSR 19.4 end of the game, a turn's arrivals and withdrawals, command points
 and replacement steps, the Baltic fleet's arrival, the February 1904 rules in force, and the set-up as
-placement lists. No state, no dice. The sequence of play calls them (issue 26).
+placement lists. No state, no dice. The sequence of play calls them.
 
 The Turn Record Track was printed on the map sheet, which we do not have: most of its values are
 provisional, each with its reasoning in turns.yaml; :func:`provisional_values` lists those of a turn so
@@ -27,12 +27,12 @@ from typing import Any
 from rsr.errors import BadInput
 from rsr.rulesets.red_sun_rising.victory import DECISIVE_CITIES, level_for
 
-SEASONS: tuple[str, ...] = ("winter", "spring", "summer", "autumn")  # RSR 5.0, 9.17, 15.1x: four seasons
-SEASON_DIE_MODIFIER: dict[str, int] = {  # RSR 5.0, 9.17, 15.12-15.14: added to the die by season
-    "winter": 2,  # RSR 5.0, 9.17, 15.14
-    "spring": 1,  # RSR 5.0, 9.17, 15.13
-    "summer": 0,  # RSR 5.0, 15.12
-    "autumn": 1,  # RSR 5.0, 9.17, 15.13 ("fall")
+SEASONS: tuple[str, ...] = ("winter", "spring", "summer", "autumn")  # RSR 5.0, RSR 9.17, 15.1x: four seasons
+SEASON_DIE_MODIFIER: dict[str, int] = {  # RSR 5.0, RSR 9.17, RSR 15.12-15.14: added to the die by season
+    "winter": 2,  # RSR 5.0, RSR 9.17, RSR 15.14
+    "spring": 1,  # RSR 5.0, RSR 9.17, RSR 15.13
+    "summer": 0,  # RSR 5.0, RSR 15.12
+    "autumn": 1,  # RSR 5.0, RSR 9.17, RSR 15.13 ("fall")
 }
 TRACK_FIELDS: tuple[str, ...] = (  # the values of one Game-Turn that carry provenance
     "month", "season", "japanese_replacement_step", "russian_command_points", "arrive", "withdraw",
@@ -53,16 +53,16 @@ class TrackTurn:
     russian_command_points: int                 # RSR 17.13
     arrive: tuple[str, ...]                     # RSR 17.11: command unit ids
     withdraw: tuple[str, ...]                   # RSR 17.3: command unit ids
-    admirals_arrive: tuple[str, ...] = ()       # admiral names as the track prints them (19.3)
+    admirals_arrive: tuple[str, ...] = ()       # admiral names as the track prints them (RSR 19.3)
     admirals_withdraw: tuple[str, ...] = ()
     cities_required: int | None = None          # RSR 19.4: at the end of a season only
-    special_rules: tuple[str, ...] = ()         # case numbers in force this turn only (18.8)
+    special_rules: tuple[str, ...] = ()         # case numbers in force this turn only (RSR 18.8)
     provenance: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class City:
-    """A city counted by 19.4; ``hex`` only where the track names it (the map names the others)."""
+    """A city counted by RSR 19.4; ``hex`` only where the track names it (the map names the others)."""
 
     name: str
     hex: str | None
@@ -95,7 +95,7 @@ class BalticFleet:
 
 @dataclass(frozen=True)
 class NavalStack:
-    """Japanese land units and merchant fleets in one strategic naval hex at the start (19.1)."""
+    """Japanese land units and merchant fleets in one strategic naval hex at the start (RSR 19.1)."""
 
     hex: int
     units: tuple[str, ...]
@@ -104,7 +104,7 @@ class NavalStack:
 
 @dataclass(frozen=True)
 class LandStack:
-    """Russian units in one land hex at the start (19.2), with the leader they are stacked with."""
+    """Russian units in one land hex at the start (RSR 19.2), with the leader they are stacked with."""
 
     hex: str
     units: tuple[str, ...]
@@ -116,7 +116,7 @@ class FleetStart:
     fleet: str
     hex: int
     admiral: str
-    ships: tuple[str, ...] | None  # None: the player splits the side's ships (19.1)
+    ships: tuple[str, ...] | None  # None: the player splits the side's ships (RSR 19.1)
 
 
 @dataclass(frozen=True)
@@ -214,7 +214,7 @@ def consistency_problems(c: Campaign) -> list[str]:
     problems: list[str] = []
     if sorted(c.seasons) != list(range(1, 13)):  # RSR 19.4: the twelve months each in one season
         problems.append("turns.yaml seasons: every calendar month must have exactly one season")
-    expected = months_between(c.first_month, c.last_month)  # RSR 18.8, 19.4
+    expected = months_between(c.first_month, c.last_month)  # RSR 18.8, RSR 19.4
     if [t.month for t in c.turns] != expected:
         problems.append(f"turns.yaml turns: the months must run {c.first_month} to {c.last_month} one by one "
                         "(RSR 18.8, 19.4)")
@@ -316,12 +316,12 @@ def season_of_month(c: Campaign, month: int) -> str:
 
 
 def season_of_turn(c: Campaign, turn: int) -> str:
-    """The season of a Game-Turn: 5.0, 7.5, 9.17, 10.22-10.23 and 15.1x-15.2x depend on it."""
+    """The season of a Game-Turn: RSR 5.0, RSR 7.5, RSR 9.17, RSR 10.22-10.23 and 15.1x-15.2x depend on it."""
     return turn_info(c, turn).season
 
 
 def season_die_modifier(season: str) -> int:
-    """RSR 5.0, 9.17, 15.11-15.14: +2 in winter, +1 in spring and autumn, 0 in summer."""
+    """RSR 5.0, RSR 9.17, RSR 15.11-15.14: +2 in winter, +1 in spring and autumn, 0 in summer."""
     return SEASON_DIE_MODIFIER[season]
 
 
@@ -343,7 +343,7 @@ def is_last_turn(c: Campaign, turn: int) -> bool:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How the war ended: the winner and level of the 19.4 schedule, and the case that ended it."""
+    """How the war ended: the winner and level of the RSR 19.4 schedule, and the case that ended it."""
 
     winner: str
     level: str
@@ -508,7 +508,7 @@ def surprise_torpedo_column(c: Campaign) -> int:
 
 def starting_steps(side: str, printed_steps: int) -> int:
     """RSR 19.1-19.2: Japanese land units start at full strength; Russian ones one step down, which a
-    one-step unit (a garrison, 11.5) cannot be, so it starts as printed (interpretations.md)."""
+    one-step unit (a garrison, RSR 11.5) cannot be, so it starts as printed (interpretations.md)."""
     if side == "russia" and printed_steps > 1:  # RSR 11.5: a one-step unit cannot be reduced
         return printed_steps - 1  # RSR 19.2: one step down
     return printed_steps
@@ -557,7 +557,7 @@ def japanese_fleets_at_start(c: Campaign) -> dict[str, tuple[int, str]]:
 def japanese_split_problems(c: Campaign, split: Mapping[str, Iterable[str]],
                             japanese_ships: Iterable[str]) -> list[str]:
     """RSR 19.1: the player's split of the Japanese ships between the set-up fleets: every Japanese ship in
-    exactly one of them, nothing else. (A fleet left empty is simply not on the map, 7.7.)"""
+    exactly one of them, nothing else. (A fleet left empty is simply not on the map, RSR 7.7.)"""
     fleets = {f.fleet for f in c.japanese_fleets}
     problems = [f"{name} is not a Japanese set-up fleet (RSR 19.1)" for name in sorted(set(split) - fleets)]
     counted: dict[str, int] = {}
@@ -593,7 +593,7 @@ def provisional_values(c: Campaign, turn: int) -> list[str]:
 
 # -- what the track does in a turn, for the sequence of play and the reports ------------------------------
 
-RUSSIAN_ARRIVAL_HEXES: tuple[str, ...] = ("3316", "3337")  # RSR 17.11 (the rail supply sources of 10.11)
+RUSSIAN_ARRIVAL_HEXES: tuple[str, ...] = ("3316", "3337")  # RSR 17.11 (the rail supply sources of RSR 10.11)
 
 
 def arrival_hexes(side: str, japanese_home_ports: Iterable[int]) -> tuple[str, ...]:
@@ -617,8 +617,8 @@ class TrackEvent:
 
 def track_events(c: Campaign, turn: int) -> list[TrackEvent]:
     """Everything the campaign data does in Game-Turn ``turn``, in the order of the turn: the surprise
-    rules, the Baltic fleet (naval movement), reinforcements and replacements (4.22, 4.32), and in the End
-    Stage the season's city count and the last turn (19.4). Empty kinds are left out."""
+    rules, the Baltic fleet (naval movement), reinforcements and replacements (RSR 4.22, RSR 4.32), and in the End
+    Stage the season's city count and the last turn (RSR 19.4). Empty kinds are left out."""
     info = turn_info(c, turn)
 
     def flag(name: str) -> bool:

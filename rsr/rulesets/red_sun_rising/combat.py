@@ -81,7 +81,7 @@ def off_rail_hex(state: RsrState, path: list[str]) -> str | None:
 
 
 def check_may_advance(state: RsrState, unit: Unit, hex_id: str) -> str | None:
-    """Why ``unit`` may not advance into ``hex_id`` (RSR 18.6, 18.9), or None."""
+    """Why ``unit`` may not advance into ``hex_id`` (RSR 18.6, RSR 18.9), or None."""
     if is_garrison(state, unit):
         return "a garrison never leaves its hex (RSR 18.6)"
     if is_siege_artillery(state, unit) and off_rail_hex(state, [hex_id]):
@@ -104,7 +104,7 @@ def may_attack(state: RsrState, unit: Unit) -> str | None:
         return "it is not assigned to a command unit (RSR 14.0)"
     if not unit.activated:
         return "it is not activated (RSR 11.0)"
-    if not supply.currently_supplied(state, unit):  # RSR 10.36, 11.2: traced at the attack, as the defender's
+    if not supply.currently_supplied(state, unit):  # RSR 10.36, RSR 11.2: traced at the attack, as the defender's
         return "it is out of supply (RSR 10.36); its line is traced when it attacks (11.2)"
     if unit.id in state.round.attacked:
         return "it has already attacked this assault round (RSR 11.22)"
@@ -112,7 +112,7 @@ def may_attack(state: RsrState, unit: Unit) -> str | None:
 
 
 def check_attack(state: RsrState, side: str, attack: Attack) -> None:
-    """RSR 11.0, 11.2x, 11.43-11.45: refuse an attack the rules do not allow, saying which case."""
+    """RSR 11.0, 11.2x, RSR 11.43-11.45: refuse an attack the rules do not allow, saying which case."""
     grid = state.static.grid
     defenders = combat_units_in(state, attack.defender_hex, enemy_of(side))
     if not state.units_in(attack.defender_hex, enemy_of(side)):
@@ -158,7 +158,7 @@ def defending_command(state: RsrState, hex_id: str, side: str) -> Unit | None:
     """RSR 11.43-11.44: the defender's command unit that modifies the die.
 
     Of the command units in the hex that command a defending unit and have not modified a die this
-    round, the one with the highest command value (ties: lowest id). 11.44 gives the choice to the owner;
+    round, the one with the highest command value (ties: lowest id). RSR 11.44 gives the choice to the owner;
     choosing the best one is the only sensible choice, so it is made for him (interpretations.md).
     """
     defenders = combat_units_in(state, hex_id, side)
@@ -172,7 +172,7 @@ def defending_command(state: RsrState, hex_id: str, side: str) -> Unit | None:
 
 
 def terrain_modifiers(state: RsrState, attack: Attack) -> list[Modifier]:
-    """RSR 11.41 with 9.46: the defender's terrain, and a river between the forces."""
+    """RSR 11.41 with RSR 9.46: the defender's terrain, and a river between the forces."""
     static = state.static
     terrain = static.terrain.get(attack.defender_hex, "clear")
     effect = static.terrain_effects.get(terrain)
@@ -189,7 +189,7 @@ def terrain_modifiers(state: RsrState, attack: Attack) -> list[Modifier]:
 
 
 def defensive_position_modifiers(state: RsrState, hex_id: str) -> list[Modifier]:
-    """RSR 11.42 and 13.2: an intact fortress -2, and -1 per trench level; both count."""
+    """RSR 11.42 and RSR 13.2: an intact fortress -2, and -1 per trench level; both count."""
     mods: list[Modifier] = []
     static = state.static
     if static.is_fortress(hex_id) and hex_id not in state.destroyed_fortresses:
@@ -219,7 +219,7 @@ def command_modifier(state: RsrState, attacker_hq: Unit | None, defender_hq: Uni
 
 def compute_odds(state: RsrState, attack: Attack, defenders: list[Unit],
                  attacker_hq: Unit | None, defender_hq: Unit | None) -> CombatOdds:
-    """RSR 11.2: total strengths as a ratio; all die modifiers of 11.4 added together."""
+    """RSR 11.2: total strengths as a ratio; all die modifiers of RSR 11.4 added together."""
     total_attack = sum(strength(state, state.units[a]) for a in attack.attackers)
     total_defence = sum(strength(state, d) for d in defenders)
     odds = CombatOdds(total_attack, total_defence, odds_column(total_attack, total_defence))
@@ -282,7 +282,7 @@ def vacate(state: RsrState, ctx: Context, hex_id: str) -> None:
 
 
 def advance_after_combat(state: RsrState, ctx: Context, hex_id: str, unit_ids: list[str]) -> None:
-    """RSR 11.3, 11.13: attackers move into a hex left empty, after the round's attacks."""
+    """RSR 11.3, RSR 11.13: attackers move into a hex left empty, after the round's attacks."""
     if not unit_ids or any(u.side != state.units[unit_ids[0]].side for u in state.units_in(hex_id)):
         return
     for unit_id in unit_ids:
@@ -290,7 +290,7 @@ def advance_after_combat(state: RsrState, ctx: Context, hex_id: str, unit_ids: l
         if unit.steps <= 0 or unit.hex is None or not state.static.grid.adjacent(unit.hex, hex_id):
             continue
         if check_may_advance(state, unit, hex_id):
-            continue  # RSR 18.6, 18.9: already refused when the order was given
+            continue  # RSR 18.6, RSR 18.9: already refused when the order was given
         start, unit.hex = unit.hex, hex_id
         state.moved.append(unit.id)
         ctx.emit("advance", f"{unit.id} advances {start} -> {hex_id}", "RSR 11.3", unit=unit.id, frm=start, to=hex_id)
@@ -322,7 +322,7 @@ def declared_record(state: RsrState, side: str, attack: Attack) -> dict[str, Any
 
 
 def repeated_attacks(state: RsrState, side: str) -> dict[str, Any]:
-    """Standing policy ``later-rounds: repeat`` (RSR 4.24, 11.24, 11.25): each attack of the round before,
+    """Standing policy ``later-rounds: repeat`` (RSR 4.24, RSR 11.24, RSR 11.25): each attack of the round before,
     again, by those of its attackers still able to make it, while the odds stay at or above the column it
     was declared at; an attack that can no longer be made so is dropped, and none left ends the stage.
     The player's own order: he set the odds in the first round and may set the policy to ask or stop."""

@@ -69,9 +69,9 @@ def load_crt(table: dict[str, Any]) -> LandCrt:
 
 
 def odds_column(attack: int, defence: int) -> str | None:
-    """RSR 11.2 / 11.57: the ratio column, rounded in the defender's favour; None below 1-3.
+    """RSR 11.2 / RSR 11.57: the ratio column, rounded in the defender's favour; None below 1-3.
 
-    Above 4-1 reads as 4-1. Rounding in the defender's favour is our reading (interpretations.md, 11.2).
+    Above 4-1 reads as 4-1. Rounding in the defender's favour is our reading (interpretations.md, RSR 11.2).
     """
     if defence <= 0:
         return "4-1"

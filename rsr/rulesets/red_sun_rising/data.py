@@ -33,7 +33,7 @@ class Counter:
     command_unit: bool
     provenance: str
     alternate_for: str | None = None   # RSR 18.7: Smirnov may command in Stoessel's place
-    setup: str = ""                    # "build": the Russian may build it with command points (17.0)
+    setup: str = ""                    # "build": the Russian may build it with command points (RSR 17.0)
 
     def values(self, steps: int) -> Values:
         if self.command_unit or steps >= self.steps or self.reduced is None:
@@ -54,7 +54,7 @@ class Place:
 
 @dataclass(frozen=True)
 class Turn:
-    """One Game-Turn of the Turn Record Track (season drives 9.17 and more)."""
+    """One Game-Turn of the Turn Record Track (season drives RSR 9.17 and more)."""
 
     number: int
     month: str
@@ -87,12 +87,12 @@ class Static(SharedStatic):
     terrain_effects: dict[str, TerrainEffect]
     feature_effects: dict[str, TerrainEffect]
     map_provenance: str
-    rail_links: frozenset[str] = frozenset()     # hexsides along which a rail line runs (18.4)
-    road_links: frozenset[str] = frozenset()     # hexsides along which a road runs (9.46)
+    rail_links: frozenset[str] = frozenset()     # hexsides along which a rail line runs (RSR 18.4)
+    road_links: frozenset[str] = frozenset()     # hexsides along which a road runs (RSR 9.46)
     rail_hexes: frozenset[str] = frozenset()
     turns: tuple[Turn, ...] = ()
     victory_cities: tuple[str, ...] = ()        # RSR 19.4: the hexes of the cities the track counts
-    code_areas: dict[str, str] = field(default_factory=dict)  # coastal hex -> naval code area (7.5)
+    code_areas: dict[str, str] = field(default_factory=dict)  # coastal hex -> naval code area (RSR 7.5)
     provenance_of_hex: dict[str, str] = field(default_factory=dict)
 
     def counter(self, unit_id: str) -> Counter:

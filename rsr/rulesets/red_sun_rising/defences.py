@@ -19,8 +19,8 @@ def trench_sites(state: RsrState, side: str) -> list[str]:
     """RSR 13.11-13.15: hexes where ``side`` may add a trench level this End Stage.
 
     At least three command points of combat units that have not moved (or retreated or advanced) this
-    game turn, none adjacent to an enemy unit; command units do not count (13.15); fortress hexes may
-    have trenches too (13.12); at most level 2.
+    game turn, none adjacent to an enemy unit; command units do not count (RSR 13.15); fortress hexes may
+    have trenches too (RSR 13.12); at most level 2.
     """
     grid = state.static.grid
     enemies = {u.hex for u in state.units.values() if u.side != side and u.hex and u.steps > 0}
@@ -40,7 +40,7 @@ def trench_sites(state: RsrState, side: str) -> list[str]:
 
 
 def build_trenches(state: RsrState, ctx: Context, side: str, hexes: list[str]) -> None:
-    """RSR 13.11, 13.16: one level per hex per turn, placed in the End Stage."""
+    """RSR 13.11, RSR 13.16: one level per hex per turn, placed in the End Stage."""
     sites = trench_sites(state, side)
     for hex_id in hexes:
         if hex_id not in sites:

@@ -1,4 +1,4 @@
-"""Land movement (RSR 9.2-9.46) with rail (18.4x), garrisons (18.6) and siege artillery (18.9).
+"""Land movement (RSR 9.2-9.46) with rail (18.4x), garrisons (RSR 18.6) and siege artillery (RSR 18.9).
 
 A Land Movement Stage order is one input: the activation order of command units and combat units, each
 with the path it will take if it activates (docs/red-sun-rising/orders.md). The whole order is checked
@@ -57,7 +57,7 @@ def rail_for(state: RsrState, unit: Unit) -> set[str] | None:
 
 
 def check_path(state: RsrState, unit: Unit, path: tuple[str, ...]) -> PathCheck:
-    """Walk ``path`` from the unit's hex under RSR 9.2-9.46, 18.4x, 18.6, 18.9."""
+    """Walk ``path`` from the unit's hex under RSR 9.2-9.46, 18.4x, RSR 18.6, RSR 18.9."""
     static = state.static
     counter = static.counter(unit.id)
     if counter.type == "garrison" and path:
@@ -123,7 +123,7 @@ def parse_order(state: RsrState, side: str, answer: Any) -> list[Step]:
                 and number - 1 < shq_at:
             raise RulesError(f"step {number}: {unit.id} comes before the supreme HQ {listed[shq_at]}, which rolls "
                              "first when it tries to activate (RSR 4.23, 9.14)")
-        if unit.id in seen:  # RSR 4.23, 9.12: a unit moves as soon as it activates, so it is listed once
+        if unit.id in seen:  # RSR 4.23, RSR 9.12: a unit moves as soon as it activates, so it is listed once
             raise RulesError(f"step {number}: {unit.id} is listed twice; an activated unit, headquarters included, "
                              "moves at once, before the next unit tries to activate (RSR 4.23, 9.12)")
         if not command and unit.assigned_to is not None:
@@ -165,9 +165,9 @@ def move(state: RsrState, ctx: Context, unit: Unit, path: tuple[str, ...]) -> No
 
 
 def execute(state: RsrState, ctx: Context, steps: list[Step]) -> None:
-    """RSR 4.23, 9.1, 9.12: activate down the chain, each unit (headquarters included) finishing its move as
+    """RSR 4.23, RSR 9.1, RSR 9.12: activate down the chain, each unit (headquarters included) finishing its move as
     soon as it activates, before the next unit rolls. In February 1904 every Japanese unit is already
-    activated (18.81) and simply moves."""
+    activated (RSR 18.81) and simply moves."""
     for step in steps:
         unit = state.units[step.unit]
         if unit.steps <= 0 or unit.hex is None:

@@ -1,13 +1,13 @@
-"""The Red Sun Rising Strategic Naval Map as a :class:`~rsr.draw.hexmap.Scene` (issue 12 item 5, issue 15).
+"""The Red Sun Rising Strategic Naval Map as a :class:`~rsr.draw.hexmap.Scene`.
 
 Sea hexes by kind (high seas, coastal, port: RSR 6.1) with the numbers players use, the land as the grid
 cells that hold no sea hex, impassable hexsides, ports ringed in the colour of the side they are friendly
-to, the coded hexes A-E (7.5); fleets as counters (side colours, admiral and morale, ships afloat, BLK on
+to, the coded hexes A-E (RSR 7.5); fleets as counters (side colours, admiral and morale, ships afloat, BLK on
 blockade, SEA on the at-sea side), merchant fleets with their cargo, mines; and the packet's naval action:
-one arrow per fleet or merchant fleet per movement round, numbered with the round (7.1, 19.2), and a tag on
-every hex where a search (6.0), raid (7.2), embarkation or landing (7.4-7.5), blockade attrition (15.1), loss
-at sea (15.2), mine attack (16.0) or battle (8.0) happened. The panel lists each route and every such event
-with its dice, flagged where it rests on provisional data.
+one arrow per fleet or merchant fleet per movement round, numbered with the round (RSR 7.1, RSR 19.2), and a tag on
+every hex where a search (RSR 6.0), raid (RSR 7.2), embarkation or landing (RSR 7.4-7.5), blockade attrition
+(RSR 15.1), loss at sea (RSR 15.2), mine attack (RSR 16.0) or battle (RSR 8.0) happened. The panel lists each route and
+every such event with its dice, flagged where it rests on provisional data.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def fleet_label(fleet_id: str, side: str) -> str:
 
 
 def cell_of(static: Any, number: int | None, entry_from: int | None = None) -> str:
-    """The grid cell of a naval hex; ``None`` (a fleet entering the map, 19.2) is the cell just south of
+    """The grid cell of a naval hex; ``None`` (a fleet entering the map, RSR 19.2) is the cell just south of
     ``entry_from``, off the map, where its arrow starts."""
     if number is None or number not in static.hexes:
         cell = static.hexes[entry_from].cell if entry_from in static.hexes else "0101"
@@ -164,7 +164,7 @@ def fleet_pic(static: Any, naval: Any, fleet: Any, afloat: list[str]) -> Counter
 
 
 def route_arrows(static: Any, events: list[Event]) -> tuple[list[Arrow], dict[str, list[tuple[int, Any, Any]]]]:
-    """RSR 7.1, 19.2: one arrow per ``naval-move`` event (a step of one hex in one round, or an entry onto
+    """RSR 7.1, RSR 19.2: one arrow per ``naval-move`` event (a step of one hex in one round, or an entry onto
     the map), coloured by who moved; each mover gets its own offset so that routes along one hexside stay
     apart. Also the routes, mover -> [(round, from, to)], for the panel."""
     routes: dict[str, list[tuple[int, Any, Any]]] = {}
@@ -209,7 +209,7 @@ def naval_notes(events: list[Event], routes: dict[str, list[tuple[int, Any, Any]
 
 
 def transcription_svg(transcription: Any, scenario: Any) -> str:
-    """``rsr data show`` of Red Sun Rising's naval data: the Strategic Naval Map (3.1) with the
+    """``rsr data show`` of Red Sun Rising's naval data: the Strategic Naval Map (RSR 3.1) with the
     transcription applied, every sea hex numbered, those whose values it copies (kind, place, port) marked T."""
     from rsr.draw.hexmap import render
     from rsr.rulesets.red_sun_rising.naval.data import load_naval

@@ -1,7 +1,7 @@
-"""Exact odds of a Red Sun Rising land attack (RSR 11.2, 11.4, 11.57), before it is declared.
+"""Exact odds of a Red Sun Rising land attack (RSR 11.2, RSR 11.4, RSR 11.57), before it is declared.
 
-The odds column, every die modifier (terrain 11.41, river 11.41, fortress and trenches 13.2, command units
-11.43) and the Land CRT are the rules module's own pure functions (combat.compute_odds, crt.lookup); this
+The odds column, every die modifier (terrain RSR 11.41, river RSR 11.41, fortress and trenches RSR 13.2, command units
+RSR 11.43) and the Land CRT are the rules module's own pure functions (combat.compute_odds, crt.lookup); this
 module only enumerates the six faces of the die and sums the chances of each result.
 """
 

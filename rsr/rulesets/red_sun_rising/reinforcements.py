@@ -11,12 +11,12 @@ from rsr.rulesets.red_sun_rising import activation, supply
 from rsr.rulesets.red_sun_rising.sequence import STAGES, Go
 from rsr.rulesets.red_sun_rising.state import Ask, RsrState, Unit
 
-RAILHEADS = ("3316", "3337")  # RSR 17.0, 17.11: where Russian units and command units appear
+RAILHEADS = ("3316", "3337")  # RSR 17.0, RSR 17.11: where Russian units and command units appear
 FOREIGN_AID_CITIES = {"0220": "Seoul", "0801": "Port Arthur", "2008": "Liaoyang", "2309": "Mukden"}  # RSR 18.3
 
 
 def start_of_stage(state: RsrState, ctx: Context, side: str) -> None:
-    """What the Reinforcement Stage brings before the player decides (RSR 17.11-17.13, 17.22, 17.3)."""
+    """What the Reinforcement Stage brings before the player decides (RSR 17.11-17.13, RSR 17.22, RSR 17.3)."""
     turn = state.static.turn_info(state.turn)
     if turn is None:
         return
@@ -79,7 +79,7 @@ def place_arrivals(state: RsrState, ctx: Context, side: str, places: dict[str, A
 
 
 def build(state: RsrState, ctx: Context, orders: list[Any]) -> None:
-    """RSR 17.0, 17.13: the Russian builds new units at 3316 or 3337 for their command value in points."""
+    """RSR 17.0, RSR 17.13: the Russian builds new units at 3316 or 3337 for their command value in points."""
     for number, item in enumerate(orders, start=1):
         if not isinstance(item, dict) or set(item) != {"unit", "hex"}:
             raise RulesError(f"build {number}: give unit and hex")
@@ -104,7 +104,7 @@ def build(state: RsrState, ctx: Context, orders: list[Any]) -> None:
 
 
 def rebuild(state: RsrState, ctx: Context, side: str, unit_ids: list[Any]) -> None:
-    """RSR 17.2, 17.21-17.22, 11.55: a reduced division stacked with its command unit returns to full strength
+    """RSR 17.2, RSR 17.21-17.22, RSR 11.55: a reduced division stacked with its command unit returns to full strength
     for one command point (Russia) or one replacement step (Japan)."""
     for unit_id in unit_ids:
         unit = state.units.get(str(unit_id))
@@ -148,8 +148,9 @@ def assignment_options(state: RsrState, ask: Ask) -> dict[str, Any]:
 
 
 def reinforcement_answer(state: RsrState, ctx: Context, ask: Ask, answer: Any) -> None:
-    """The Reinforcement Stage order: where arriving command units go (17.11, Russia), resupply (10.14,
-    Russia), builds (17.0), rebuilds (17.2), assignments (14.0) last, so new units can be assigned at once."""
+    """The Reinforcement Stage order: where arriving command units go (RSR 17.11, Russia), resupply (RSR 10.14,
+    Russia), builds (RSR 17.0), rebuilds (RSR 17.2), assignments (RSR 14.0) last, so new units can be assigned at
+    once."""
     side = ask.side
     if side != "russia" and (answer.get("build") or answer.get("resupply") or answer.get("arrive")):
         raise RulesError("only Russia builds units, resupplies fortresses and places arriving command units "

@@ -38,7 +38,7 @@ def combat_table(events: list[Event]) -> list[str]:
 
 
 def retreat_table(events: list[Event]) -> list[str]:
-    """RSR 11.1x and 11.3: retreats before combat and advances after it."""
+    """RSR 11.1x and RSR 11.3: retreats before combat and advances after it."""
     rows = []
     for event in events:
         d = event.data
@@ -117,7 +117,7 @@ def result_table(events: list[Event]) -> list[str]:
 
 
 def tables(events: list[Event]) -> list[tuple[str, list[str]]]:
-    from rsr.rulesets.red_sun_rising.naval.report import tables as naval_tables  # naval game (issue 12)
+    from rsr.rulesets.red_sun_rising.naval.report import tables as naval_tables  # naval game
 
     return [("Result", result_table(events))] + naval_tables(events) + [
         ("Supply", supply_table(events)), ("Activation", activation_table(events)),

@@ -26,7 +26,7 @@ from rsr.rulesets.red_sun_rising.state import Ask, RsrState
 
 
 def retreat_candidates(state: RsrState, side: str) -> dict[str, list[list[str]]]:
-    """RSR 11.11, 11.15: each unit adjacent to an enemy unit, with every legal 1- and 2-hex retreat path.
+    """RSR 11.11, RSR 11.15: each unit adjacent to an enemy unit, with every legal 1- and 2-hex retreat path.
 
     A path may pass through enemy zones of control but not through enemy units; it stays on land and
     does not cross impassable hexsides (our reading: retreating units move overland).
@@ -83,7 +83,7 @@ def retreat_by_rule(state: RsrState, side: str, rule: Any) -> list[dict[str, Any
 
 
 def retreat_before_combat(state: RsrState, ctx: Context, side: str, orders: list[Any]) -> None:
-    """RSR 11.11-11.15, 18.9: each unit rolls against its command value; two hexes risk a step."""
+    """RSR 11.11-11.15, RSR 18.9: each unit rolls against its command value; two hexes risk a step."""
     candidates = retreat_candidates(state, side)
     seen: set[str] = set()
     for number, item in enumerate(orders, start=1):

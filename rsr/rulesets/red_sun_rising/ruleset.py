@@ -63,8 +63,8 @@ class RedSunRising(RsrHooks):
     """Red Sun Rising (SPI 1977). See docs/red-sun-rising/coverage.md for what is implemented."""
 
     id = "red-sun-rising"
-    version = "0.3"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE); 0.3: issue 22 (rules
-    # as written: surprise attack and sealed Russian sailing orders change the naval requests, 18.9 retreats)
+    version = "0.3"  # 0.2: the state digest leaves out the fixed scenario data (FIXED_STATE); 0.3: rules as written
+    # (the surprise attack and sealed Russian sailing orders change the naval requests, RSR 18.9 retreats)
     sides = ("russia", "japan")
     known_options = KNOWN_OPTIONS
     driver = DRIVER
@@ -120,7 +120,7 @@ class RedSunRising(RsrHooks):
             raise BadInput(f"scenario {scenario.name}: the naval stage needs include naval and naval_map")
         reinforcements.check_foreign_aid(state, Context(NoDice()))  # achievements made before the start
         if supply.plays_supply_stage(state, "japan"):
-            # RSR 10.32 with 4.21: the Japanese units a scenario states in supply were fed in the Supply Stage
+            # RSR 10.32 with RSR 4.21: the Japanese units a scenario states in supply were fed in the Supply Stage
             # before the start; that unplayed sharing-out is taken to be the default one (interpretations.md)
             stated = {u for u, unit in state.units.items() if unit.side == "japan" and unit.in_supply}
             state.fed_by = {u: f for u, f in supply.feeding_by_policy(state).items() if u in stated}

@@ -86,9 +86,9 @@ NAVAL_SEQUENCE: tuple[Stage, ...] = (Stage("naval", None, "Strategic Naval Seque
 
 STAGES = {stage.key: stage for stage in NAVAL_SEQUENCE + LAND_SEQUENCE}
 
-# Stages whose rules are implemented: the whole land sequence and the Strategic Naval Sequence (4.1, issue 12;
-# a search that could start a tactical battle, 4.4, is refused until issue 13). Japanese units now arrive
-# by sea through the naval stage (7.4-7.5).
+# Stages whose rules are implemented: the whole land sequence and the Strategic Naval Sequence (RSR 4.1) with its
+# tactical battles (RSR 4.4). Japanese units now arrive
+# by sea through the naval stage (RSR 7.4-7.5).
 IMPLEMENTED = frozenset(stage.key for stage in LAND_SEQUENCE + NAVAL_SEQUENCE)
 
-ASSAULT_ROUNDS = 3  # RSR 4.24, 11.0: at most three assault rounds per combat stage
+ASSAULT_ROUNDS = 3  # RSR 4.24, RSR 11.0: at most three assault rounds per combat stage

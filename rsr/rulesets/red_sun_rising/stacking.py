@@ -20,11 +20,11 @@ def stacking_points(state: RsrState, unit: Unit) -> int:
 
 
 def stacking_limit(state: RsrState, hex_id: str) -> int:
-    """RSR 12.0 with 9.46: the limit of the hex's terrain.
+    """RSR 12.0 with RSR 9.46: the limit of the hex's terrain.
 
     The chart also gives the rail line a limit of 4. Applied to every rail hex it would overstack the
-    19.2 set-up of Port Arthur, so by default it is not applied; the option ``rail-stacking-4`` applies
-    it (interpretations.md, 9.46).
+    RSR 19.2 set-up of Port Arthur, so by default it is not applied; the option ``rail-stacking-4`` applies
+    it (interpretations.md, RSR 9.46).
     """
     static = state.static
     limit = static.terrain_effects[static.terrain[hex_id]].stacking or 0

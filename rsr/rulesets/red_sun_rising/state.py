@@ -59,7 +59,7 @@ class Ask:
 
 @dataclass
 class RoundRecord:
-    """Who has attacked, defended, and which command units modified a die this round (11.22-11.23, 11.45)."""
+    """Who has attacked, defended, and which command units modified a die this round (RSR 11.22-11.23, RSR 11.45)."""
 
     attacked: list[str] = field(default_factory=list)
     defended: list[str] = field(default_factory=list)
@@ -84,31 +84,31 @@ class RsrState:
     last_round: bool = False
     finished: bool = False
     last_turn: int = 1
-    control: dict[str, str] = field(default_factory=dict)         # city hex -> side (19.4)
+    control: dict[str, str] = field(default_factory=dict)         # city hex -> side (RSR 19.4)
     options: dict[str, Any] = field(default_factory=dict)
-    moved: list[str] = field(default_factory=list)                # units that moved this game turn (13.11)
-    attempted: list[str] = field(default_factory=list)            # activation attempted this stage (9.1)
+    moved: list[str] = field(default_factory=list)                # units that moved this game turn (RSR 13.11)
+    attempted: list[str] = field(default_factory=list)            # activation attempted this stage (RSR 9.1)
     acting_commander: dict[str, str] = field(default_factory=dict)  # RSR 18.7: HQ id -> counter commanding
     supply_levels: dict[str, int] = field(default_factory=dict)   # RSR 10.12: turns of supply in 0801, 2937
-    supply_source: dict[str, str] = field(default_factory=dict)   # unit -> source hex it traced to (10.13)
+    supply_source: dict[str, str] = field(default_factory=dict)   # unit -> source hex it traced to (RSR 10.13)
     attacked_sources: list[str] = field(default_factory=list)     # PA/Vladivostok whose units were attacked
-    merchant_fleets: dict[str, str] = field(default_factory=dict) # fleet id -> land-map hex (10.21)
-    fed_by: dict[str, str] = field(default_factory=dict)          # Japanese unit -> fleet feeding it (10.32)
-    blockade_fleets: list[str] = field(default_factory=list)      # fleets supporting a blockade (10.26)
+    merchant_fleets: dict[str, str] = field(default_factory=dict) # fleet id -> land-map hex (RSR 10.21)
+    fed_by: dict[str, str] = field(default_factory=dict)          # Japanese unit -> fleet feeding it (RSR 10.32)
+    blockade_fleets: list[str] = field(default_factory=list)      # fleets supporting a blockade (RSR 10.26)
     fleets_moved: bool = False  # a record of this Supply Stage's RSR 10.25 answer, for the digest only (digest_fields)
     command_points: int = 0                                        # RSR 17.13, accumulated
     replacement_steps: int = 0                                     # RSR 17.22, accumulated
-    off_map: list[str] = field(default_factory=list)              # arrived, awaiting transport (17.11)
+    off_map: list[str] = field(default_factory=list)              # arrived, awaiting transport (RSR 17.11)
     foreign_aid: list[str] = field(default_factory=list)          # RSR 18.3 achievements earned
     opening_events: list[Any] = field(default_factory=list)       # events of the opening automatic steps
-    advance_into: dict[str, list[str]] = field(default_factory=dict)  # 11.13: hex vacated by retreat -> units
-    retreat_results: list[str] = field(default_factory=list)      # hexes vacated by 11.1 this round
-    advance_pending: list[str] = field(default_factory=list)      # vacated hexes awaiting an advance (11.3)
+    advance_into: dict[str, list[str]] = field(default_factory=dict)  # RSR 11.13: hex vacated by retreat -> units
+    retreat_results: list[str] = field(default_factory=list)      # hexes vacated by RSR 11.1 this round
+    advance_pending: list[str] = field(default_factory=list)      # vacated hexes awaiting an advance (RSR 11.3)
     declared_round: list[dict[str, Any]] = field(default_factory=list)  # last round's attacks, as declared
     result: dict[str, Any] | None = None                           # RSR 19.4: winner, level, case once over
     ask: Ask | None = None     # the question the game waits for, land or naval (None while rules run, or over)
     step: str = ""             # the step of the stage's declared steps to run next ("": the stage has not started)
-    # -- naval game (issue 12): None in scenarios without it; naval_static is fixed data, never hashed
+    # -- naval game: None in scenarios without it; naval_static is fixed data, never hashed
     naval: Any = None
     naval_static: Any = None
 

@@ -1,9 +1,9 @@
 """Land supply and attrition (RSR 10.0-10.43).
 
 A combat unit is in supply when it can trace three movement points to a supply source, or three to the
-command unit it is assigned to which can trace three to a source (10.33-10.35). Russian sources are
-general (10.11-10.12); Japanese ones are merchant fleets on the land map, each feeding four command
-points of units (10.21-10.26, 10.32, 10.42).
+command unit it is assigned to which can trace three to a source (RSR 10.33-10.35). Russian sources are
+general (RSR 10.11-10.12); Japanese ones are merchant fleets on the land map, each feeding four command
+points of units (RSR 10.21-10.26, RSR 10.32, RSR 10.42).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ FORTRESS_SOURCES = ("0801", "2937")  # RSR 10.12: Port Arthur, Vladivostok
 
 
 def trace_costs(state: RsrState, side: str, start: str) -> dict[str, Fraction]:
-    """Every hex a supply line from ``start`` reaches within 3 MP (RSR 10.33, 18.4, 18.42).
+    """Every hex a supply line from ``start`` reaches within 3 MP (RSR 10.33, RSR 18.4, RSR 18.42).
 
     The line pays terrain like a moving unit, rides rail the side may use for supply, and is blocked by
     enemy units and enemy zones of control (the start hex itself may lie in one).
@@ -78,10 +78,10 @@ def japanese_fleets(state: RsrState) -> dict[str, str]:
 
 
 def _trace(state: RsrState, unit: Unit, sources: set[str]) -> str | None:
-    """The source hex a unit traces to, directly or through its own command unit (10.33-10.35)."""
+    """The source hex a unit traces to, directly or through its own command unit (RSR 10.33-10.35)."""
     if unit.hex is None:
         return None
-    # a unit that reaches a general source does not draw on a fortress's stock (our reading of 10.13)
+    # a unit that reaches a general source does not draw on a fortress's stock (our reading of RSR 10.13)
     order = lambda h: (h in FORTRESS_SOURCES, h)  # noqa: E731
     direct = sorted((h for h in trace_costs(state, unit.side, unit.hex) if h in sources), key=order)
     if direct:
@@ -96,7 +96,7 @@ def _trace(state: RsrState, unit: Unit, sources: set[str]) -> str | None:
 
 
 def judge_supply(state: RsrState, ctx: Context, side: str) -> None:
-    """RSR 10.0, 4.21/4.31: mark every combat unit of ``side`` in or out of supply for the turn."""
+    """RSR 10.0, RSR 4.21/4.31: mark every combat unit of ``side`` in or out of supply for the turn."""
     units = [u for _, u in sorted(state.units.items())
              if u.side == side and u.hex and u.steps > 0 and activation.kind(state, u) == "combat"]
     state.supply_source = {k: v for k, v in state.supply_source.items() if state.units[k].side != side}
@@ -110,7 +110,7 @@ def judge_supply(state: RsrState, ctx: Context, side: str) -> None:
 
 
 def feeding_options(state: RsrState) -> dict[str, list[str]]:
-    """RSR 10.24, 10.32: every Japanese combat unit on the map with the merchant fleets it can trace to."""
+    """RSR 10.24, RSR 10.32: every Japanese combat unit on the map with the merchant fleets it can trace to."""
     fleets = japanese_fleets(state)
     options: dict[str, list[str]] = {}
     for _, unit in sorted(state.units.items()):
@@ -120,11 +120,11 @@ def feeding_options(state: RsrState) -> dict[str, list[str]]:
 
 
 def feeding_by_policy(state: RsrState) -> dict[str, str]:
-    """Policy ``feeding: most-points`` (RSR 10.32, 10.42): a maximum matching of units to fleets.
+    """Policy ``feeding: most-points`` (RSR 10.32, RSR 10.42): a maximum matching of units to fleets.
 
     Among all ways of sharing the fleets' four command points each, the one that feeds the most command
     points; among those, the one that feeds the most units (each unit left out loses a step to attrition,
-    10.42), then the most combat strength; remaining ties go to the first found in unit-id order. An exact
+    RSR 10.42), then the most combat strength; remaining ties go to the first found in unit-id order. An exact
     search over the fleets' remaining points, per group of units that share fleets, not a greedy order.
     """
     options = {u: fleets for u, fleets in feeding_options(state).items() if fleets}
@@ -177,7 +177,7 @@ def _best_feeding(state: RsrState, units: list[str], options: dict[str, list[str
 
 
 def check_feeding(state: RsrState, feed: dict[str, str]) -> None:
-    """RSR 10.21, 10.24, 10.32: each fed unit traces to its fleet; no fleet feeds more than four points."""
+    """RSR 10.21, RSR 10.24, RSR 10.32: each fed unit traces to its fleet; no fleet feeds more than four points."""
     from rsr.errors import RulesError
 
     options = feeding_options(state)
@@ -194,7 +194,7 @@ def check_feeding(state: RsrState, feed: dict[str, str]) -> None:
 
 
 def judge_japanese_supply(state: RsrState, ctx: Context, feed: dict[str, str]) -> None:
-    """RSR 10.32, 10.41-10.42: the units the Japanese player feeds are in supply; the rest are not."""
+    """RSR 10.32, RSR 10.41-10.42: the units the Japanese player feeds are in supply; the rest are not."""
     fleets = japanese_fleets(state)
     state.supply_source = {k: v for k, v in state.supply_source.items() if state.units[k].side != "japan"}
     state.fed_by = {}
@@ -234,8 +234,8 @@ def attrition(state: RsrState, ctx: Context, side: str) -> None:
 
 
 def currently_supplied(state: RsrState, unit: Unit) -> bool:
-    """Supply now, for an attacker (10.36, 11.2), a defender (10.37) or a command unit caught alone (11.53);
-    a side whose Supply Stage the scenario does not play keeps what the scenario states."""
+    """Supply now, for an attacker (RSR 10.36, RSR 11.2), a defender (RSR 10.37) or a command unit caught alone
+    (RSR 11.53); a side whose Supply Stage the scenario does not play keeps what the scenario states."""
     if not plays_supply_stage(state, unit.side):
         return unit.in_supply
     if activation.kind(state, unit) != "combat":
@@ -249,7 +249,7 @@ def plays_supply_stage(state: RsrState, side: str) -> bool:
 
 
 def source_now(state: RsrState, unit: Unit) -> str | None:
-    """The source a combat unit traces to at this moment of a Land Combat Stage (11.2 with 10.13, 10.37)."""
+    """The source a combat unit traces to at this moment of a Land Combat Stage (RSR 11.2 with RSR 10.13, RSR 10.37)."""
     if unit.side == "russia":
         return _trace(state, unit, russian_sources(state))
     hex_id = japanese_fleets(state).get(state.fed_by.get(unit.id) or "")
@@ -259,12 +259,12 @@ def source_now(state: RsrState, unit: Unit) -> str | None:
 
 
 def defender_supplied(state: RsrState, unit: Unit) -> bool:
-    """RSR 11.2 with 10.37, 4.21 and 10.25: at the attack the defender traces a supply line again.
+    """RSR 11.2 with RSR 10.37, RSR 4.21 and RSR 10.25: at the attack the defender traces a supply line again.
 
     A Russian unit needs a line to a general source now. A Japanese unit needs a line to the merchant fleet
-    that fed it in its last Supply Stage, wherever that fleet now lies: a fleet that shifted under 10.25
+    that fed it in its last Supply Stage, wherever that fleet now lies: a fleet that shifted under RSR 10.25
     after the Supply Stage still feeds the units given to it (its command points were shared out then,
-    10.32), so the line runs to its new hex, not its old one (interpretations.md, 10.25).
+    RSR 10.32), so the line runs to its new hex, not its old one (interpretations.md, RSR 10.25).
     """
     return source_now(state, unit) is not None
 
@@ -297,10 +297,10 @@ def resupply(state: RsrState, ctx: Context, hex_id: str) -> None:
 
 
 def fleet_destinations(state: RsrState, fleet: str) -> list[str]:
-    """RSR 10.25 with 7.5: where a merchant fleet on the land map may shift after the Supply Stage.
+    """RSR 10.25 with RSR 7.5: where a merchant fleet on the land map may shift after the Supply Stage.
 
     Any other coastal hex of the same naval code area (the map's stand-in for the boundaries of the fleet's
-    strategic naval hex), not held by the enemy; in winter only a port (7.5).
+    strategic naval hex), not held by the enemy; in winter only a port (RSR 7.5).
     """
     static = state.static
     here = state.merchant_fleets[fleet]

@@ -27,16 +27,16 @@ def occupied_by(state: RsrState, side: str) -> set[str]:
 
 
 def in_defensive_position(state: RsrState, hex_id: str) -> bool:
-    """RSR 9.32 with 13.0: an intact fortress or a trench is a defensive position."""
+    """RSR 9.32 with RSR 13.0: an intact fortress or a trench is a defensive position."""
     fortress = state.static.is_fortress(hex_id) and hex_id not in state.destroyed_fortresses
     return fortress or state.trenches.get(hex_id, 0) > 0
 
 
 def zone_of_control(state: RsrState, side: str) -> set[str]:
-    """The hexes ``side``'s combat units control (RSR 9.3, 9.31-9.33).
+    """The hexes ``side``'s combat units control (RSR 9.3, RSR 9.31-9.33).
 
     A combat unit controls each adjacent clear hex, and an adjacent hex of other terrain only when a road
-    runs from its own hex into it. Command units (9.31) and units in defensive positions (9.32) control
+    runs from its own hex into it. Command units (RSR 9.31) and units in defensive positions (RSR 9.32) control
     nothing. Control does not reach into sea hexes or across impassable hexsides (our reading: no unit
     could go there).
     """
@@ -57,9 +57,9 @@ def zone_of_control(state: RsrState, side: str) -> set[str]:
 
 
 def usable_rail(state: RsrState, side: str) -> set[str]:
-    """Rail hexes ``side`` may use (RSR 18.4, 18.41, 18.42).
+    """Rail hexes ``side`` may use (RSR 18.4, RSR 18.41, RSR 18.42).
 
-    Russia: rail hexes joined by an unbroken chain of rail to a Russian railhead (3316, 3337, 10.11).
+    Russia: rail hexes joined by an unbroken chain of rail to a Russian railhead (3316, 3337, RSR 10.11).
     Japan: rail hexes joined to Port Arthur or Dalny while Japan controls that city. A hex holding an
     enemy unit or in an enemy zone of control breaks the chain and cannot be used.
     """
@@ -83,12 +83,12 @@ def usable_rail(state: RsrState, side: str) -> set[str]:
 
 
 def step_cost(state: RsrState, frm: str, to: str, rail: set[str] | None) -> Fraction | None:
-    """Movement points to step from ``frm`` into adjacent ``to`` (RSR 9.2, 9.41, 9.46, 18.4).
+    """Movement points to step from ``frm`` into adjacent ``to`` (RSR 9.2, RSR 9.41, RSR 9.46, RSR 18.4).
 
     None if the step is impossible (all-sea hex, impassable hexside). ``rail`` is the set of rail hexes
     this unit may ride for free (None: it may not use rail at all). Along a rail line that the side may
     use: 0; along a road: 1/3; otherwise the terrain of the hex entered, plus 1 for crossing a river
-    hexside (our reading of the chart's "River 1 MP", interpretations.md 9.46).
+    hexside (our reading of the chart's "River 1 MP", interpretations.md RSR 9.46).
     """
     static = state.static
     if not static.is_land(to):
@@ -116,9 +116,9 @@ def step_cost(state: RsrState, frm: str, to: str, rail: set[str] | None) -> Frac
 def command_radius_cost(state: RsrState, side: str, start: str, goal: str) -> Fraction | None:
     """The cheapest path from ``start`` to ``goal`` for command control (RSR 9.18), or None beyond 3 MP.
 
-    The path pays movement costs, rides rail the side may use for command radius (18.4, 18.42), and may
+    The path pays movement costs, rides rail the side may use for command radius (RSR 18.4, RSR 18.42), and may
     not pass through a hex holding an enemy unit or in an enemy zone of control; its two ends may be in
-    one (our reading of "interrupted", interpretations.md 9.18).
+    one (our reading of "interrupted", interpretations.md RSR 9.18).
     """
     if start == goal:
         return Fraction(0)

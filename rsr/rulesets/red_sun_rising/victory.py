@@ -1,10 +1,10 @@
 """Victory (RSR 19.4): cities the Japanese control, the end-of-season check, and the schedule of levels.
 
-19.4 ends the campaign when, at the end of a season, the Japanese control fewer cities than the Turn
+RSR 19.4 ends the campaign when, at the end of a season, the Japanese control fewer cities than the Turn
 Record Track asks; when they reach a decisive victory (six cities or more); or after December 1905. In
 each case the number of cities Japan controls then gives the winner and the level. A scenario that stops
 earlier (a slice of the campaign) is judged by the same schedule on the cities held when it stops
-(interpretations.md, 19.4).
+(interpretations.md, RSR 19.4).
 """
 
 from __future__ import annotations
