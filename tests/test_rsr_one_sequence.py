@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rsr import bots
+from rsr.rulesets.red_sun_rising import bot as bots
 from rsr.engine import Context, initial_position
 from rsr.fairdice import ScriptedDice
 from rsr.rulesets import get_ruleset
