@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from rsr.rulesets.red_sun_rising import bot as bots
 from rsr.engine import Context, initial_position
 from rsr.fairdice import ScriptedDice
 from rsr.rulesets import get_ruleset
+from rsr.rulesets.red_sun_rising import bot as bots
 from rsr.rulesets.red_sun_rising import ruleset as rsr_ruleset
 from rsr.rulesets.red_sun_rising import turn
 from rsr.rulesets.red_sun_rising.naval import flow, ports, raid
