@@ -67,7 +67,7 @@ def searches(state: Any, ctx: Context, case: str) -> bool:
 
 def _fight_on(state: Any, ctx: Context) -> bool:
     """RSR 4.4: fight the battle under way until it is over (its result applied) or waits for an answer."""
-    result = battle_flow.run(ctx, state.naval_static, state.naval.battle)
+    result = battle_flow.run(ctx, state.naval_static, state.naval.battle, state.options)  # RSR 4.44 option
     if result is None:
         return False
     _apply_battle(state, ctx, result)
@@ -84,7 +84,8 @@ def _battle_setting(state: Any, hex_number: int) -> battle.BattleSetting:
                                                                or naval.orders[side].get("battle_plan") == plans.ASK)}
     return battle.BattleSetting(plans=signed, disabled=tuple(naval.disabled), sunk=tuple(naval.sunk),
                                 port_sides=tuple(side for side in SIDES
-                                                 if attrition.friendly_port(static, state.control, hex_number, side)))
+                                                 if attrition.friendly_port(static, state.control, hex_number, side)),
+                                options=dict(state.options))
 
 
 def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None:
