@@ -88,6 +88,22 @@ def _battle_setting(state: Any, hex_number: int) -> battle.BattleSetting:
                                 options=dict(state.options))
 
 
+# Rules option ``successor-next-turn`` (RSR 19.3 read to the letter, interpretations.md): the successor of an
+# admiral killed in battle takes command when the next Game-Turn's sailing orders are written, not at once.
+SUCCESSOR_NEXT_TURN = "successor-next-turn"
+
+
+def _successor_next_turn(ctx: Context, naval: NavalState, fleet: Fleet, dead: str) -> None:
+    """RSR 19.3 ("arrives on the next Game-Turn"), under the rules option ``successor-next-turn``: the fleet is
+    vacant until the next Naval Sequence, whose sailing orders must fill it (admirals.py: an admiral arriving
+    that turn, else one waiting in the reserve, else RSR 19.3's order); until then its morale stays at zero
+    (RSR 8.75) and nobody takes its admiral's place."""
+    naval.vacant.append(fleet.id)
+    ctx.emit("admiral-succession", f"{fleet.id}: {dead} is dead; his successor takes command on the next "
+             f"Game-Turn (rules option {SUCCESSOR_NEXT_TURN}); morale {fleet.morale}", "RSR 19.3", fleet=fleet.id,
+             dead=dead, admiral=None, morale=fleet.morale)
+
+
 def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None:
     """RSR 8.0: a battle's result on the fleets: ships sunk and disabled, morale (RSR 8.71), refusal (RSR 8.1), the
     withdrawal at morale zero (RSR 8.76 errata), an admiral killed and his successor (RSR 8.75, RSR 8.79, RSR 19.3)."""
@@ -112,7 +128,12 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
                 fleet.at_sea = False  # already in its nearest friendly port (interpretations.md, RSR 8.76)
     for fleet_id, dead in sorted(result.admirals_killed.items()):  # RSR 8.75, RSR 19.3
         fleet = naval.fleets[fleet_id]
+        if fleet_id in naval.vacant:  # already without an admiral (rules option successor-next-turn)
+            continue
         naval.dead_admirals.append(dead)
+        if state.options.get(SUCCESSOR_NEXT_TURN):
+            _successor_next_turn(ctx, naval, fleet, dead)
+            continue
         in_command = sorted(f.admiral for f in naval.fleets.values())
         fleet.admiral, why = succession.successor(state.naval_static, list(state.naval_static.admiral_track),
                                                   state.turn, fleet.side, naval.dead_admirals, in_command,
