@@ -41,6 +41,7 @@ KNOWN_OPTIONS: dict[str, str] = {
                                "place of the Gunnery Combat Phase (default: next hour, after its weather, RSR 8.84)",
     "successor-next-turn": "RSR 19.3: a killed admiral's successor takes command on the next Game-Turn (default: "
                            "at the end of the battle)",
+    "mines-strike-russians-only": "RSR 16.0: only Russian fleets are struck by mines (default: every fleet)",
 }
 
 
