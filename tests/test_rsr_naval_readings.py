@@ -64,3 +64,22 @@ def test_the_option_searches_once_an_hour_and_never_for_a_side_breaking_off(stat
                       BattleSetting(plans=plans, options={"search-in-gunnery-phase": True}))
     assert [(e.data["hour"], e.data["side"]) for e in c.events if e.kind == "naval-search"] == \
         [(1, "japan"), (2, "japan")]
+
+
+def test_the_option_adds_no_second_search_in_an_hour(static: NavalStatic) -> None:
+    """RSR 6.0 with the option: in hour 2 the fog hides the fleets at 6 (RSR 8.82), the Japanese search and sight
+    (RSR 8.41: range 4), the Russian, breaking off by his plan, opens beyond sight again: the sides have searched
+    this hour, so the hour ends without a second search in its Gunnery Combat Phase."""
+    ru, jp = _fleets()
+    plans = {"russia": {"range": 6, "break_off": {"after_hour": 1}, "torpedo": {"attack": "never"}},
+             "japan": {"range": 6, "torpedo": {"attack": "never"}}}
+    c = Context(ScriptedDice([1, 1,    # 2 hours
+                              1, 1,    # hour 1: two gunnery dice at range 6, no effect
+                              6,       # hour 2: clear -> fog: 6 is beyond sight
+                              1]))     # the Japanese search: 1 + 1 (fog): sighted
+    battle_flow.fight(c, static, 42, [ru], [jp], "clear",
+                      BattleSetting(plans=plans, options={"search-in-gunnery-phase": True}))
+    assert [(e.data["hour"], e.data["side"], e.data["found"]) for e in c.events if e.kind == "naval-search"] == \
+        [(2, "japan", True)]
+    assert [e.data["cause"] for e in c.events if e.kind == "naval-lost-sight"] == ["weather"]
+    assert c.dice.unused == []  # type: ignore[attr-defined]
