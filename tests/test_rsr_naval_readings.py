@@ -3,7 +3,13 @@ leaves open"): each is off by default, and on it changes exactly the rule it nam
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
+from click.testing import CliRunner
+
+from rsr.cli import main
 
 from rsr.engine import Context
 from rsr.fairdice import ScriptedDice
@@ -13,6 +19,10 @@ from rsr.rulesets.red_sun_rising.naval.data import NavalStatic, load_naval
 from rsr.rulesets.red_sun_rising.naval.state import Fleet
 from rsr.rulesets.red_sun_rising.ruleset import KNOWN_OPTIONS
 from rsr.scenario import load_scenario
+
+def cli(home: Path, *args: str) -> Any:
+    return CliRunner().invoke(main, list(args), env={"RSR_HOME": str(home)})
+
 
 OPEN = {"russia": {"range": "open"}, "japan": {"range": "open"}}
 
@@ -83,3 +93,20 @@ def test_the_option_adds_no_second_search_in_an_hour(static: NavalStatic) -> Non
         [(2, "japan", True)]
     assert [e.data["cause"] for e in c.events if e.kind == "naval-lost-sight"] == ["weather"]
     assert c.dice.unused == []  # type: ignore[attr-defined]
+
+
+def test_a_naval_option_travels_in_the_invitation(tmp_path: Path) -> None:
+    """The other readings are offered in the invitation: ``rsr new --option`` names them and ``rsr accept`` shows
+    them to the invited player before he joins."""
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    for home in (alice, bob):
+        (home / "games").mkdir(parents=True)
+    assert cli(alice, "key", "new", "alice").exit_code == 0
+    assert cli(bob, "key", "new", "bob").exit_code == 0
+    out = cli(alice, "new", str(alice / "games"), "--scenario", "naval-1905", "--side", "russia", "--key", "alice",
+              "--option", "search-in-gunnery-phase=true", "--option", "successor-next-turn=true")
+    assert out.exit_code == 0, out.output
+    invite = next((next((alice / "games").glob("game-*")) / "turns").glob("0000-*"))
+    out = cli(bob, "accept", str(invite), "--key", "bob", "--dir", str(bob / "games"), "--name", "Bob")
+    assert out.exit_code == 0, out.output
+    assert "search-in-gunnery-phase=true" in out.output and "successor-next-turn=true" in out.output
