@@ -10,7 +10,6 @@ import pytest
 from click.testing import CliRunner
 
 from rsr.cli import main
-
 from rsr.engine import Context
 from rsr.fairdice import ScriptedDice
 from rsr.rulesets.red_sun_rising.naval import battle_flow
@@ -19,6 +18,7 @@ from rsr.rulesets.red_sun_rising.naval.data import NavalStatic, load_naval
 from rsr.rulesets.red_sun_rising.naval.state import Fleet
 from rsr.rulesets.red_sun_rising.ruleset import KNOWN_OPTIONS
 from rsr.scenario import load_scenario
+
 
 def cli(home: Path, *args: str) -> Any:
     return CliRunner().invoke(main, list(args), env={"RSR_HOME": str(home)})
