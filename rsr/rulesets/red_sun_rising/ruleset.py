@@ -37,6 +37,11 @@ from rsr.rulesets.red_sun_rising.state import RsrState, Unit, digest_fields
 # Rules options a scenario or an invite may switch on, each read by the engine and tested by a case.
 KNOWN_OPTIONS: dict[str, str] = {
     "rail-stacking-4": "RSR 9.46: a rail hex holds at most 4 command points (the lower of rail and terrain limits)",
+    "search-in-gunnery-phase": "RSR 4.44: a naval range opened beyond sight is searched for in the same hour, in "
+                               "place of the Gunnery Combat Phase (default: next hour, after its weather, RSR 8.84)",
+    "successor-next-turn": "RSR 19.3: a killed admiral's successor takes command on the next Game-Turn (default: "
+                           "at the end of the battle)",
+    "mines-strike-russians-only": "RSR 16.0: only Russian fleets are struck by mines (default: every fleet)",
 }
 
 

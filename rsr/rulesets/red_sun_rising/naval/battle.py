@@ -28,12 +28,14 @@ class BattleResult:
 @dataclass(frozen=True)
 class BattleSetting:
     """What the naval game knows that the battle needs: the signed battle plans by side, the
-    ships already disabled or sunk, and the sides to which the battle hex is a friendly port (RSR 8.1)."""
+    ships already disabled or sunk, the sides to which the battle hex is a friendly port (RSR 8.1), and the
+    game's rules options."""
 
     plans: dict[str, Any] = field(default_factory=dict)
     disabled: tuple[str, ...] = ()
     sunk: tuple[str, ...] = ()
     port_sides: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)  # the game's rules options (RSR 4.44 search timing)
 
 
 # (ctx, naval static, hex, russian fleets, japanese fleets, weather, setting) -> BattleResult

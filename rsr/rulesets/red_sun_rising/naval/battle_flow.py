@@ -142,7 +142,7 @@ def fight(ctx: Context, static: NavalStatic, hex_number: int, russian: list[Flee
     started = begin(ctx, static, hex_number, russian, japanese, weather, setting)
     if isinstance(started, BattleResult):
         return started
-    result = run(ctx, static, started)
+    result = run(ctx, static, started, (setting or BattleSetting()).options)
     if result is None:
         raise RulesError("this battle plan asks hour by hour: the battle must be fought through the game's "
                          "requests")
@@ -200,6 +200,18 @@ def _weather_loses_sight(ctx: Context, battle: Battle) -> None:
 def _search(ctx: Context, static: NavalStatic, battle: Battle) -> None:
     """RSR 8.84: out of sight, the Japanese then the Russian may search (plan or asked this hour; never while
     breaking off); a sighting puts the fleets at the maximum sighting range (RSR 8.41), else the hour passes."""
+    _search_phase(ctx, static, battle, in_gunnery_phase=False)
+
+
+def _search_in_gunnery_phase(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 4.44 read on its own (rules option ``search-in-gunnery-phase``): the range opened beyond sight in this
+    hour's Range Determination Phase, so the Players search in place of the Gunnery Combat Phase. A sighting puts
+    the fleets at the maximum sighting range (RSR 8.41) and the hour ends there (its gunnery was spent searching);
+    the next hour begins with its Weather and Range Determination Phases. interpretations.md, RSR 4.44."""
+    _search_phase(ctx, static, battle, in_gunnery_phase=True)
+
+
+def _search_phase(ctx: Context, static: NavalStatic, battle: Battle, in_gunnery_phase: bool) -> None:
     forces, hour = battle.forces, battle.hour
     for side in ("japan", "russia"):
         force = forces[side]
@@ -215,6 +227,10 @@ def _search(ctx: Context, static: NavalStatic, battle: Battle) -> None:
         battle.answers[f"searched:{side}"] = True
         if wanted and search_roll(ctx, static, force, battle.hex, battle.weather, hour):
             battle.in_sight, battle.range, battle.history = True, MAX_SIGHTING[battle.weather], []  # RSR 8.41
+            if in_gunnery_phase:  # RSR 4.44: the search took this hour's Gunnery Combat Phase
+                battle.log.append(hour_record(ctx, forces, hour, battle.weather, battle.range, "sighted", None))
+                battle.step, battle.answers = "hour", {}
+                return
             _range_phase(ctx, static, battle)
             return
     battle.log.append(hour_record(ctx, forces, hour, battle.weather, battle.range, "out of sight", None))
@@ -257,12 +273,32 @@ def _range_move(ctx: Context, static: NavalStatic, battle: Battle, side: str) ->
 def _sighting(ctx: Context, static: NavalStatic, battle: Battle) -> None:
     """RSR 8.43, RSR 8.81-8.83: beyond the maximum sighting range the action is broken off for now (RSR 8.76: for
     good if a fleet is at zero morale); else the Secondary Force may move (RSR 8.48)."""
+    _sighting_then(ctx, battle, search_now=False)
+
+
+def _sighting_search_now(ctx: Context, static: NavalStatic, battle: Battle) -> None:
+    """RSR 4.44 read on its own (rules option ``search-in-gunnery-phase``): as :func:`_sighting`, but a range
+    opened beyond sight is searched for in this hour's Gunnery Combat Phase, unless the sides already searched
+    this hour (RSR 6.0: once each an hour)."""
+    _sighting_then(ctx, battle, search_now=True)
+
+
+def _sighting_then(ctx: Context, battle: Battle, search_now: bool) -> None:
     forces, hour = battle.forces, battle.hour
     if battle.range > MAX_SIGHTING[battle.weather]:
         battle.in_sight, battle.history = False, []
+        zero = any(f.morale == 0 for f in forces.values())
+        searched = any(key.startswith("searched:") for key in battle.answers)
+        if search_now and not zero and not searched:
+            ctx.emit("naval-lost-sight", f"hour {hour}: range {battle.range} is beyond the sighting range of "
+                     f"{MAX_SIGHTING[battle.weather]}: the Players search in the Gunnery Combat Phase", "RSR 4.44",
+                     hour=hour, weather=battle.weather, range=battle.range,
+                     max_sighting=MAX_SIGHTING[battle.weather], cause="range")
+            battle.step, battle.answers = "search:gunnery", {}
+            return
         battle.log.append(hour_record(ctx, forces, hour, battle.weather, battle.range, battle.how + ", beyond sighting",
                                 None))
-        if any(f.morale == 0 for f in forces.values()):  # RSR 8.76: the fleet at zero morale is gone
+        if zero:  # RSR 8.76: the fleet at zero morale is gone
             battle.ended = "broken off (morale zero)"
         battle.step, battle.answers = "hour", {}
         return
@@ -393,14 +429,30 @@ STEPS: dict[str, Step] = {step.key: step for step in (
     Step("targets", "RSR 8.5", _targets),                # gunnery
     Step("torpedo", "RSR 8.6", _torpedo),                # the torpedo attack option
     Step("morale", "RSR 8.7", _morale),                  # morale, the hour's record
+    Step("search:gunnery", "RSR 4.44", _search_in_gunnery_phase),  # only with search-in-gunnery-phase
 )}
 
+# Rules option ``search-in-gunnery-phase`` (RSR 4.44 read on its own, interpretations.md): a range opened beyond
+# sight is searched for in the same hour, in place of the Gunnery Combat Phase, rather than after the next
+# hour's Weather Phase (RSR 8.84, the default).
+SEARCH_IN_GUNNERY_PHASE = "search-in-gunnery-phase"
+STEPS_SEARCH_IN_GUNNERY_PHASE: dict[str, Step] = {
+    **STEPS, "sighting": Step("sighting", "RSR 4.44", _sighting_search_now)}
 
-def run(ctx: Context, static: NavalStatic, battle: Battle) -> BattleResult | None:
+
+def steps_for(options: dict[str, Any] | None) -> dict[str, Step]:
+    """The battle's steps under the game's rules options (RSR 4.44 against RSR 8.84)."""
+    return STEPS_SEARCH_IN_GUNNERY_PHASE if (options or {}).get(SEARCH_IN_GUNNERY_PHASE) else STEPS
+
+
+def run(ctx: Context, static: NavalStatic, battle: Battle,
+        options: dict[str, Any] | None = None) -> BattleResult | None:
     """RSR 4.41-4.45, RSR 8.3-8.86: fight on from where the battle stands until it is over (its result) or an
-    admiral who asked to be asked must answer (None; ``battle.asking`` says what)."""
+    admiral who asked to be asked must answer (None; ``battle.asking`` says what). ``options`` are the game's
+    rules options (``search-in-gunnery-phase``, RSR 4.44)."""
+    steps = steps_for(options)
     while battle.asking is None:
-        result = STEPS[battle.step].run(ctx, static, battle)
+        result = steps[battle.step].run(ctx, static, battle)
         if result is not None:
             return result
     return None

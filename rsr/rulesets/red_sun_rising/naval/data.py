@@ -126,8 +126,10 @@ class NavalStatic(SharedStatic):
     def crt(self, column: int, die: int) -> tuple[int, bool]:
         """RSR 8.24: the Naval CRT result and whether the cell is provisional.
 
-        Printed cells win; every other cell follows the printed rows' pattern (column - 5 + die, at least 0),
-        flagged provisional (interpretations.md, RSR 8.24). A die below 1 is no effect (RSR 8.24 errata).
+        Printed cells win; every other cell is the stand-in column - 5 + die (at least 0), flagged provisional.
+        The stand-in is not the printed rows' pattern: it gives the printed column 4 rows 1 and 3 but one more
+        than the other printed cells of rows 1-2 (interpretations.md, RSR 8.24). A die below 1 is no effect
+        (RSR 8.24 errata).
         """
         if die < 1:
             return 0, False

@@ -67,7 +67,7 @@ def searches(state: Any, ctx: Context, case: str) -> bool:
 
 def _fight_on(state: Any, ctx: Context) -> bool:
     """RSR 4.4: fight the battle under way until it is over (its result applied) or waits for an answer."""
-    result = battle_flow.run(ctx, state.naval_static, state.naval.battle)
+    result = battle_flow.run(ctx, state.naval_static, state.naval.battle, state.options)  # RSR 4.44 option
     if result is None:
         return False
     _apply_battle(state, ctx, result)
@@ -84,7 +84,24 @@ def _battle_setting(state: Any, hex_number: int) -> battle.BattleSetting:
                                                                or naval.orders[side].get("battle_plan") == plans.ASK)}
     return battle.BattleSetting(plans=signed, disabled=tuple(naval.disabled), sunk=tuple(naval.sunk),
                                 port_sides=tuple(side for side in SIDES
-                                                 if attrition.friendly_port(static, state.control, hex_number, side)))
+                                                 if attrition.friendly_port(static, state.control, hex_number, side)),
+                                options=dict(state.options))
+
+
+# Rules option ``successor-next-turn`` (RSR 19.3 read to the letter, interpretations.md): the successor of an
+# admiral killed in battle takes command when the next Game-Turn's sailing orders are written, not at once.
+SUCCESSOR_NEXT_TURN = "successor-next-turn"
+
+
+def _successor_next_turn(ctx: Context, naval: NavalState, fleet: Fleet, dead: str) -> None:
+    """RSR 19.3 ("arrives on the next Game-Turn"), under the rules option ``successor-next-turn``: the fleet is
+    vacant until the next Naval Sequence, whose sailing orders must fill it (admirals.py: an admiral arriving
+    that turn, else one waiting in the reserve, else RSR 19.3's order); until then its morale stays at zero
+    (RSR 8.75) and nobody takes its admiral's place."""
+    naval.vacant.append(fleet.id)
+    ctx.emit("admiral-succession", f"{fleet.id}: {dead} is dead; his successor takes command on the next "
+             f"Game-Turn (rules option {SUCCESSOR_NEXT_TURN}); morale {fleet.morale}", "RSR 19.3", fleet=fleet.id,
+             dead=dead, admiral=None, morale=fleet.morale)
 
 
 def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None:
@@ -111,7 +128,12 @@ def _apply_battle(state: Any, ctx: Context, result: battle.BattleResult) -> None
                 fleet.at_sea = False  # already in its nearest friendly port (interpretations.md, RSR 8.76)
     for fleet_id, dead in sorted(result.admirals_killed.items()):  # RSR 8.75, RSR 19.3
         fleet = naval.fleets[fleet_id]
+        if fleet_id in naval.vacant:  # already without an admiral (rules option successor-next-turn)
+            continue
         naval.dead_admirals.append(dead)
+        if state.options.get(SUCCESSOR_NEXT_TURN):
+            _successor_next_turn(ctx, naval, fleet, dead)
+            continue
         in_command = sorted(f.admiral for f in naval.fleets.values())
         fleet.admiral, why = succession.successor(state.naval_static, list(state.naval_static.admiral_track),
                                                   state.turn, fleet.side, naval.dead_admirals, in_command,

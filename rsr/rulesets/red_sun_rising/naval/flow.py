@@ -282,7 +282,9 @@ def end_stage(state: Any, ctx: Context) -> None:
     ports.capture(ctx, static, naval, state.control)
     ports.moor(static, naval, state.control)  # RSR 18.2
     for fleet in on_map_fleets(naval):
-        rating = static.admiral(fleet.admiral).initiative
+        # RSR 8.78: the cap is the commanding admiral's rating; a fleet left without one (its admiral killed, the
+        # successor due next Game-Turn: rules option successor-next-turn, RSR 19.3) has none, so it gains nothing
+        rating = 0 if fleet.id in naval.vacant else static.admiral(fleet.admiral).initiative
         if not fleet.moved and attrition.friendly_port(static, state.control, fleet.hex, fleet.side) \
                 and fleet.morale < rating:
             fleet.morale += 1

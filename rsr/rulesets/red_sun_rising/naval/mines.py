@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rsr.engine import Context
 from rsr.rulesets.red_sun_rising.naval.state import Fleet, NavalState
@@ -34,6 +34,16 @@ def battle_order(static: NavalStatic, naval: NavalState, fleet: Fleet) -> list[s
     battleships = [s for s in afloat if static.ship(s).cls == "B"]
     cruisers = sorted((s for s in afloat if static.ship(s).cls == "C"), key=lambda s: -static.ship(s).attack)
     return battleships + cruisers
+
+
+# Rules option ``mines-strike-russians-only`` (RSR 16.0 read by its purpose, interpretations.md): only Russian fleets
+# are struck by the mines the Japanese lay; by default every fleet is ("every time a fleet" enters or leaves).
+RUSSIANS_ONLY = "mines-strike-russians-only"
+
+
+def struck_by_mines(fleet: Fleet, options: dict[str, Any]) -> bool:
+    """RSR 16.0: whether ``fleet`` risks the mines of a hex it enters or leaves under the game's rules options."""
+    return fleet.side == "russia" or not options.get(RUSSIANS_ONLY)
 
 
 def strike(ctx: Context, static: NavalStatic, naval: NavalState, fleet: Fleet, hex_number: int, how: str) -> None:

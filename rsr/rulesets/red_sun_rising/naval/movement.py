@@ -123,11 +123,14 @@ def move_side(state: Any, ctx: Context, side: str, moves: dict[str, Any]) -> Non
         if target not in static.neighbours(fleet.hex):
             raise RulesError(f"round {naval.round}: {fleet_id} cannot sail from {fleet.hex} to {target}: not an "
                              "adjacent sea hex across a passable hexside (RSR 7.1)")
-        mines.strike(ctx, static, naval, fleet, fleet.hex, "leaves")
+        struck = mines.struck_by_mines(fleet, state.options)  # RSR 16.0 (rules option mines-strike-russians-only)
+        if struck:
+            mines.strike(ctx, static, naval, fleet, fleet.hex, "leaves")
         frm, fleet.hex, fleet.moved = fleet.hex, target, True
         ctx.emit("naval-move", f"round {naval.round}: {fleet_id} sails {frm} -> {target}", "RSR 7.1",
                  fleet=fleet_id, frm=frm, to=target, round=naval.round)
-        mines.strike(ctx, static, naval, fleet, target, "enters")
+        if struck:
+            mines.strike(ctx, static, naval, fleet, target, "enters")
     for merchant_id, target in sorted((moves.get("merchants") or {}).items()):
         merchant = naval.merchants.get(merchant_id)
         if side != "japan" or merchant is None:
