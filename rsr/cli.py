@@ -162,10 +162,10 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
     if push and not use_git:
         raise BadInput("--push goes with --git")
     if write_mail or send:
-        from rsr import mail
+        from rsr.mail import send as mail_send
 
         try:
-            mailed = mail.mail_packet(game_dir, packet, send, to)
+            mailed = mail_send.mail_packet(game_dir, packet, send, to)
         except BadInput as exc:
             raise BadInput(f"{exc} (packet {packet.seq} is written; send it later with "
                            f"'rsr mail {game_dir} {packet.seq} --send')") from exc
@@ -226,9 +226,9 @@ def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: s
     if push and not use_git:
         raise BadInput("--push goes with --git")
     if send:
-        from rsr import mail
+        from rsr.mail import send as mail_send
 
-        mail.check_can_send(opponent_email, "the new game")  # before anything is signed or written
+        mail_send.check_can_send(opponent_email, "the new game")  # before anything is signed or written
     if use_git:
         from rsr import gitsync
 
@@ -251,8 +251,8 @@ def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: s
 def invite_from_mailbox(maildir: Path | None, mbox: Path | None, imap: bool, game: str | None,
                         parent: Path) -> tuple[str, str | None]:
     """The raw message holding the one invitation (or the one of game ``game``) not accepted yet."""
-    from rsr import mail
     from rsr.gamedir import game_dir_name
+    from rsr.mail import read as mail_read
 
     def waiting(packet: Any) -> bool:
         if game:
@@ -260,7 +260,7 @@ def invite_from_mailbox(maildir: Path | None, mbox: Path | None, imap: bool, gam
         here = parent / game_dir_name(packet.game)
         return not here.exists() or actions.holds_only(here, packet)
 
-    found = [item for item in mail.invitations(mail.read_mailbox(maildir, mbox, imap)) if waiting(item[0])]
+    found = [item for item in mail_read.invitations(mail_read.read_mailbox(maildir, mbox, imap)) if waiting(item[0])]
     if not found:
         raise BadInput("no invitation waiting in that mailbox" + (f" for game {game}" if game else ""))
     if len(found) > 1:
@@ -317,9 +317,9 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
         if push and not use_git:
             raise BadInput("--push goes with --git")
         if send:
-            from rsr import mail
+            from rsr.mail import send as mail_send
 
-            mail.check_can_send(opponent_email or sender, "this game")  # before anything is signed or written
+            mail_send.check_can_send(opponent_email or sender, "this game")  # before anything is signed or written
         if use_git:
             from rsr import gitsync
 
@@ -327,9 +327,9 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
             if invite is not None and invite.parent.name == "turns":  # accepting in place, in a clone
                 gitsync.check_repo_safe(repo, invite.parent.parent)  # before signing
         if (write_mail or send) and invite is not None and invite.parent.name == "turns":
-            from rsr import mail
+            from rsr.mail import send as mail_send
 
-            mail.check_outbox(invite.parent.parent)
+            mail_send.check_outbox(invite.parent.parent)
         game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
                                                given.inputs or None, given.message)
     say(f"accepted game {packet.game} in {game_dir}")
@@ -487,13 +487,14 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
     if push and not use_git:
         raise BadInput("--push goes with --git")
     if send:
-        from rsr import contacts, mail
+        from rsr import contacts
+        from rsr.mail import send as mail_send
 
-        mail.check_can_send(to or contacts.opponent_email(game_dir), game_dir.name)  # before signing
+        mail_send.check_can_send(to or contacts.opponent_email(game_dir), game_dir.name)  # before signing
     if write_mail or send:
-        from rsr import mail
+        from rsr.mail import send as mail_send
 
-        mail.check_outbox(game_dir)  # no link where the email goes, before signing
+        mail_send.check_outbox(game_dir)  # no link where the email goes, before signing
     if use_git:
         from rsr import gitsync
 
@@ -592,9 +593,9 @@ def receive(game_dir: Path, packet_file: Path | None, key_name: str | None, use_
     elif packet_file is not None:
         new, reports = actions.receive(game_dir, packet_file, key_name)
     else:
-        from rsr import mail
+        from rsr.mail import read as mail_read
 
-        got = mail.receive_from_mailbox(game_dir, mail.read_mailbox(maildir, mbox, imap), key_name)
+        got = mail_read.receive_from_mailbox(game_dir, mail_read.read_mailbox(maildir, mbox, imap), key_name)
         new, reports = got.new, got.reports
         if got.found.after_gap:
             notes.append(f"waiting for an earlier packet: {', '.join(map(str, got.found.after_gap))} "
@@ -668,7 +669,8 @@ def _show_unseen(game_dir: Path, key_name: str | None, new_seqs: list[int]) -> l
 @click.option("--key", "key_name", default=None)
 def mail_command(game_dir: Path, seq: int | None, send: bool, to: str | None, key_name: str | None) -> None:
     """Write (and with --send, send) the email of packet SEQ, default your latest: to send again."""
-    from rsr import contacts, mail
+    from rsr import contacts
+    from rsr.mail import send as mail_send
 
     result = actions.load_game(game_dir)
     if seq is None:
@@ -684,7 +686,7 @@ def mail_command(game_dir: Path, seq: int | None, send: bool, to: str | None, ke
         raise BadInput(f"{game_dir} has packets 0 to {len(result.packets) - 1}, not {seq}")
     if to:
         contacts.record_opponent_email(game_dir, to)
-    mailed = mail.mail_packet(game_dir, packet, send)
+    mailed = mail_send.mail_packet(game_dir, packet, send)
     click.echo(f"wrote email {mailed.path}")
     if mailed.sent_to:
         click.echo(f"sent packet {packet.seq} to {mailed.sent_to}")
@@ -700,9 +702,9 @@ def inbox(folder: Path, use_git: bool, maildir: Path | None, mbox: Path | None, 
 
     messages = None
     if maildir or mbox or imap:
-        from rsr import mail
+        from rsr.mail import read as mail_read
 
-        messages = mail.read_mailbox(maildir, mbox, imap)
+        messages = mail_read.read_mailbox(maildir, mbox, imap)
     for line in inboxmod.inbox_lines(folder, messages, use_git):
         say(visible(line, 2000))  # nothing from a mail or a packet reaches the terminal raw
 

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions, mail, safetext
+from rsr import actions, safetext
 from rsr.cli import main
 from rsr.gamedir import load_log
+from rsr.mail import read as mail_read
 from tests.support.games import duel_game
 from tests.test_mail_reading import INPUTS, copy_of, mailed_invitation, plain
 
@@ -52,13 +53,13 @@ def test_an_mbox_is_read_message_by_message_with_a_size_bound(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     game_dir, _ = duel_game(tmp_path / "a", INPUTS, 3)
     log = load_log(game_dir)
-    monkeypatch.setattr(mail, "MAX_MESSAGE_BYTES", 100_000)
+    monkeypatch.setattr(mail_read, "MAX_MESSAGE_BYTES", 100_000)
     box = tmp_path / "mbox"
     big = plain("x" * 200_000)
     good = plain("move:\n\n" + log[2].armored())
     box.write_bytes(b"From eve Mon Jan  1 00:00:00 2026\n" + big + b"\n\nFrom a Mon Jan  1 00:00:00 2026\n" + good
                     + b"\n")
-    messages = mail.mbox_messages(box)
+    messages = mail_read.mbox_messages(box)
     assert len(messages) == 1 and len(messages.skipped) == 1 and "more than 100000" in messages.skipped[0]
     mine = copy_of(game_dir, tmp_path, 2, "mine")
     out = CliRunner().invoke(main, ["receive", str(mine), "--mbox", str(box)])
