@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions, cache
+from rsr import cache
+from rsr import games as game_actions
+from rsr import reports as report_actions
 from rsr.cli import main
 from rsr.demo import run_demo
 from rsr.gamedir import load_log
@@ -32,7 +34,7 @@ def test_old_packets_come_from_the_milestone_before_them(july_game: Path, monkey
     kept = sorted(p.name.split("-")[0] for p in (home.root / packets[0].game).glob("*.pickle"))
     assert f"{cache.MILESTONE:06d}" in kept and f"{2 * cache.MILESTONE:06d}" in kept
     monkeypatch.setattr(cache, "_REPLAYS", {})  # (as in a new process)
-    result = actions.load_game(july_game)
+    result = game_actions.load_game(july_game)
     assert not result.complete and result.passes[0].resolver > 3 * cache.MILESTONE
     started: list[int] = []
     real_replay = cache.replay
@@ -44,7 +46,7 @@ def test_old_packets_come_from_the_milestone_before_them(july_game: Path, monkey
 
     monkeypatch.setattr(cache, "replay", spy)
     for seq in (5, cache.MILESTONE - 1, cache.MILESTONE + 3, 2 * cache.MILESTONE - 2):
-        mine = actions.resolutions(result, None, seq)
+        mine = report_actions.resolutions(result, None, seq)
         assert len(mine) == 1
         record, truth = mine[0], full[seq]
         assert (record.resolved, record.resolver, record.state_hash) == (truth.resolved, truth.resolver,

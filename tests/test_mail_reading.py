@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr import keys as keystore
 from rsr.cli import main
 from rsr.errors import VerificationError
@@ -83,7 +83,7 @@ def test_every_packet_is_found_in_quoted_html_and_forwarded_mail(tmp_path: Path)
     game_dir, _ = duel_game(tmp_path / "a", INPUTS, 6)
     log = load_log(game_dir)
     keystore.new_key("other")
-    _, other = actions.new_game(tmp_path / "b", "red-sun-rising", "liaoyang-1904", "russia", "other", "O")
+    _, other = game_actions.new_game(tmp_path / "b", "red-sun-rising", "liaoyang-1904", "russia", "other", "O")
     messages = [
         plain(f"Here is 3, and your 2 below.\n\n{log[3].armored()}\nOn Monday you wrote:\n{quoted(log[2])}\n"),
         html_only(log[4]),

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions, safetext
+from rsr import games as game_actions
+from rsr import orders as order_actions
+from rsr import safetext
 from rsr.cli import main
 from rsr.gamedir import load_log
 from rsr.mail import read as mail_read
@@ -150,15 +152,15 @@ def test_a_hostile_name_and_message_never_reach_the_terminal_raw(tmp_path: Path)
     runner = CliRunner()
     assert runner.invoke(main, ["key", "new", "alice"]).exit_code == 0
     assert runner.invoke(main, ["key", "new", "eve"]).exit_code == 0
-    game_dir, invite = actions.new_game(tmp_path, "red-sun-rising", "liaoyang-1904", "russia", "alice", "Alice")
-    accepted, _ = actions.accept_game(game_dir / "turns" / invite.file_name(), tmp_path / "eve", "eve", HOSTILE)
+    game_dir, invite = game_actions.new_game(tmp_path, "red-sun-rising", "liaoyang-1904", "russia", "alice", "Alice")
+    accepted, _ = game_actions.accept_game(game_dir / "turns" / invite.file_name(), tmp_path / "eve", "eve", HOSTILE)
     outputs = [runner.invoke(main, ["status", str(accepted), "--key", "eve"]),
                runner.invoke(main, ["inbox", str(tmp_path / "eve")])]
     alice_copy = game_dir
     packet = next((accepted / "turns").glob("0001-*"))
     outputs.append(runner.invoke(main, ["receive", str(alice_copy), str(packet), "--key", "alice"]))
-    empty = actions.pass_answer(actions.load_game(alice_copy), "alice")
-    actions.submit(alice_copy, [empty] if empty else [], "alice", message="hi \u202eevil\x9b31m\u2066")
+    empty = order_actions.pass_answer(game_actions.load_game(alice_copy), "alice")
+    order_actions.submit(alice_copy, [empty] if empty else [], "alice", message="hi \u202eevil\x9b31m\u2066")
     outputs.append(runner.invoke(main, ["status", str(alice_copy), "--key", "alice"]))
     outputs.append(runner.invoke(main, ["report", str(alice_copy), "--format", "text"]))
     outputs.append(runner.invoke(main, ["report", str(alice_copy), "--format", "md"]))

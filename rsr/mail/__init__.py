@@ -9,5 +9,5 @@ host and credentials of ``<rsr home>/mail.yaml`` or the environment, never of th
 Receiving: every message of a Maildir, an mbox file or an IMAP folder is searched, in every part (plain
 text, HTML, attachments, forwarded messages), for packets of the game. Packets of other games, copies of
 packets already in the log and blocks that do not verify are set aside; the rest are received in order
-through ``actions.receive``, so they get exactly the checks of a packet file.
+through ``reports.receive``, so they get exactly the checks of a packet file.
 """

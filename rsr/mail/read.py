@@ -20,7 +20,8 @@ from email.message import Message
 from pathlib import Path
 from typing import Any
 
-from rsr import actions, contacts
+from rsr import contacts
+from rsr import reports as report_actions
 from rsr.errors import BadInput, VerificationError, printable
 from rsr.fileio import read_limited
 from rsr.gamedir import Found, conflict, load_log, sort_packets
@@ -341,7 +342,7 @@ class Received:
 
 
 def receive_from_mailbox(game_dir: Path, messages: list[bytes], key_name: str | None) -> Received:
-    """Receive every new packet of this game that ``messages`` hold, in order, through actions.receive."""
+    """Receive every new packet of this game that ``messages`` hold, in order, through report_actions.receive."""
     log = load_log(game_dir)
     skipped = list(getattr(messages, "skipped", []))
     blocks = mailbox_blocks(messages, skipped)
@@ -358,7 +359,7 @@ def receive_from_mailbox(game_dir: Path, messages: list[bytes], key_name: str | 
         for number, batch in enumerate(b for b in batches if b):
             path = Path(tmp) / f"packets-{number}.txt"
             path.write_text("".join(p.armored() + "\n" for p in batch))
-            got, reports = actions.receive(game_dir, path, key_name)
+            got, reports = report_actions.receive(game_dir, path, key_name)
             new += got
     return Received(new, reports, found, skipped)
 

@@ -34,7 +34,7 @@ def last_report(result: Replay, packet: Packet) -> tuple[int, str] | None:
         if record.resolver == packet.seq:
             return record.resolved, pass_markdown(result, record)
     if packet.seq >= 2 and not result.complete:  # replayed from a checkpoint after it
-        from rsr.actions import old_resolution
+        from rsr.reports import old_resolution
 
         found = old_resolution(result, packet.seq - 1)
         if found is not None:
@@ -43,7 +43,7 @@ def last_report(result: Replay, packet: Packet) -> tuple[int, str] | None:
 
 
 def packet_message(game_dir: Path, packet: Packet, sender: str | None, recipient: str | None) -> EmailMessage:
-    from rsr.actions import load_game
+    from rsr.games import load_game
 
     result = load_game(game_dir)  # (from the home's checkpoints, as every player's command)
     if result.packets[packet.seq].payload_bytes != packet.payload_bytes:
