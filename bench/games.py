@@ -17,8 +17,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from rsr import actions
 from rsr import keys as keystore
+from rsr import orders as order_actions
 from rsr.demo import bot_inputs, player_home
 from rsr.engine import enqueue
 from rsr.gamedir import create_game_dir
@@ -87,7 +87,7 @@ def play(out: Path, ruleset_id: str, scenario: str, max_packets: int = 100_000) 
             position, waiting, _ = position_for_author(result, key)
             inputs = bot_inputs(result, key, position, waiting, side, boldness[side])
             record = pending_pass(result, key)
-            packet = build_packet(result, key, actions.seal_inputs(result.game_id, inputs, keep=True))
+            packet = build_packet(result, key, order_actions.seal_inputs(result.game_id, inputs, keep=True))
         _extend(result, packet, record)
     game_dir = create_game_dir(out, invite)
     for packet in result.packets:

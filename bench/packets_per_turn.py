@@ -3,7 +3,7 @@
     .venv/bin/python bench/packets_per_turn.py [--turns N] [--markdown]
 
 Both players are the rulesets' own bots (the ones ``rsr demo`` uses), hot-seat in a scratch folder, going
-through the same code as a player (``actions.submit``: orders checked, sealed, signed, replayed). Each bot
+through the same code as a player (``order_actions.submit``: orders checked, sealed, signed, replayed). Each bot
 packet answers every request of its side that comes before the next die, as a player would batch them.
 Two runs per scenario:
 
@@ -29,8 +29,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rsr import actions, progress  # noqa: E402
+from rsr import games as game_actions  # noqa: E402
 from rsr import keys as keystore  # noqa: E402
+from rsr import orders as order_actions  # noqa: E402
+from rsr import progress  # noqa: E402
 from rsr.engine import dry_run  # noqa: E402
 from rsr.log import Replay, position_for_author  # noqa: E402
 from rsr.rulesets import get_ruleset  # noqa: E402
@@ -67,14 +69,15 @@ def packet_inputs(result: Replay, key: keystore.KeyPair, side: str, boldness: st
     seq = len(result.packets)
     if first and waiting is not None and waiting.side == side:
         inputs, used = list(first), True
-        run = dry_run(result.ruleset, position, side, seq, actions.seal_inputs(result.game_id, inputs, keep=False))
+        sealed = order_actions.seal_inputs(result.game_id, inputs, keep=False)
+        run = dry_run(result.ruleset, position, side, seq, sealed)
         position, waiting = run.position, run.next_request
     while waiting is not None and waiting.side == side:
-        unsealing = actions.unseal_input(result.game_id, waiting)
+        unsealing = order_actions.unseal_input(result.game_id, waiting)
         if unsealing is not None:
             answer = [unsealing]
         else:
-            answer = actions.unsealed_where_useless(result, position, side,
+            answer = order_actions.unsealed_where_useless(result, position, side,
                                                     result.ruleset.bot(position.state, waiting, boldness))
         if not answer and waiting.unseals is not None:
             break  # a choice sealed in this very packet: its store entry is written when the packet is signed
@@ -83,7 +86,8 @@ def packet_inputs(result: Replay, key: keystore.KeyPair, side: str, boldness: st
         if not answer:
             raise RuntimeError(f"the bot has no answer to {waiting.id} ({waiting.prompt}): the game would stall")
         inputs += answer
-        run = dry_run(result.ruleset, position, side, seq, actions.seal_inputs(result.game_id, answer, keep=False))
+        sealed = order_actions.seal_inputs(result.game_id, answer, keep=False)
+        run = dry_run(result.ruleset, position, side, seq, sealed)
         if run.stopped_at_die:
             break
         position, waiting = run.position, run.next_request
@@ -107,16 +111,16 @@ def play(ruleset_id: str, scenario: str, ask_all: bool, max_turns: int, root: Pa
     keystore.new_key("second")
     (root / "a").mkdir()
     (root / "b").mkdir()
-    game_dir, invite = actions.new_game(root / "a", ruleset_id, scenario, ruleset.sides[0], "first", "First")
+    game_dir, invite = game_actions.new_game(root / "a", ruleset_id, scenario, ruleset.sides[0], "first", "First")
     pending = {ruleset.sides[0]: policy_inputs(ruleset_id) if ask_all else [],
                ruleset.sides[1]: policy_inputs(ruleset_id) if ask_all else []}
-    actions.accept_game(game_dir / "turns" / invite.file_name(), root / "b", "second", "Second")
+    game_actions.accept_game(game_dir / "turns" / invite.file_name(), root / "b", "second", "Second")
     names = {ruleset.sides[0]: "first", ruleset.sides[1]: "second"}
     # hot-seat: one game directory; the acceptance is copied into it
     for path in sorted((root / "b").glob("game-*/turns/0001-*")):
         (game_dir / "turns" / path.name).write_bytes(path.read_bytes())
     for _ in range(400):
-        result = actions.load_game(game_dir)
+        result = game_actions.load_game(game_dir)
         if progress.is_over(result):
             count.finished = True
             break
@@ -124,7 +128,7 @@ def play(ruleset_id: str, scenario: str, ask_all: bool, max_turns: int, root: Pa
         key = keystore.load_key(names[side])
         position, waiting, _ = position_for_author(result, key)
         if waiting is None:  # the game is over: this packet only reveals its last dice (counted apart)
-            actions.submit(game_dir, [], names[side])
+            order_actions.submit(game_dir, [], names[side])
             count.last_reveal += 1
             continue
         turn = int(getattr(position.state, "turn", 0))
@@ -134,14 +138,14 @@ def play(ruleset_id: str, scenario: str, ask_all: bool, max_turns: int, root: Pa
         inputs, used = packet_inputs(result, key, side, BOLDNESS[ruleset.sides.index(side)], pending[side])
         if used:
             pending[side] = []
-        actions.submit(game_dir, inputs, names[side])
+        order_actions.submit(game_dir, inputs, names[side])
         count.per_turn[turn] += 1
     return count
 
 
 def measure(max_turns: int, games: int, only: str | None) -> list[Count]:
     rows = []
-    for ruleset_id, scenario, _ in actions.scenario_catalogue():
+    for ruleset_id, scenario, _ in game_actions.scenario_catalogue():
         if only and scenario != only:
             continue
         for ask_all in (False, True):

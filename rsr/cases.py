@@ -5,7 +5,8 @@ document (set-up, trenches, turns, sequence); ``terrain``, ``hexsides`` (``repla
 ``roads`` and ``rail`` override the map; ``inputs``
 are what the sides sign, each with its ``side``; ``dice`` are the rolls in order; ``expect`` lists events
 that must occur in order (each a subset of an event's fields), unit states, the request the game ends up
-waiting for, or the error an illegal input must produce.
+waiting for, or the error an illegal input must produce. The ``kind`` of an expected event must be one of
+the catalogue of the case's ruleset (rsr/events.py; the schema lists them, written by tools/event_kinds.py).
 """
 
 from __future__ import annotations
@@ -67,8 +68,9 @@ def case_scenario(spec: dict[str, Any]) -> Scenario:
     return Scenario(base.ruleset, base.name, data, "case")
 
 
-def run_case(path: Path, spec: dict[str, Any]) -> list[str]:
-    """Run one case; return what did not match (empty when it passes)."""
+def run_case(path: Path, spec: dict[str, Any], kinds: list[str] | None = None) -> list[str]:
+    """Run one case; return what did not match (empty when it passes). ``kinds`` gets the kind of every event
+    the pass emitted."""
     ruleset = get_ruleset(spec["ruleset"])
     try:
         position = initial_position(ruleset, case_scenario(spec), {})
@@ -90,6 +92,8 @@ def run_case(path: Path, spec: dict[str, Any]) -> list[str]:
         if "error" in expect and expect["error"] in str(exc):
             return []
         return [f"unexpected error: {exc}"]
+    if kinds is not None:
+        kinds += [event.kind for event in result.events]
     if "error" in expect:
         return [f"expected an error containing {expect['error']!r}, but the inputs were accepted"]
     return _compare(ruleset, after, result.events, result.waiting, dice, expect)

@@ -34,10 +34,15 @@ class LazyModule:
 
 
 if TYPE_CHECKING:
-    from rsr import actions, progress
+    from rsr import games as game_actions
     from rsr import keys as keystore
+    from rsr import orders as order_actions
+    from rsr import progress
+    from rsr import reports as report_actions
 else:
-    actions = LazyModule("rsr.actions")
+    game_actions = LazyModule("rsr.games")
+    order_actions = LazyModule("rsr.orders")
+    report_actions = LazyModule("rsr.reports")
     keystore = LazyModule("rsr.keys")
     progress = LazyModule("rsr.progress")
 
@@ -162,10 +167,10 @@ def deliver(game_dir: Path, packet: Any, write_mail: bool, send: bool, use_git: 
     if push and not use_git:
         raise BadInput("--push goes with --git")
     if write_mail or send:
-        from rsr import mail
+        from rsr.mail import send as mail_send
 
         try:
-            mailed = mail.mail_packet(game_dir, packet, send, to)
+            mailed = mail_send.mail_packet(game_dir, packet, send, to)
         except BadInput as exc:
             raise BadInput(f"{exc} (packet {packet.seq} is written; send it later with "
                            f"'rsr mail {game_dir} {packet.seq} --send')") from exc
@@ -217,8 +222,8 @@ def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: s
     from rsr import contacts
 
     _check_player_name(player)
-    options = actions.parse_rule_options(rule_options)
-    ruleset = ruleset or actions.ruleset_of_scenario(scenario)
+    options = game_actions.parse_rule_options(rule_options)
+    ruleset = ruleset or game_actions.ruleset_of_scenario(scenario)
     if opponent_email:
         contacts.check_address(opponent_email, "--opponent-email")
     if remote and not use_git:
@@ -226,21 +231,22 @@ def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: s
     if push and not use_git:
         raise BadInput("--push goes with --git")
     if send:
-        from rsr import mail
+        from rsr.mail import send as mail_send
 
-        mail.check_can_send(opponent_email, "the new game")  # before anything is signed or written
+        mail_send.check_can_send(opponent_email, "the new game")  # before anything is signed or written
     if use_git:
         from rsr import gitsync
 
         gitsync.init_repo(parent, remote)
-    game_dir, packet = actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name, opponent_key,
-                                        options, deadline_hours=deadline_hours, data_files=list(data_files))
+    game_dir, packet = game_actions.new_game(parent, ruleset, scenario, side, key_name, player or key_name,
+                                             opponent_key, options, deadline_hours=deadline_hours,
+                                             data_files=list(data_files))
     say(f"game {packet.game} created in {game_dir}")
-    for line in actions.transcription_lines(packet):
+    for line in game_actions.transcription_lines(packet):
         say(line)
     for name, value in options.items():
         click.echo(f"  rules option {name} = {plain_value(value)}")
-    for line in actions.scenario_first_needs(ruleset, scenario, options):
+    for line in game_actions.scenario_first_needs(ruleset, scenario, options):
         say("note: " + line)
     contacts.ignore_local_files(game_dir)
     if opponent_email:
@@ -251,16 +257,16 @@ def new(parent: Path, ruleset: str | None, scenario: str, side: str, key_name: s
 def invite_from_mailbox(maildir: Path | None, mbox: Path | None, imap: bool, game: str | None,
                         parent: Path) -> tuple[str, str | None]:
     """The raw message holding the one invitation (or the one of game ``game``) not accepted yet."""
-    from rsr import mail
     from rsr.gamedir import game_dir_name
+    from rsr.mail import read as mail_read
 
     def waiting(packet: Any) -> bool:
         if game:
             return bool(packet.game.startswith(game.lower()))
         here = parent / game_dir_name(packet.game)
-        return not here.exists() or actions.holds_only(here, packet)
+        return not here.exists() or game_actions.holds_only(here, packet)
 
-    found = [item for item in mail.invitations(mail.read_mailbox(maildir, mbox, imap)) if waiting(item[0])]
+    found = [item for item in mail_read.invitations(mail_read.read_mailbox(maildir, mbox, imap)) if waiting(item[0])]
     if not found:
         raise BadInput("no invitation waiting in that mailbox" + (f" for game {game}" if game else ""))
     if len(found) > 1:
@@ -292,7 +298,7 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
     from rsr import contacts
 
     _check_player_name(player)
-    given = actions.read_orders(orders) if orders else actions.Orders([])
+    given = order_actions.read_orders(orders) if orders else order_actions.Orders([])
     sender = None
     with tempfile.TemporaryDirectory(prefix="rsr-accept-") as tmp:
         if invite is None:
@@ -317,9 +323,9 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
         if push and not use_git:
             raise BadInput("--push goes with --git")
         if send:
-            from rsr import mail
+            from rsr.mail import send as mail_send
 
-            mail.check_can_send(opponent_email or sender, "this game")  # before anything is signed or written
+            mail_send.check_can_send(opponent_email or sender, "this game")  # before anything is signed or written
         if use_git:
             from rsr import gitsync
 
@@ -327,10 +333,10 @@ def accept(invite: Path | None, key_name: str, parent: Path | None, player: str,
             if invite is not None and invite.parent.name == "turns":  # accepting in place, in a clone
                 gitsync.check_repo_safe(repo, invite.parent.parent)  # before signing
         if (write_mail or send) and invite is not None and invite.parent.name == "turns":
-            from rsr import mail
+            from rsr.mail import send as mail_send
 
-            mail.check_outbox(invite.parent.parent)
-        game_dir, packet = actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
+            mail_send.check_outbox(invite.parent.parent)
+        game_dir, packet = game_actions.accept_game(invite, parent or Path("."), key_name, player or key_name,
                                                given.inputs or None, given.message)
     say(f"accepted game {packet.game} in {game_dir}")
     from rsr.gamedir import load_log
@@ -366,7 +372,7 @@ def _preview_invitation(invite: Path) -> None:
 @click.option("--key", "key_name", default=None)
 def status(game_dir: Path, key_name: str | None) -> None:
     """What is asked of whom, and the position."""
-    st = actions.status(game_dir, key_name)
+    st = report_actions.status(game_dir, key_name)
     result = st.result
     say(f"game {result.game_id} ({result.ruleset.id}, scenario {result.scenario.name}), "
         f"{plural(len(result.packets), 'packet')}")
@@ -402,8 +408,8 @@ def orders() -> None:
               help="Your orders so far: keep them and lay out the questions that follow them.")
 def orders_template(game_dir: Path, key_name: str | None, from_file: Path | None) -> None:
     """Print a YAML template answering every question of your turn before the next die, with legal options."""
-    written = actions.load_orders(from_file) if from_file is not None else None
-    click.echo(actions.template(game_dir, key_name, written), nl=False)
+    written = order_actions.load_orders(from_file) if from_file is not None else None
+    click.echo(order_actions.template(game_dir, key_name, written), nl=False)
 
 
 @orders.command("check")
@@ -412,12 +418,12 @@ def orders_template(game_dir: Path, key_name: str | None, from_file: Path | None
 @click.option("--key", "key_name", default=None)
 def orders_check(game_dir: Path, orders_file: Path, key_name: str | None) -> None:
     """Check an orders file against the rules without signing anything."""
-    result = actions.load_game(game_dir)
-    inputs = actions.load_orders(orders_file)
-    key = actions.choose_key(result, key_name)
-    run = actions.check_all_orders(result, key, inputs)
+    result = game_actions.load_game(game_dir)
+    inputs = order_actions.load_orders(orders_file)
+    key = game_actions.choose_key(result, key_name)
+    run = order_actions.check_all_orders(result, key, inputs)
     click.echo(f"{plural(len(inputs), 'input')} accepted")
-    for line in actions.turn_check_lines(result, key, inputs):
+    for line in order_actions.turn_check_lines(result, key, inputs):
         say(line)
     if run.stopped_at_die:
         say(f"the rest depends on dice: {run.stopped_at_die}")
@@ -457,7 +463,7 @@ def _odds_state(result: Any, key_name: str | None) -> Any:
     from rsr.log import position_for_author
 
     try:
-        position, _, _ = position_for_author(result, actions.choose_key(result, key_name))
+        position, _, _ = position_for_author(result, game_actions.choose_key(result, key_name))
         return position.state
     except BadInput:
         return result.position.state
@@ -477,9 +483,9 @@ def _odds_state(result: Any, key_name: str | None) -> Any:
 def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: Path | None, to: str | None,
            passing: bool, write_mail: bool, send: bool, use_git: bool, push: bool) -> None:
     """Sign your orders (or none) into the next packet; --send mails it, --git --push commits and pushes it."""
-    given = actions.read_orders(orders_file) if orders_file else actions.Orders([])
+    given = order_actions.read_orders(orders_file) if orders_file else order_actions.Orders([])
     if not given.inputs:
-        given = actions.Orders(_empty_answer(game_dir, key_name, passing), given.message)
+        given = order_actions.Orders(_empty_answer(game_dir, key_name, passing), given.message)
     if to:
         from rsr import contacts
 
@@ -487,13 +493,14 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
     if push and not use_git:
         raise BadInput("--push goes with --git")
     if send:
-        from rsr import contacts, mail
+        from rsr import contacts
+        from rsr.mail import send as mail_send
 
-        mail.check_can_send(to or contacts.opponent_email(game_dir), game_dir.name)  # before signing
+        mail_send.check_can_send(to or contacts.opponent_email(game_dir), game_dir.name)  # before signing
     if write_mail or send:
-        from rsr import mail
+        from rsr.mail import send as mail_send
 
-        mail.check_outbox(game_dir)  # no link where the email goes, before signing
+        mail_send.check_outbox(game_dir)  # no link where the email goes, before signing
     if use_git:
         from rsr import gitsync
 
@@ -503,7 +510,7 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str | None, out: 
             if waiting:
                 raise BadInput(f"the remote has {plural(len(waiting), 'packet')} of {game_dir.name} you have not "
                                f"received; run 'rsr receive {game_dir} --git' first")
-    packet = actions.submit(game_dir, given.inputs, key_name, out, given.message)
+    packet = order_actions.submit(game_dir, given.inputs, key_name, out, given.message)
     say(f"wrote packet {packet.seq} ({packet.side}): {game_dir / 'turns' / packet.file_name()}")
     _mark_shown(game_dir, packet.seq)
     if to:
@@ -528,9 +535,9 @@ def resign_command(game_dir: Path, key_name: str | None, yes: bool, out: Path | 
     decisive victory, in both copies and for rsr verify (docs/protocol.md, "Resigning")."""
     from rsr.log import my_side, other_side
 
-    result = actions.load_game(game_dir)
+    result = game_actions.load_game(game_dir)
     progress.refuse_if_over(result)
-    side = my_side(result, actions.choose_key(result, key_name))
+    side = my_side(result, game_actions.choose_key(result, key_name))
     if result.next_author() != side:
         raise BadInput(f"the next packet is {result.next_author()}'s: resign once it has come in (rsr receive)")
     if push and not use_git:
@@ -539,9 +546,9 @@ def resign_command(game_dir: Path, key_name: str | None, yes: bool, out: Path | 
     if not yes and not click.confirm(f"resign game {result.game_id[:8]} as {side}, giving {winner} a decisive "
                                      "victory?", default=False):
         raise BadInput("not resigned; nothing signed")
-    packet = actions.resign(game_dir, key_name, out)
+    packet = order_actions.resign(game_dir, key_name, out)
     say(f"wrote packet {packet.seq} ({packet.side}, resignation): {game_dir / 'turns' / packet.file_name()}")
-    say(progress.result_line(progress.game_result(actions.load_game(game_dir), None)))
+    say(progress.result_line(progress.game_result(game_actions.load_game(game_dir), None)))
     if to:
         from rsr import contacts
 
@@ -552,15 +559,15 @@ def resign_command(game_dir: Path, key_name: str | None, yes: bool, out: Path | 
 def _empty_answer(game_dir: Path, key_name: str | None, passing: bool) -> list[dict[str, Any]]:
     """No orders while the game asks this player: refused (a packet that answers nothing makes the opponent
     send one back for nothing), unless ``--pass`` answers the request with nothing and the rules allow it."""
-    result = actions.load_game(game_dir)
-    asked = actions.pending_request(result, key_name)
+    result = game_actions.load_game(game_dir)
+    asked = report_actions.pending_request(result, key_name)
     if asked is None:
         return []
-    unsealing = actions.unseal_input(result.game_id, asked)
+    unsealing = order_actions.unseal_input(result.game_id, asked)
     if unsealing is not None:  # the only thing asked is to reveal the choice this machine sealed
         click.echo(f"no orders given: revealing your sealed choice for {asked.prompt}")
         return [unsealing]
-    empty = actions.pass_answer(result, key_name)
+    empty = order_actions.pass_answer(result, key_name)
     if not passing:
         hint = " or --pass to answer it with nothing" if empty is not None else ""
         raise BadInput(f"no orders given while the game asks you: {asked.prompt} [{asked.id}]; give an orders "
@@ -590,11 +597,11 @@ def receive(game_dir: Path, packet_file: Path | None, key_name: str | None, use_
         pulled = gitsync.pull_game(game_dir, key_name)
         new, reports = pulled.new, pulled.reports
     elif packet_file is not None:
-        new, reports = actions.receive(game_dir, packet_file, key_name)
+        new, reports = report_actions.receive(game_dir, packet_file, key_name)
     else:
-        from rsr import mail
+        from rsr.mail import read as mail_read
 
-        got = mail.receive_from_mailbox(game_dir, mail.read_mailbox(maildir, mbox, imap), key_name)
+        got = mail_read.receive_from_mailbox(game_dir, mail_read.read_mailbox(maildir, mbox, imap), key_name)
         new, reports = got.new, got.reports
         if got.found.after_gap:
             notes.append(f"waiting for an earlier packet: {', '.join(map(str, got.found.after_gap))} "
@@ -637,17 +644,17 @@ def _show_unseen(game_dir: Path, key_name: str | None, new_seqs: list[int]) -> l
     if not new_seqs and not isinstance(shown, int):
         return []
     # (the log ``receive`` just wrote, not read again: flat in the game's length)
-    result = actions._RECEIVED.get(game_dir) or actions.load_game(game_dir)
+    result = report_actions._RECEIVED.get(game_dir) or game_actions.load_game(game_dir)
     count = len(result.packets)
     seqs = list(new_seqs)
     if isinstance(shown, int) and not isinstance(shown, bool) and 0 <= shown < count - 1:
         try:
-            me, _ = actions.author_view(result, key_name)
+            me, _ = report_actions.author_view(result, key_name)
         except BadInput:
             me = None
         unseen = [seq for seq in range(max(shown + 1, 2), count) if result.packets[seq].side != me]
         seqs = sorted(set(seqs) | set(unseen))
-    summary = actions.receive_summary(game_dir, seqs, key_name) if seqs else []
+    summary = report_actions.receive_summary(game_dir, seqs, key_name) if seqs else []
     if seqs and not new_seqs:
         click.echo(f"not shown before: {plural_word('packet', len(seqs))} {', '.join(map(str, seqs))}, merged earlier")
     for line in summary:
@@ -668,12 +675,13 @@ def _show_unseen(game_dir: Path, key_name: str | None, new_seqs: list[int]) -> l
 @click.option("--key", "key_name", default=None)
 def mail_command(game_dir: Path, seq: int | None, send: bool, to: str | None, key_name: str | None) -> None:
     """Write (and with --send, send) the email of packet SEQ, default your latest: to send again."""
-    from rsr import contacts, mail
+    from rsr import contacts
+    from rsr.mail import send as mail_send
 
-    result = actions.load_game(game_dir)
+    result = game_actions.load_game(game_dir)
     if seq is None:
         side = next((s for s, pub in sorted(result.keys.items())
-                     if pub == actions.choose_key(result, key_name).public_raw), None)
+                     if pub == game_actions.choose_key(result, key_name).public_raw), None)
         mine = [p for p in result.packets if p.side == side]
         if not mine:
             raise BadInput(f"{game_dir} holds no packet of yours")
@@ -684,7 +692,7 @@ def mail_command(game_dir: Path, seq: int | None, send: bool, to: str | None, ke
         raise BadInput(f"{game_dir} has packets 0 to {len(result.packets) - 1}, not {seq}")
     if to:
         contacts.record_opponent_email(game_dir, to)
-    mailed = mail.mail_packet(game_dir, packet, send)
+    mailed = mail_send.mail_packet(game_dir, packet, send)
     click.echo(f"wrote email {mailed.path}")
     if mailed.sent_to:
         click.echo(f"sent packet {packet.seq} to {mailed.sent_to}")
@@ -700,9 +708,9 @@ def inbox(folder: Path, use_git: bool, maildir: Path | None, mbox: Path | None, 
 
     messages = None
     if maildir or mbox or imap:
-        from rsr import mail
+        from rsr.mail import read as mail_read
 
-        messages = mail.read_mailbox(maildir, mbox, imap)
+        messages = mail_read.read_mailbox(maildir, mbox, imap)
     for line in inboxmod.inbox_lines(folder, messages, use_git):
         say(visible(line, 2000))  # nothing from a mail or a packet reaches the terminal raw
 
@@ -728,13 +736,13 @@ def play(game_dir: Path, key_name: str | None) -> None:
     """Answer the current request at the terminal, then sign the packet."""
     from rsr.yamlio import load_yaml_text
 
-    text = actions.template(game_dir, key_name)
+    text = order_actions.template(game_dir, key_name)
     click.echo(text, nl=False)  # plain text: a terminal must not wrap or restyle YAML the player may paste
-    result = actions.load_game(game_dir)
-    asked = actions.pending_request(result, key_name)
+    result = game_actions.load_game(game_dir)
+    asked = report_actions.pending_request(result, key_name)
     if asked is None:
         if click.confirm("your packet carries no orders; sign it now?", default=True):
-            packet = actions.submit(game_dir, [], key_name)
+            packet = order_actions.submit(game_dir, [], key_name)
             say(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
         return
     edited = edit_in_editor(text) if sys.stdin.isatty() else None
@@ -749,17 +757,17 @@ def play(game_dir: Path, key_name: str | None) -> None:
         raise BadInput("orders: 'inputs:' must be a list")
     if not inputs:
         refusal = f"no orders given while the game asks you: {asked.prompt} [{asked.id}]; nothing signed"
-        passing = actions.pass_answer(result, key_name)
+        passing = order_actions.pass_answer(result, key_name)
         if passing is None:
             raise BadInput(refusal + " (the rules allow no empty answer here)")
         if not click.confirm(f"no orders given, but the game asks you: {asked.prompt}. Pass, answering it with "
                              f"{plain_value(passing['answer'])} (the rules allow it)?", default=False):
             raise BadInput(refusal)
         inputs = [passing]
-    actions.check_all_orders(result, actions.choose_key(result, key_name), inputs)
+    order_actions.check_all_orders(result, game_actions.choose_key(result, key_name), inputs)
     inputs = _play_rest_of_turn(game_dir, key_name, result, inputs)
     if click.confirm("orders check out; sign and write the packet?", default=True):
-        packet = actions.submit(game_dir, inputs, key_name)
+        packet = order_actions.submit(game_dir, inputs, key_name)
         say(f"wrote packet {packet.seq}: {game_dir / 'turns' / packet.file_name()}")
 
 
@@ -769,9 +777,9 @@ def _play_rest_of_turn(game_dir: Path, key_name: str | None, result: Any,
     terminal, laid out after the answers written (``orders template --from``) for another edit."""
     from rsr.yamlio import load_yaml_text
 
-    key = actions.choose_key(result, key_name)
+    key = game_actions.choose_key(result, key_name)
     for _ in range(8):
-        left = [q.request for q in actions.whole_turn(result, key, inputs).questions if q.source == "nothing"]
+        left = [q.request for q in order_actions.whole_turn(result, key, inputs).questions if q.source == "nothing"]
         if not left:
             break
         say(f"your orders leave {plural(len(left), 'question')} of this packet unanswered, asked again in a "
@@ -779,12 +787,12 @@ def _play_rest_of_turn(game_dir: Path, key_name: str | None, result: Any,
         if not sys.stdin.isatty() or not click.confirm("lay them out after your answers and edit again?",
                                                        default=True):
             break
-        edited = click.edit(actions.template(game_dir, key_name, inputs), extension=".yaml")
+        edited = click.edit(order_actions.template(game_dir, key_name, inputs), extension=".yaml")
         data = load_yaml_text(edited or "", "orders")
         more = data.get("inputs") if isinstance(data, dict) else None
         if not isinstance(more, list) or not more:
             break
-        actions.check_all_orders(result, key, more)
+        order_actions.check_all_orders(result, key, more)
         inputs = more
     return inputs
 
@@ -807,7 +815,7 @@ def verify(games: tuple[Path, ...], dice: bool, jobs: int | None) -> None:
     game_dir = games[0]
     from rsr.report import dice_audit
 
-    result = actions.verify_game(game_dir)
+    result = game_actions.verify_game(game_dir)
     rolls = sum(len(r.rolls) for r in result.passes)
     if dice:
         for line in dice_audit(result):
@@ -859,11 +867,11 @@ def report(game_dir: Path, seq: int | None, last: bool, fmt: str, as_html: bool,
     if every:  # the whole game, a page a pass, drawn and written as the log replays
         if fmt != "html" or out is None:
             raise BadInput("--all writes an HTML replay: give --html and --out FOLDER")
-        written = write_replay_pages(game_dir, lambda result: actions.choose_key(result, key_name), out)
+        written = write_replay_pages(game_dir, lambda result: game_actions.choose_key(result, key_name), out)
         click.echo(f"wrote {written} pages to {out} (open {out / 'index.html'})")
         return
-    result = actions.load_game(game_dir)
-    records = actions.resolutions(result, key_name, seq)
+    result = game_actions.load_game(game_dir)
+    records = report_actions.resolutions(result, key_name, seq)
     if not records:
         raise BadInput("no resolution to report yet")
     record = records[-1]
@@ -891,11 +899,11 @@ def replay_command(game_dir: Path, seq: int | None, key_name: str | None) -> Non
     p previous, a packet number to jump, q to quit. Without a terminal (or with --seq) one frame is printed."""
     from rsr.report import replay_frame
 
-    result = actions.load_game(game_dir, cache=seq is not None)  # stepping through needs every pass
+    result = game_actions.load_game(game_dir, cache=seq is not None)  # stepping through needs every pass
     if seq is not None and not result.complete:  # one frame, from the checkpoints (rsr/cache.py)
         replay_one_frame(result, seq, key_name)
         return
-    records = actions.resolutions(result, key_name)
+    records = report_actions.resolutions(result, key_name)
     if not records:
         raise BadInput("no resolution to replay yet")
     seqs = [r.resolved for r in records]
@@ -930,8 +938,8 @@ def replay_one_frame(result: Any, seq: int, key_name: str | None) -> None:
     resolves packet 1, and so on), an old one comes from the milestone before it."""
     from rsr.report import replay_frame
 
-    later = actions.resolutions(result, key_name)
-    record = next((r for r in later if r.resolved == seq), None) or actions.old_resolution(result, seq)
+    later = report_actions.resolutions(result, key_name)
+    record = next((r for r in later if r.resolved == seq), None) or report_actions.old_resolution(result, seq)
     if record is None:
         raise BadInput(f"packet {seq} has no resolution (resolved packets: 1-{later[-1].resolved})")
     out = console(None if sys.stdout.isatty() else 80)
@@ -965,8 +973,8 @@ def map_command(game_dir: Path, seq: int | None, out: Path, around: str | None, 
         raise BadInput(f"--out {out}: the picture must be .svg or .png")
     if hour is not None and battle is None:
         raise BadInput("--hour goes with --battle")
-    result = actions.load_game(game_dir)
-    records = actions.resolutions(result, key_name, seq)
+    result = game_actions.load_game(game_dir)
+    records = report_actions.resolutions(result, key_name, seq)
     if battle is not None:
         svg, zoom = draw_battle(result, records[-1] if records else None, None if battle == "first" else battle,
                                 hour), 1.0
@@ -992,8 +1000,8 @@ def claim_make(game_dir: Path, key_name: str | None, out: Path | None) -> None:
     from rsr.claims import make_claim
     from rsr.fileio import atomic_write
 
-    result = actions.load_game(game_dir)
-    key = actions.choose_key(result, key_name)
+    result = game_actions.load_game(game_dir)
+    key = game_actions.choose_key(result, key_name)
     text = make_claim(result, key, datetime.datetime.now(datetime.UTC))
     path = out or game_dir / "claims" / f"{len(result.packets):04d}-overdue.txt"
     atomic_write(path, text.encode(), root=None if out else game_dir)
@@ -1007,8 +1015,8 @@ def claim_check(game_dir: Path, claim_file: Path) -> None:
     """Check a claim against the game's log."""
     from rsr.claims import check_claim
 
-    result = actions.load_game(game_dir)
-    for line in check_claim(result, actions.read_text_file_limited(claim_file, 65536, "claim")):
+    result = game_actions.load_game(game_dir)
+    for line in check_claim(result, game_actions.read_text_file_limited(claim_file, 65536, "claim")):
         click.echo(line)
 
 
@@ -1023,7 +1031,7 @@ def odds_command(game_dir: Path, attacks: tuple[str, ...], key_name: str | None)
     from rsr.odds import odds_for_specs, parse_spec, table_lines
 
     specs = [parse_spec(text) for text in attacks]
-    result = actions.load_game(game_dir)
+    result = game_actions.load_game(game_dir)
     for index, table in enumerate(odds_for_specs(result.ruleset.id, _odds_state(result, key_name), specs)):
         if index:
             click.echo("")
@@ -1073,8 +1081,8 @@ def dice_show(game_dir: Path, seq: int) -> None:
     Each roll line gives n, sides, value and purpose; 'rsr dice roll' (or any other implementation of
     docs/protocol.md) fed with the three hex values reproduces every value.
     """
-    result = actions.load_game(game_dir)
-    record = next((r for r in result.passes if r.resolved == seq), None) or actions.old_resolution(result, seq)
+    result = game_actions.load_game(game_dir)
+    record = next((r for r in result.passes if r.resolved == seq), None) or report_actions.old_resolution(result, seq)
     if record is None:
         if seq >= len(result.packets):
             raise BadInput(f"the log has no packet {seq} (it holds 0..{len(result.packets) - 1})")

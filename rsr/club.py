@@ -1,7 +1,7 @@
 """``rsr verify GAME... | FOLDER``: many games checked at once, one game a process, on every core.
 
 A club's referee (or a player with many games) verifies a whole folder of games. Every game is checked
-exactly as ``rsr verify GAME`` checks one (rsr/actions.py ``verify_game``: the whole log replayed from the
+exactly as ``rsr verify GAME`` checks one (rsr/games.py ``verify_game``: the whole log replayed from the
 invitation, nothing trusted from a cache); the games are independent, so a pool of worker processes checks
 them side by side. Each game gives one line, in the order the games were named (a folder's games in name
 order), then one summary line. The exit status is 0 when every game verified, else the highest status of a
@@ -70,7 +70,7 @@ def games_named(paths: Iterable[Path]) -> list[Path]:
 
 def verify_one(game_dir: Path, dice: bool = False) -> GameVerdict:
     """``rsr verify`` of one game, its failure kept as a verdict instead of raised."""
-    from rsr.actions import verify_game
+    from rsr.games import verify_game
 
     try:
         result = verify_game(game_dir)

@@ -14,8 +14,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from rsr import actions, progress
+from rsr import games as game_actions
 from rsr import keys as keystore
+from rsr import orders as order_actions
+from rsr import progress
+from rsr import reports as report_actions
 from rsr.engine import Position, Request, dry_run
 from rsr.errors import BadInput
 from rsr.fileio import atomic_write
@@ -61,21 +64,21 @@ def bot_inputs(result: Replay, key: keystore.KeyPair, position: Position, waitin
     """A bot's whole packet: answers to every request of its side that comes before the next die.
 
     The bot is the ruleset's (its ``bot`` hook, rsr/rulesets/base.py). Sealed choices go through the same
-    orders layer as a person's (actions.seal_inputs), and a choice sealed earlier is unsealed from the
+    orders layer as a person's (order_actions.seal_inputs), and a choice sealed earlier is unsealed from the
     player's own store when the game asks for it.
     """
     inputs: list[dict[str, Any]] = []
     while waiting is not None and waiting.side == side:
-        unsealing = actions.unseal_input(result.game_id, waiting)
+        unsealing = order_actions.unseal_input(result.game_id, waiting)
         if unsealing is not None:
             answer = [unsealing]
         else:
-            answer = actions.unsealed_where_useless(result, position, side,
+            answer = order_actions.unsealed_where_useless(result, position, side,
                                                     result.ruleset.bot(position.state, waiting, boldness))
         if not answer:
             break
         inputs += answer
-        sealed = actions.seal_inputs(result.game_id, answer, keep=False)
+        sealed = order_actions.seal_inputs(result.game_id, answer, keep=False)
         run = dry_run(result.ruleset, position, side, len(result.packets), sealed)
         if run.stopped_at_die:
             break
@@ -99,12 +102,12 @@ def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCE
             echo(f"{player.name} ({player.side}) key {pair.fingerprint}")
 
     with player_home(alice.home):
-        alice.game_dir, invite = actions.new_game(alice.games, ruleset.id, scenario, alice.side, "alice",
+        alice.game_dir, invite = game_actions.new_game(alice.games, ruleset.id, scenario, alice.side, "alice",
                                                   "Alice", data_files=data_files)
     mailed = alice.mail(out, invite)
     echo(f"alice invites bob: {mailed}")
     with player_home(bob.home):
-        bob.game_dir, packet = actions.accept_game(mailed, bob.games, "bob", "Bob")
+        bob.game_dir, packet = game_actions.accept_game(mailed, bob.games, "bob", "Bob")
     mailed = bob.mail(out, packet)
     echo(f"bob accepts: {mailed}")
 
@@ -116,18 +119,18 @@ def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCE
     for _ in range(200):
         with player_home(receiver.home):
             assert receiver.game_dir is not None
-            actions.receive(receiver.game_dir, mailed, None)
-            result = actions.load_game(receiver.game_dir)
+            report_actions.receive(receiver.game_dir, mailed, None)
+            result = game_actions.load_game(receiver.game_dir)
             if result.passes and result.passes[-1].waiting is None:
                 echo(f"{receiver.name} receives the last reveal: the game is over and every die is public")
                 echo(progress.result_line(progress.game_result(result, result.position.state)))
                 break
-            key = actions.choose_key(result, None)
+            key = game_actions.choose_key(result, None)
             position, waiting, _ = position_for_author(result, key)
             inputs = bot_inputs(result, key, position, waiting, receiver.side, boldness[receiver.name])
             orders = out / "mail" / f"{len(result.packets):04d}-orders-{receiver.name}.yaml"
             atomic_write(orders, dump_yaml({"inputs": inputs}).encode())
-            packet = actions.submit(receiver.game_dir, actions.load_orders(orders), None)
+            packet = order_actions.submit(receiver.game_dir, order_actions.load_orders(orders), None)
         mailed = receiver.mail(out, packet)
         packets_sent += 1
         what = f"orders {orders.name}" if inputs else "its reveal and resolution only"
@@ -143,12 +146,12 @@ def run_demo(out: Path, echo: Callable[[str], None] = print, scenario: str = SCE
         shutil.copy(path, audit / "turns" / path.name)
     for game_dir in (alice.game_dir, bob.game_dir, audit):
         assert game_dir is not None
-        result = actions.verify_game(game_dir)  # the full check `rsr verify` makes
+        result = game_actions.verify_game(game_dir)  # the full check `rsr verify` makes
         rolls = sum(len(r.rolls) for r in result.passes)
         echo(f"verified {game_dir}: {len(result.packets)} packets, {rolls} dice")
     echo(f"{packets_sent} packets were mailed")
     echo(f"reports: {alice.game_dir / 'reports'} and {bob.game_dir / 'reports'}")
-    status = actions.load_game(alice.game_dir)
+    status = game_actions.load_game(alice.game_dir)
     echo("final position:")
     for line in status.ruleset.describe(status.position.state):
         echo("  " + line)

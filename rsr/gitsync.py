@@ -24,7 +24,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rsr import actions
+from rsr import games as game_actions
+from rsr import reports as report_actions
 from rsr.errors import BadInput, RulesError, VerificationError, printable
 from rsr.fileio import atomic_write, game_locked, read_limited
 from rsr.gamedir import conflict, load_log, log_keys
@@ -397,7 +398,7 @@ def check_game(repo: Path, game_dir: Path, changes: list[Change], ref: str,
                key_name: str | None) -> tuple[list[Packet], Replay, Replay]:
     """New packets of one game: they extend its log, verify and (where this player holds a key) apply
     under the rules with this player's reveal, as ``rsr receive`` requires; else nothing is merged."""
-    before = actions.load_game(game_dir)
+    before = game_actions.load_game(game_dir)
     incoming = check_remote(game_dir, blob_packets(repo, game_dir, changes, ref), ref)
     after = before
     if incoming:
@@ -407,7 +408,7 @@ def check_game(repo: Path, game_dir: Path, changes: list[Change], ref: str,
                                     f"{expect} packets; nothing was merged")
         try:  # every new packet verifies and obeys the rules before anything is merged
             after = extend(before, incoming)
-            resolver = actions.own_key(after, key_name)
+            resolver = game_actions.own_key(after, key_name)
             if resolver is not None and my_side(after, resolver) == after.next_author():
                 pending_pass(after, resolver)
             else:
@@ -504,8 +505,8 @@ def pull_game(game_dir: Path, key_name: str | None) -> Pulled:
     with game_locked(game_dir):
         incoming, after, _ = checked_merge(repo, game_dir, ref, key_name)
         if incoming:
-            actions.remember(after)
-        reports = actions.write_reports(game_dir, key_name, after)
+            game_actions.remember(after)
+        reports = report_actions.write_reports(game_dir, key_name, after)
     return Pulled(list(incoming), reports, ref)
 
 

@@ -49,13 +49,13 @@ def turn_line(game_dir: Path) -> tuple[str, str | None]:
 
 
 def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> list[str]:
-    from rsr import mail
+    from rsr.mail import read as mail_read
 
     dirs = game_dirs(folder)
     skipped: list[str] = list(getattr(messages, "skipped", []))
     blocks: list[Armored] = []
     if messages is not None:
-        blocks = mail.mailbox_blocks(messages, skipped)
+        blocks = mail_read.mailbox_blocks(messages, skipped)
     lines = []
     known_games = set()
     for game_dir in dirs:
@@ -86,7 +86,7 @@ def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> li
             extra.append(f"cannot check: {exc}")
         lines.append(line + ("  " + "; ".join(extra) if extra else ""))
     if messages is not None:
-        for packet, sender, _ in mail.invitations(messages):
+        for packet, sender, _ in mail_read.invitations(messages):
             if packet.game in known_games:
                 continue
             invite = packet.payload["invite"]

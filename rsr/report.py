@@ -507,7 +507,7 @@ def write_replay_pages(game_dir: Path, key_of: Callable[[Replay], Any], out: Pat
 
     def mine(result: Replay) -> bool:
         if not key:
-            try:  # (as actions.resolutions: a third party without a key of this game sees the log's passes)
+            try:  # (as reports.resolutions: a third party without a key of this game sees the log's passes)
                 pair = key_of(result)
                 key.append(pair if my_side(result, pair) == result.side_for_seq(len(packets)) else None)
             except BadInput:

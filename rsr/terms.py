@@ -42,8 +42,8 @@ def read_invitation(source: Path | str) -> Packet:
     """The invitation in a file, an email, a game directory holding it, or ``-`` (stdin), checked as
     ``rsr accept`` checks it before answering (replayed alone: ruleset, scenario hash, transcription), with
     nothing signed or written. For ``rsr accept --preview`` and ``rsr data diff``."""
-    from rsr.actions import read_packet_text
     from rsr.errors import BadInput
+    from rsr.games import read_packet_text
     from rsr.log import replay
     from rsr.packet import read_packets
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr.cli import main
 from tests.support.played import played_game
 
@@ -124,7 +124,7 @@ def test_the_console_check_can_fail(browser: str, tmp_path: Path) -> None:
 
 def test_html_report_in_a_browser(browser: str, tmp_path: Path) -> None:
     game_dir = played_game("red-sun-rising")
-    result = actions.load_game(game_dir, cache=False)
+    result = game_actions.load_game(game_dir, cache=False)
     record = max(result.passes, key=lambda r: sum(e.kind == "combat" for e in r.events))
     attacks = sum(e.kind == "combat" for e in record.events)
     page = tmp_path / "report.html"

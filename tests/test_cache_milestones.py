@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions, cache
+from rsr import cache
+from rsr import games as game_actions
+from rsr import reports as report_actions
 from rsr.cli import main
 from rsr.demo import run_demo
 from rsr.gamedir import load_log
@@ -32,7 +34,7 @@ def test_old_packets_come_from_the_milestone_before_them(july_game: Path, monkey
     kept = sorted(p.name.split("-")[0] for p in (home.root / packets[0].game).glob("*.pickle"))
     assert f"{cache.MILESTONE:06d}" in kept and f"{2 * cache.MILESTONE:06d}" in kept
     monkeypatch.setattr(cache, "_REPLAYS", {})  # (as in a new process)
-    result = actions.load_game(july_game)
+    result = game_actions.load_game(july_game)
     assert not result.complete and result.passes[0].resolver > 3 * cache.MILESTONE
     started: list[int] = []
     real_replay = cache.replay
@@ -44,7 +46,7 @@ def test_old_packets_come_from_the_milestone_before_them(july_game: Path, monkey
 
     monkeypatch.setattr(cache, "replay", spy)
     for seq in (5, cache.MILESTONE - 1, cache.MILESTONE + 3, 2 * cache.MILESTONE - 2):
-        mine = actions.resolutions(result, None, seq)
+        mine = report_actions.resolutions(result, None, seq)
         assert len(mine) == 1
         record, truth = mine[0], full[seq]
         assert (record.resolved, record.resolver, record.state_hash) == (truth.resolved, truth.resolver,
@@ -93,14 +95,14 @@ def test_the_email_of_a_packet_from_a_checkpoint_is_the_one_a_full_replay_writes
         july_game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``rsr mail`` (and ``submit --mail``) take the game from the home's checkpoints and the report of the
     pass the packet resolves from the milestone before it (issue 24 target 1), with the same words."""
-    from rsr import mail
+    from rsr.mail import send as mail_send
 
     monkeypatch.setattr(cache, "MILESTONE", 16)
     monkeypatch.setenv("RSR_HOME", str(tmp_path / "mail-home"))
     packets = load_log(july_game)
     full = replay(packets)
     seqs = (len(packets) - 1, len(packets) - 2, 2 * cache.MILESTONE + 3, 5)
-    want = {seq: mail.last_report(full, packets[seq]) for seq in seqs}
+    want = {seq: mail_send.last_report(full, packets[seq]) for seq in seqs}
     assert all(want[seq] is not None for seq in seqs)
     cache.HomeCheckpoints().load(july_game)  # the first command: replays all, keeps the milestones and the newest
     started: list[int] = []
@@ -115,7 +117,7 @@ def test_the_email_of_a_packet_from_a_checkpoint_is_the_one_a_full_replay_writes
         monkeypatch.setattr(cache, "_REPLAYS", {})  # (as in a new process)
         started.clear()
         monkeypatch.setattr(cache, "replay", spy)
-        message = mail.packet_message(july_game, packets[seq], None, None)
+        message = mail_send.packet_message(july_game, packets[seq], None, None)
         monkeypatch.setattr(cache, "replay", real_replay)
         # from the newest checkpoint, then (an older packet) from the milestone before it: from the invitation
         # only before the first milestone

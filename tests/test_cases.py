@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from rsr.cases import collect, run_case
 from rsr.cli import main
+from rsr.events import event_kinds
 
 CASES = Path(__file__).parent / "cases"
 ALL = collect([CASES])
@@ -16,8 +17,11 @@ ALL = collect([CASES])
 
 @pytest.mark.parametrize("path, spec", ALL, ids=[f"{p.parent.name}/{s['id']}" for p, s in ALL])
 def test_case(path: Path, spec: dict) -> None:
-    problems = run_case(path, spec)
+    kinds: list[str] = []
+    problems = run_case(path, spec, kinds)
     assert not problems, "\n".join(problems)
+    undeclared = sorted(set(kinds) - set(event_kinds(spec["ruleset"])))
+    assert not undeclared, f"event kinds not in the catalogue of {spec['ruleset']} (rsr/events.py): {undeclared}"
 
 
 def test_case_run_command_reports_each_case(tmp_path: Path) -> None:

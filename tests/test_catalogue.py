@@ -89,7 +89,8 @@ def test_scenarios_loads_no_rules_schemas_or_yaml_once_kept(rsr_home: Path) -> N
     probe = ("import sys\nfrom rsr.cli import main\n"
              "try:\n    main(['scenarios'])\nexcept SystemExit:\n    pass\n"
              "heavy = [m for m in sys.modules if m.split('.')[0] in ('yaml', 'jsonschema', 'rich', 'cryptography')"
-             " or m.startswith('rsr.rulesets.') or m in ('rsr.scenario', 'rsr.schemas', 'rsr.actions')]\n"
+             " or m.startswith('rsr.rulesets.')"
+             " or m in ('rsr.scenario', 'rsr.schemas', 'rsr.games', 'rsr.orders', 'rsr.reports')]\n"
              "print('HEAVY', heavy)\n")
     env = dict(os.environ, RSR_HOME=str(rsr_home))
     runs = [subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)

@@ -376,15 +376,15 @@ def test_true_is_not_a_number_in_a_policy() -> None:
 def test_dice_show_tells_the_truth_once_the_home_holds_a_checkpoint(tmp_path: Path) -> None:
     """Issue 20 section 7: with a checkpoint in the rsr home, 'rsr dice show GAME SEQ' said an early packet
     'came after the last die' or was 'not public yet'. It now replays from the start when it must."""
-    from rsr import actions
+    from rsr import games as game_actions
 
     game_dir, keys = start(tmp_path, 2, rounds=8)
     result = play_to_end(game_dir, keys)
     from rsr import cache
 
-    actions.remember(gamelog.replay(gamedir.load_log(game_dir)))
+    game_actions.remember(gamelog.replay(gamedir.load_log(game_dir)))
     cache._REPLAYS.clear()  # (as in a new process)
-    assert not actions.load_game(game_dir).complete  # the checkpoint is used
+    assert not game_actions.load_game(game_dir).complete  # the checkpoint is used
     cache._REPLAYS.clear()
     first = next(r for r in result.passes if r.rolls)
     out = CliRunner().invoke(main, ["dice", "show", str(game_dir), str(first.resolved)])

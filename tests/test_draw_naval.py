@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr.cli import main
 from rsr.demo import run_demo
 from rsr.draw import draw_position
@@ -42,7 +42,7 @@ def battle_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Ev
 
 
 def _naval_pass(game_dir: Path) -> tuple[object, object]:
-    result = actions.load_game(game_dir, cache=False)
+    result = game_actions.load_game(game_dir, cache=False)
     record = next(r for r in result.passes if any(e.kind == "naval-move" for e in r.events))
     return result, record
 
@@ -157,7 +157,7 @@ def test_naval_flag_refused_without_a_naval_game(tmp_path: Path) -> None:
 
 def test_battle_display_every_hour(battle_game: tuple[Path, list[Event]], tmp_path: Path) -> None:
     game_dir, events = battle_game
-    result = actions.load_game(game_dir, cache=False)
+    result = game_actions.load_game(game_dir, cache=False)
     record = next(r for r in result.passes if battles_in(r.events))
     battle = battles_in(record.events)[0]
     assert record.position is not None
@@ -206,7 +206,7 @@ def test_battle_display_every_hour(battle_game: tuple[Path, list[Event]], tmp_pa
 
 def test_battle_display_bad_input(battle_game: tuple[Path, list[Event]], tmp_path: Path) -> None:
     game_dir, _ = battle_game
-    result = actions.load_game(game_dir, cache=False)
+    result = game_actions.load_game(game_dir, cache=False)
     record = next(r for r in result.passes if battles_in(r.events))
     runner = CliRunner()
     out = tmp_path / "x.svg"

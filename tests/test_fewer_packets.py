@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr import keys as keystore
+from rsr import orders as order_actions
+from rsr import reports as report_actions
 from rsr.demo import player_home, run_demo
 from rsr.engine import Position, Request, dry_run
-from rsr.log import position_for_author
+from rsr.log import Replay, position_for_author
 from rsr.rulesets.red_sun_rising import combat
 from rsr.rulesets.red_sun_rising.state import RsrState
 
@@ -29,7 +31,7 @@ def _turns_of(game_dir: Path) -> list[str]:
 
 def _packets_per_turn(game_dir: Path) -> dict[int, int]:
     """Packets after the acceptance, counted for the game turn of the position each was written against."""
-    result = actions.load_game(game_dir, cache=False)
+    result = game_actions.load_game(game_dir, cache=False)
     counts: dict[int, int] = {}
     for record in result.passes:  # the pass resolving packet n is recorded by packet n + 1
         turn = int(getattr(record.after.state, "turn", 0)) if record.resolved >= 1 else 0
@@ -51,7 +53,7 @@ def test_a_turn_by_mail_with_default_policies(tmp_path: Path, ruleset: str, scen
 def test_later_assault_rounds_repeat_by_policy_in_one_packet(tmp_path: Path) -> None:
     """RSR 4.24, 11.25: the Russian player declares round 1 once; rounds 2 and 3 follow in the same pass."""
     alice = run_demo(tmp_path / "demo", echo=lambda _: None, scenario="liaoyang-1904")
-    result = actions.load_game(alice, cache=False)
+    result = game_actions.load_game(alice, cache=False)
     events = [e for record in result.passes for e in record.events]
     declared = [e for e in events if e.kind == "policy" and "by policy later-rounds" in e.text]
     rounds = [e for e in events if e.kind == "round"]
@@ -101,16 +103,16 @@ def test_repeat_drops_an_attack_whose_odds_fell() -> None:
     assert [a["attackers"] for a in repeated] == [["jp-2"]]
 
 
-def _japan_at(tmp: Path, kind: str) -> tuple[actions.Replay, Position, Request]:
+def _japan_at(tmp: Path, kind: str) -> tuple[Replay, Position, Request]:
     """Japan's own view of july-1939-contact after the acceptance, run forward (no dice) to the request of
     ``kind``; both players' keys in one home (hot-seat)."""
     with player_home(tmp / "home"):
         keystore.new_key("alice")
         keystore.new_key("bob")
-        game_dir, invite = actions.new_game(tmp / "a", "red-star", "july-1939-contact", "japan", "alice", "Alice")
-        bob_dir, accept = actions.accept_game(game_dir / "turns" / invite.file_name(), tmp / "b", "bob", "Bob")
-        actions.receive(game_dir, bob_dir / "turns" / accept.file_name(), "alice")
-        result = actions.load_game(game_dir)
+        game_dir, invite = game_actions.new_game(tmp / "a", "red-star", "july-1939-contact", "japan", "alice", "Alice")
+        bob_dir, accept = game_actions.accept_game(game_dir / "turns" / invite.file_name(), tmp / "b", "bob", "Bob")
+        report_actions.receive(game_dir, bob_dir / "turns" / accept.file_name(), "alice")
+        result = game_actions.load_game(game_dir)
         position, waiting, _ = position_for_author(result, keystore.load_key("alice"))
     ruleset = result.ruleset
     seq = len(result.packets)
@@ -129,13 +131,13 @@ def test_a_seal_is_offered_only_where_it_hides_something(tmp_path: Path) -> None
     result, position, waiting = _japan_at(tmp_path, "attack-choices")
     item = {"request": waiting.id, "answer": waiting.template, "seal": True}
     # the defender's choices come from his standing policy (auto, the default): public and fixed already
-    assert not actions.seal_hides_anything(result, position, "japan", item)
-    assert actions.unsealed_where_useless(result, position, "japan", [item]) == [
+    assert not order_actions.seal_hides_anything(result, position, "japan", item)
+    assert order_actions.unsealed_where_useless(result, position, "japan", [item]) == [
         {"request": waiting.id, "answer": waiting.template}]
     # the defender asks to be asked: now the seal keeps the attacker's choices from him
     position.policies["soviet"]["defence-choices"] = "ask"
-    assert actions.seal_hides_anything(result, position, "japan", item)
-    assert actions.unsealed_where_useless(result, position, "japan", [item]) == [item]
+    assert order_actions.seal_hides_anything(result, position, "japan", item)
+    assert order_actions.unsealed_where_useless(result, position, "japan", [item]) == [item]
 
 
 def test_combats_planned_with_the_fire_are_declared_as_far_as_they_still_can_be(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 from click.shell_completion import BashComplete
 from click.testing import CliRunner, Result
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr.cli import main
 from rsr.errors import BadInput
 from rsr.packet import read_packets
@@ -97,7 +97,7 @@ def test_completion_offers_game_directories(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_option_values_keep_their_yaml_types() -> None:
-    parsed = actions.parse_rule_options(["turns=3", "ratio=1.5", "fog=true", "mode=strict", "code='3'",
+    parsed = game_actions.parse_rule_options(["turns=3", "ratio=1.5", "fog=true", "mode=strict", "code='3'",
                                          "label=no", "neg=-2"])
     assert parsed == {"turns": 3, "ratio": 1.5, "fog": True, "mode": "strict", "code": "3", "label": "no",
                       "neg": -2}
@@ -110,12 +110,12 @@ def test_option_values_keep_their_yaml_types() -> None:
 ])
 def test_bad_options_are_refused(item: str, message: str) -> None:
     with pytest.raises(BadInput, match=message):
-        actions.parse_rule_options([item])
+        game_actions.parse_rule_options([item])
 
 
 def test_an_option_given_twice_is_refused() -> None:
     with pytest.raises(BadInput, match="twice"):
-        actions.parse_rule_options(["a=1", "a=2"])
+        game_actions.parse_rule_options(["a=1", "a=2"])
 
 
 @pytest.fixture
@@ -135,7 +135,7 @@ def duel_everywhere(duel_registered: None, monkeypatch: pytest.MonkeyPatch) -> l
             return super().initial_state(scenario, options)
 
     monkeypatch.setitem(REGISTRY, "duel", OptionDuel)
-    monkeypatch.setattr(actions, "load_scenario", lambda rs, name: duel_scenario())
+    monkeypatch.setattr(game_actions, "load_scenario", lambda rs, name: duel_scenario())
     return seen
 
 

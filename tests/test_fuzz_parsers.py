@@ -26,7 +26,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rsr import actions, cases, scenario, yamlio
+from rsr import cases, scenario, yamlio
+from rsr import orders as order_actions
 from rsr.canonical import strict_loads
 from rsr.cli import main
 from rsr.data import scenarios_dir
@@ -285,11 +286,11 @@ def orders_check(games: dict[str, tuple[BaseGame, BaseGame]], folder: Path) -> C
         game = games[rulesets[which % 2]][0]
         path = folder / "orders.yaml"
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
-        orders = actions.read_orders(path)
+        orders = order_actions.read_orders(path)
         result = game.result
         assert result is not None
         author = game.keys[result.next_author()]
-        actions.check_all_orders(result, author, orders.inputs)
+        order_actions.check_all_orders(result, author, orders.inputs)
 
     return check
 
@@ -323,7 +324,7 @@ def test_orders_with_a_generated_answer_never_crash(games: dict[str, tuple[BaseG
         _, waiting, _ = position_for_author(result, key)
         if waiting is None:
             return
-        actions.check_all_orders(result, key, [{"request": waiting.id, "answer": answer}])
+        order_actions.check_all_orders(result, key, [{"request": waiting.id, "answer": answer}])
 
     run_property(st.tuples(st.integers(0, 1), JSON_VALUES), check, QUICK * 2)
 

@@ -30,8 +30,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr import keys as keystore
+from rsr import orders as order_actions
+from rsr import reports as report_actions
 from rsr.cli import main
 from rsr.demo import bot_inputs, player_home
 from rsr.gamedir import load_log
@@ -61,14 +63,14 @@ class Setup:
 
 def _step(game_dir: Path, mail: Path, name: str) -> Path:
     """One player's turn in his own home: orders from the bot, checked, signed; returns the mailed packet."""
-    result = actions.load_game(game_dir)
-    key = actions.choose_key(result, None)
+    result = game_actions.load_game(game_dir)
+    key = game_actions.choose_key(result, None)
     position, waiting, _ = position_for_author(result, key)
     side = result.next_author()
     inputs = bot_inputs(result, key, position, waiting, side, "1-1")
     orders = mail / f"{len(result.packets):04d}-orders-{name}.yaml"
     orders.write_text(dump_yaml({"inputs": inputs}))
-    packet = actions.submit(game_dir, actions.load_orders(orders), None)
+    packet = order_actions.submit(game_dir, order_actions.load_orders(orders), None)
     path = mail / f"{packet.seq:04d}-{name}.rsr"
     path.write_text(packet.armored())
     return path
@@ -89,22 +91,23 @@ def make_setup(root: Path) -> Setup:
         with player_home(home):
             keystore.new_key(name)
     with player_home(homes["alice"]):
-        game_a, invite = actions.new_game(root / "alice", "red-star", "july-1939-contact", "japan", "alice", "Alice")
+        game_a, invite = game_actions.new_game(root / "alice", "red-star", "july-1939-contact", "japan", "alice",
+                                               "Alice")
     (mail / "0000.rsr").write_text(invite.armored())
     with player_home(homes["bob"]):
-        game_b, accept = actions.accept_game(mail / "0000.rsr", root / "bob", "bob", "Bob")
+        game_b, accept = game_actions.accept_game(mail / "0000.rsr", root / "bob", "bob", "Bob")
     (mail / "0001.rsr").write_text(accept.armored())
     with player_home(homes["alice"]):
-        actions.receive(game_a, mail / "0001.rsr", None)
+        report_actions.receive(game_a, mail / "0001.rsr", None)
         sent = _step(game_a, mail, "alice")
     with player_home(homes["bob"]):
-        actions.receive(game_b, sent, None)
+        report_actions.receive(game_b, sent, None)
         sent = _step(game_b, mail, "bob")
     receive = _snapshot(game_a, homes["alice"], sent, root / "snap-receive", 3)
     with player_home(homes["alice"]):
-        actions.receive(game_a, sent, None)
-        result = actions.load_game(game_a)
-        key = actions.choose_key(result, None)
+        report_actions.receive(game_a, sent, None)
+        result = game_actions.load_game(game_a)
+        key = game_actions.choose_key(result, None)
         position, waiting, _ = position_for_author(result, key)
         inputs = bot_inputs(result, key, position, waiting, "japan", "1-1")
     orders = mail / "0004-orders-alice.yaml"
@@ -251,9 +254,9 @@ def test_submit_killed_after_the_journal_is_put_back_by_receive(setup: Setup, tm
     def killed(*_: object, **__: object) -> None:
         raise KeyboardInterrupt("killed")
 
-    monkeypatch.setattr(actions, "write_packets", killed)
+    monkeypatch.setattr(order_actions, "write_packets", killed)
     with player_home(trial.home), pytest.raises(KeyboardInterrupt):
-        actions.submit(trial.game_dir, actions.load_orders(trial.argument), None)
+        order_actions.submit(trial.game_dir, order_actions.load_orders(trial.argument), None)
     monkeypatch.undo()
     assert not turn_at(trial, trial.seq) and journal_entry(trial, setup.game_id, trial.seq).exists()
     assert check_submit_trial(trial, setup.game_id) == "journal only (put back by receive)"

@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions, mail
+from rsr import games as game_actions
 from rsr import keys as keystore
 from rsr.cli import main
 from rsr.errors import VerificationError
 from rsr.gamedir import load_log, sort_packets
 from rsr.log import build_packet, replay
+from rsr.mail import read as mail_read
+from rsr.mail import send as mail_send
 from rsr.packet import Packet
 from tests.support.games import duel_game
 
@@ -81,7 +83,7 @@ def test_every_packet_is_found_in_quoted_html_and_forwarded_mail(tmp_path: Path)
     game_dir, _ = duel_game(tmp_path / "a", INPUTS, 6)
     log = load_log(game_dir)
     keystore.new_key("other")
-    _, other = actions.new_game(tmp_path / "b", "red-sun-rising", "liaoyang-1904", "russia", "other", "O")
+    _, other = game_actions.new_game(tmp_path / "b", "red-sun-rising", "liaoyang-1904", "russia", "other", "O")
     messages = [
         plain(f"Here is 3, and your 2 below.\n\n{log[3].armored()}\nOn Monday you wrote:\n{quoted(log[2])}\n"),
         html_only(log[4]),
@@ -90,7 +92,7 @@ def test_every_packet_is_found_in_quoted_html_and_forwarded_mail(tmp_path: Path)
         plain("another game of mine:\n" + other.armored()),       # not this game
         plain("lunch?"),
     ]
-    found = sort_packets([b for raw in messages for b in mail.blocks_of(raw)], load_log(copy_of(
+    found = sort_packets([b for raw in messages for b in mail_read.blocks_of(raw)], load_log(copy_of(
         game_dir, tmp_path, 2)))
     assert [p.seq for p in found.new] == [2, 3, 4, 5]
     assert found.known == 0 and not found.conflicting and not found.after_gap
@@ -112,7 +114,7 @@ def test_a_missing_packet_leaves_the_later_ones_waiting(tmp_path: Path) -> None:
     game_dir, _ = duel_game(tmp_path, INPUTS, 6)
     log = load_log(game_dir)
     mine = copy_of(game_dir, tmp_path, 2)
-    got = mail.receive_from_mailbox(mine, [plain(log[2].armored()), plain(log[4].armored())], None)
+    got = mail_read.receive_from_mailbox(mine, [plain(log[2].armored()), plain(log[4].armored())], None)
     assert [p.seq for p in got.new] == [2]
     assert got.found.after_gap == [4]
     assert len(load_log(mine)) == 3
@@ -125,7 +127,7 @@ def test_a_second_packet_for_one_seq_by_one_key_is_an_equivocation(tmp_path: Pat
     assert twin.seq == 2 and twin.payload_bytes != log[2].payload_bytes
     mine = copy_of(game_dir, tmp_path, 4)
     with pytest.raises(VerificationError, match="both signed by attacker"):
-        mail.receive_from_mailbox(mine, [plain(log[3].armored() + twin.armored())], None)
+        mail_read.receive_from_mailbox(mine, [plain(log[3].armored() + twin.armored())], None)
     assert (mine / "disputes" / "0002-attacker.txt").exists()
     assert len(load_log(mine)) == 4
 
@@ -134,22 +136,22 @@ def test_a_damaged_block_does_not_hide_the_others(tmp_path: Path) -> None:
     game_dir, _ = duel_game(tmp_path, INPUTS, 4)
     log = load_log(game_dir)
     broken = log[2].armored().replace("-----END RSR PACKET-----", "")
-    blocks = mail.blocks_of(plain(broken + "\n" + log[3].armored()))
+    blocks = mail_read.blocks_of(plain(broken + "\n" + log[3].armored()))
     assert len(blocks) == 1
     forged = log[3].armored().splitlines()
     forged[5] = forged[5][:-4] + ("AAAA" if not forged[5].endswith("AAAA") else "BBBB")
-    found = sort_packets(mail.blocks_of(plain("\n".join(forged))), load_log(copy_of(game_dir, tmp_path, 3)))
+    found = sort_packets(mail_read.blocks_of(plain("\n".join(forged))), load_log(copy_of(game_dir, tmp_path, 3)))
     assert found.unverified == 1 and not found.new
 
 
 def test_html_text_keeps_lines_and_entities() -> None:
-    assert mail.html_text("<p>a&gt;b</p><div>c<br/>d</div><script>x</script>") == "a>b\nc\nd\n"
+    assert mail_read.html_text("<p>a&gt;b</p><div>c<br/>d</div><script>x</script>") == "a>b\nc\nd\n"
 
 
 def test_the_message_written_for_a_packet(tmp_path: Path) -> None:
     game_dir, _ = duel_game(tmp_path, INPUTS, 4)
     log = load_log(game_dir)
-    message = mail.packet_message(game_dir, log[3], "Ann <a@example.test>", "d@example.test")
+    message = mail_send.packet_message(game_dir, log[3], "Ann <a@example.test>", "d@example.test")
     assert message["Subject"].startswith(f"[rsr] game {log[3].game[:8]} packet 3 (defender) turn")
     assert message["X-Rsr-Packet"] == "3 defender"
     body = message.get_body(preferencelist=("plain",))
@@ -161,7 +163,7 @@ def test_the_message_written_for_a_packet(tmp_path: Path) -> None:
     raw = message.as_bytes()
     assert b"\r\n" in raw and base64.b64encode(log[3].armored().encode())[:40] in raw.replace(b"\r\n", b"")
     # and it reads back as the same packet
-    found = sort_packets(mail.blocks_of(raw), load_log(copy_of(game_dir, tmp_path, 3)))
+    found = sort_packets(mail_read.blocks_of(raw), load_log(copy_of(game_dir, tmp_path, 3)))
     assert [p.payload_bytes for p in found.new] == [log[3].payload_bytes]
 
 
@@ -173,7 +175,7 @@ def test_html_pre_blocks_keep_their_line_ends(tmp_path: Path) -> None:
     message.set_content("<html><body><p>Reply</p><blockquote><pre class='moz-quote-pre'>"
                         + log[2].armored().replace(">", "&gt;") + "</pre></blockquote></body></html>",
                         subtype="html", cte="quoted-printable")
-    found = sort_packets(mail.blocks_of(message.as_bytes()), load_log(copy_of(game_dir, tmp_path, 2)))
+    found = sort_packets(mail_read.blocks_of(message.as_bytes()), load_log(copy_of(game_dir, tmp_path, 2)))
     assert [p.seq for p in found.new] == [2]
 
 
@@ -186,7 +188,7 @@ def test_a_packet_by_the_other_side_at_a_taken_seq_is_named_clearly(tmp_path: Pa
     other = sign_payload(payload, keys["defender"])
     mine = copy_of(game_dir, tmp_path, 4)
     with pytest.raises(VerificationError, match="one by attacker, one by defender; seq 2 is attacker's to write"):
-        mail.receive_from_mailbox(mine, [plain(other.armored())], None)
+        mail_read.receive_from_mailbox(mine, [plain(other.armored())], None)
     assert not (mine / "disputes").exists()
 
 
@@ -194,7 +196,7 @@ def test_a_saved_message_is_received_and_accepted_as_a_file(tmp_path: Path) -> N
     game_dir, _ = duel_game(tmp_path, INPUTS, 4)
     log = load_log(game_dir)
     eml = tmp_path / "saved.eml"
-    eml.write_bytes(mail.packet_message(game_dir, log[3], "a@example.test", "d@example.test").as_bytes())
+    eml.write_bytes(mail_send.packet_message(game_dir, log[3], "a@example.test", "d@example.test").as_bytes())
     mine = copy_of(game_dir, tmp_path, 3)
     out = CliRunner().invoke(main, ["receive", str(mine), str(eml)])
     assert out.exit_code == 0 and "received packet 3 (defender)" in out.output

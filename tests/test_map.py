@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr.cli import main
 from rsr.draw import draw_position
 from rsr.draw.hexmap import crop_hexes
@@ -54,7 +54,7 @@ def _svg(runner: CliRunner, game_dir: Path, seq: int, tmp_path: Path, *extra: st
 @pytest.mark.parametrize("ruleset_id", ["red-sun-rising", "red-star"])
 def test_every_packet_map_shows_its_attacks_moves_and_counters(ruleset_id: str, tmp_path: Path) -> None:
     game_dir = played_game(ruleset_id)
-    result = actions.load_game(game_dir, cache=False)  # every pass of the game
+    result = game_actions.load_game(game_dir, cache=False)  # every pass of the game
     attacks = 0
     middle = result.passes[len(result.passes) // 2]
     assert _svg(CliRunner(), game_dir, middle.resolved, tmp_path) == draw_position(result, middle)[0]
@@ -81,7 +81,7 @@ def test_every_packet_map_shows_its_attacks_moves_and_counters(ruleset_id: str, 
 
 def test_crop_around_a_hex_and_the_whole_map(tmp_path: Path) -> None:
     game_dir = played_game("red-sun-rising")
-    result = actions.load_game(game_dir, cache=False)
+    result = game_actions.load_game(game_dir, cache=False)
     record = result.passes[0]
     _, scene = draw_position(result, record)
     near = crop_hexes(scene, "1908", 1)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr import keys as keystore
 from rsr.cli import main
 from rsr.demo import run_demo
@@ -70,7 +70,7 @@ def test_fire_missions_are_arrows_from_every_firing_hex() -> None:
 
 def test_bombardment_drawn_and_listed_through_the_command_line(tmp_path: Path) -> None:
     game = _game("july-1939-artillery")
-    result = actions.load_game(game, cache=False)
+    result = game_actions.load_game(game, cache=False)
     fired = [r for r in result.passes if any(e.kind == "fire-mission" and e.data.get("die") for e in r.events)]
     assert fired, "the artillery demo bombards"
     record = fired[0]
@@ -106,7 +106,7 @@ def test_red_star_map_without_contact_is_cropped_by_default(tmp_path: Path) -> N
     game = _short_game("july-1939", 6)
     whole = CliRunner().invoke(main, ["map", str(game), "1", "--whole", "--out", str(tmp_path / "w.svg")])
     assert whole.exit_code == 0, whole.output
-    result = actions.load_game(game, cache=False)
+    result = game_actions.load_game(game, cache=False)
     quiet = [r for r in result.passes if not draw_position(result, r)[1].arrows]
     assert result.passes[0] in quiet  # the first packet: nothing moved yet, no two enemies in contact
     for record in quiet:
@@ -122,7 +122,7 @@ def test_red_star_map_without_contact_is_cropped_by_default(tmp_path: Path) -> N
 
 def test_packet_with_no_action_and_no_contact_shows_the_nearest_enemies() -> None:
     game = _game("july-1939-artillery")
-    result = actions.load_game(game, cache=False)
+    result = game_actions.load_game(game, cache=False)
     record = result.passes[0]
     _, scene = draw_position(result, record)
     japanese = next(pics for pics in scene.stacks.values() if pics[0].side == "japan")
@@ -154,7 +154,7 @@ def test_html_report_map_is_full_width_and_enlarges_on_click(tmp_path: Path) -> 
 
 def test_interdiction_marker_is_tagged_on_its_hex() -> None:
     game = _game("july-1939-artillery")
-    result = actions.load_game(game, cache=False)
+    result = game_actions.load_game(game, cache=False)
     record = result.passes[1]
     state = copy.deepcopy(record.position.state)
     state.interdiction = {"japan": {"4412": 7}, "soviet": {"4409": 3}}  # side -> hex -> factors

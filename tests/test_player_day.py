@@ -248,7 +248,7 @@ def test_status_and_final_report_name_the_winner(sample: Sample, tmp_path: Path,
     assert "the game is over: japan wins (marginal victory, test verdict)" in out.output
     shown = rsr(sample.home("alice"), "report", str(game), "--format", "md")
     assert "## Result" in shown.output and "Japan wins (marginal victory, test verdict)" in shown.output
-    from rsr.actions import write_reports
+    from rsr.reports import write_reports
 
     last = write_reports(game, None)[-1]
     assert "Japan wins (marginal victory, test verdict)" in last.read_text()

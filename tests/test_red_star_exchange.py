@@ -2,7 +2,7 @@
 
 Both keys on one machine (hot-seat). The ruleset's own bot writes every input; a choice the
 bot marks ``seal: true`` is sealed with a fresh salt and unsealed from this test's store when the game asks
-for it (the orders layer does the same from the player's home, rsr/actions.py). The turn has movement,
+for it (the orders layer does the same from the player's home, rsr/orders.py). The turn has movement,
 hasty attacks, prepared combats with sealed lead units and armor protection (RS/RS 6.21, 6.22) and a
 Japanese night attack (RS/RS 6.9); the whole log then verifies with ``rsr verify``.
 """

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions
+from rsr import games as game_actions
+from rsr import reports as report_actions
 from rsr.cli import main
 from rsr.report import build_report, report_markdown, report_text, victory_lines
 from rsr.rulesets.base import BaseRuleset
@@ -31,7 +32,7 @@ def flat(text: str) -> str:
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_markdown_and_text_say_every_die_move_loss_and_fit_80_columns(ruleset_id: str) -> None:
     game_dir = played_game(ruleset_id)
-    result = actions.load_game(game_dir, cache=False)
+    result = game_actions.load_game(game_dir, cache=False)
     seen_modified = False
     for record in result.passes:
         report = build_report(result, record)
@@ -86,7 +87,7 @@ def _one_page(game_dir: Path, seq: int, tmp_path: Path) -> str:
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_html_report_is_self_contained_with_map_and_dice_table(ruleset_id: str, tmp_path: Path) -> None:
     game_dir = played_game(ruleset_id)
-    result = actions.load_game(game_dir, cache=False)
+    result = game_actions.load_game(game_dir, cache=False)
     record = max(result.passes, key=lambda r: len(r.rolls))  # the packet with the most dice
     page = _one_page(game_dir, record.resolved, tmp_path)
     assert page.startswith("<!DOCTYPE html>")
@@ -100,7 +101,7 @@ def test_html_report_is_self_contained_with_map_and_dice_table(ruleset_id: str, 
 
 def test_html_replay_links_every_packet(tmp_path: Path) -> None:
     game_dir = played_game("red-sun-rising")
-    result = actions.load_game(game_dir, cache=False)
+    result = game_actions.load_game(game_dir, cache=False)
     out = tmp_path / "replay"
     made = CliRunner().invoke(main, ["report", str(game_dir), "--html", "--all", "--out", str(out)])
     assert made.exit_code == 0, made.output
@@ -130,7 +131,7 @@ def test_victory_state_comes_from_the_rulesets_result() -> None:
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_replay_prints_one_frame_with_map_and_report(ruleset_id: str) -> None:
     game_dir = played_game(ruleset_id)
-    result = actions.load_game(game_dir, cache=False)
+    result = game_actions.load_game(game_dir, cache=False)
     record = result.passes[len(result.passes) // 2]
     frame = CliRunner().invoke(main, ["replay", str(game_dir), "--seq", str(record.resolved)])
     assert frame.exit_code == 0, frame.output
@@ -166,10 +167,10 @@ def test_the_html_replay_written_page_by_page_is_the_one_drawn_from_every_positi
             shutil.copy(path, game / "turns" / path.name)
         for n, home in enumerate(homes):
             monkeypatch.setenv("RSR_HOME", str(home or tmp_path / "no-keys"))
-            result = actions.load_game(game, cache=False)
-            want = replay_pages(result, actions.resolutions(result, None))
+            result = game_actions.load_game(game, cache=False)
+            want = replay_pages(result, report_actions.resolutions(result, None))
             out = tmp_path / f"out-{length}-{n}"
-            assert write_replay_pages(game, lambda result: actions.choose_key(result, None), out) == len(want)
+            assert write_replay_pages(game, lambda result: game_actions.choose_key(result, None), out) == len(want)
             assert sorted(p.name for p in out.iterdir()) == sorted(want)
             for name, page in want.items():
                 assert (out / name).read_text() == page, (length, home, name)

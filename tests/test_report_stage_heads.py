@@ -7,14 +7,14 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr.cli import main
 from rsr.demo import run_demo
 
 
 def test_activation_dice_come_under_the_land_movement_stage_heading(tmp_path: Path) -> None:
     game = run_demo(tmp_path / "demo", echo=lambda _: None, scenario="liaoyang-turn-1904")
-    result = actions.load_game(game, cache=False)
+    result = game_actions.load_game(game, cache=False)
     seq = next(r.resolved for r in result.passes if any(e.kind == "activation" for e in r.events))
     home = tmp_path / "demo" / "players" / "alice" / "rsr-home"
     out = CliRunner().invoke(main, ["report", str(game), str(seq)], env={"RSR_HOME": str(home)})

@@ -1,5 +1,5 @@
 """Issue 13 item 2, measured as players would play it: two homes (each player's own RSR_HOME with his own key
-and his own copy of the game), packet files written by ``actions.submit`` and taken in by ``actions.receive``,
+and his own copy of the game), packet files written by ``orders.submit`` and taken in by ``reports.receive``,
 the Japanese hourly targets sealed with ``seal: true`` and unsealed from the salt kept in his home. One game is
 played with battle plans, one with both admirals asked hour by hour, each until a game has the multi-hour
 battle of the acceptance (the dice are the real fair dice of the exchange); both copies of each game verify.
@@ -13,8 +13,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions, progress
+from rsr import games as game_actions
 from rsr import keys as keystore
+from rsr import orders as order_actions
+from rsr import progress
+from rsr import reports as report_actions
 from rsr.cli import main
 from rsr.engine import Event, dry_run
 from rsr.gamedir import load_log
@@ -33,14 +36,14 @@ PLAYERS = {"russia": "vitgeft", "japan": "togo"}
 
 def orders_for(game_dir: Path, key_name: str, mode: str) -> list[dict[str, Any]]:
     """The player's orders file: every answer up to the next die, sealed where the Japanese may seal."""
-    result = actions.load_game(game_dir)
+    result = game_actions.load_game(game_dir)
     key = keystore.load_key(key_name)
     side = my_side(result, key)
     position, waiting, _ = position_for_author(result, key)
     inputs: list[dict[str, Any]] = []
     while waiting is not None and waiting.side == side:
         if waiting.unseals:
-            unsealing = actions.unseal_input(result.game_id, waiting)
+            unsealing = order_actions.unseal_input(result.game_id, waiting)
             assert unsealing is not None, "the salt of a sealed choice is kept in the player's home"
             item: dict[str, Any] = unsealing
         elif waiting.kind == "sailing-orders":
@@ -51,7 +54,7 @@ def orders_for(game_dir: Path, key_name: str, mode: str) -> list[dict[str, Any]]
                 item["seal"] = True
         inputs.append(item)
         trial = dry_run(result.ruleset, position, side, len(result.packets),
-                        actions.seal_inputs(result.game_id, inputs, keep=False))
+                        order_actions.seal_inputs(result.game_id, inputs, keep=False))
         if trial.stopped_at_die:
             break
         waiting = trial.next_request
@@ -67,26 +70,26 @@ def play(root: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[P
 
     at_home("russia")
     keystore.new_key("vitgeft")
-    dirs["russia"], invite = actions.new_game(root / "russia", "red-sun-rising", "naval-battle-1904", "russia",
+    dirs["russia"], invite = game_actions.new_game(root / "russia", "red-sun-rising", "naval-battle-1904", "russia",
                                               "vitgeft", "Vitgeft")
     (root / "invite.rsr").write_text(invite.armored())
     at_home("japan")
     keystore.new_key("togo")
-    dirs["japan"], accept = actions.accept_game(root / "invite.rsr", root / "japan", "togo", "Togo")
+    dirs["japan"], accept = game_actions.accept_game(root / "invite.rsr", root / "japan", "togo", "Togo")
     (root / "packet-1.rsr").write_text(accept.armored())
     at_home("russia")
-    actions.receive(dirs["russia"], root / "packet-1.rsr", "vitgeft")
+    report_actions.receive(dirs["russia"], root / "packet-1.rsr", "vitgeft")
     for _ in range(200):
-        result = actions.load_game(dirs["russia"])
+        result = game_actions.load_game(dirs["russia"])
         if progress.is_over(result):
             break
         side = result.next_author()
         other = "japan" if side == "russia" else "russia"
         at_home(side)
         packet_file = root / f"packet-{len(result.packets)}.rsr"
-        actions.submit(dirs[side], orders_for(dirs[side], PLAYERS[side], mode), PLAYERS[side], out=packet_file)
+        order_actions.submit(dirs[side], orders_for(dirs[side], PLAYERS[side], mode), PLAYERS[side], out=packet_file)
         at_home(other)
-        actions.receive(dirs[other], packet_file, PLAYERS[other])
+        report_actions.receive(dirs[other], packet_file, PLAYERS[other])
     else:
         raise AssertionError("the game did not end in 200 packets")
     result = replay(load_log(dirs["russia"]))  # every pass from the start (load_game may resume at a checkpoint)

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions, gamedir
+from rsr import gamedir
+from rsr import games as game_actions
 from rsr import keys as keystore
 from rsr import log as gamelog
 from rsr import packet as packetmod
@@ -86,18 +87,18 @@ def test_hot_seat_receive_resolves_with_the_key_of_the_side_that_writes_next(tmp
     """Both keys stored (duel_game makes them in this test's home): the resolver of an incoming attacker packet
     is the defender's key, not the attacker's."""
     game_dir, keys = duel_game(tmp_path, INPUTS, 3)
-    result = actions.load_game(game_dir)
+    result = game_actions.load_game(game_dir)
     assert result.next_author() == "defender"
-    resolver = actions.own_key(result, None)
+    resolver = game_actions.own_key(result, None)
     assert resolver is not None and resolver.public_raw == keys["defender"].public_raw
     extended = gamelog.replay(result.packets + [gamelog.build_packet(result, keys["defender"], [])])
-    resolver = actions.own_key(extended, None)
+    resolver = game_actions.own_key(extended, None)
     assert resolver is not None and resolver.public_raw == keys["attacker"].public_raw
 
 
 def test_hot_seat_receive_runs_the_resolvers_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game_dir, keys = duel_game(tmp_path, INPUTS, 3)
-    result = actions.load_game(game_dir)
+    result = game_actions.load_game(game_dir)
     packet = gamelog.build_packet(result, keys["defender"], [{"request": "r1/defend", "answer": 2}])
     mail = tmp_path / "mail.txt"
     mail.write_text(packet.armored())
@@ -128,7 +129,7 @@ def test_an_error_quoting_a_new_line_is_printed_on_one_line(tmp_path: Path, monk
     def hostile(_: Path) -> None:
         raise BadInput("key 'a\nrsr: verified: 99 packets\x1b[2K' is not allowed")
 
-    monkeypatch.setattr(actions, "verify_game", hostile)
+    monkeypatch.setattr(game_actions, "verify_game", hostile)
     (tmp_path / "g" / "turns").mkdir(parents=True)
     out = CliRunner().invoke(main, ["verify", str(tmp_path / "g")])
     assert out.exit_code == 2
@@ -150,7 +151,7 @@ def test_a_damaged_journal_entry_refuses_signing_and_names_the_file(tmp_path: Pa
     from rsr import journal
 
     game_dir, _ = duel_game(tmp_path, INPUTS, 3)
-    result = actions.load_game(game_dir)
+    result = game_actions.load_game(game_dir)
     entry = journal.entry_path(result.game_id, 3)
     entry.parent.mkdir(parents=True)
     entry.write_text("-----BEGIN RSR PACKET-----\nGame: x\n")

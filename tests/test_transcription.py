@@ -179,7 +179,7 @@ def test_a_game_on_a_transcription_differs_exactly_where_the_transcription_does(
 
 
 def test_the_transcription_game_by_mail_verifies_on_a_third_copy(tmp_path: Path) -> None:
-    from rsr import actions
+    from rsr import games as game_actions
     from rsr.demo import run_demo
     from rsr.gamedir import load_log
     from rsr.log import replay
@@ -199,7 +199,7 @@ def test_the_transcription_game_by_mail_verifies_on_a_third_copy(tmp_path: Path)
         assert [p.state_hash for p in replay(load_log(copy)).passes] == hashes
     audit = copies[2]
     assert sorted(p.name for p in audit.iterdir()) == ["turns"]  # only the packets
-    actions.verify_game(audit)
+    game_actions.verify_game(audit)
     for copy in copies:
         run = subprocess.run([sys.executable, str(REPO / "tools" / "independent_verify.py"), str(copy)],
                              capture_output=True, text=True, check=False)
@@ -207,7 +207,7 @@ def test_the_transcription_game_by_mail_verifies_on_a_third_copy(tmp_path: Path)
     reports = sorted((alice / "reports").glob("*.md"))
     assert reports and all("Played on the inviter's transcription of the printed map (1 value) and tables "
                            "(7 values)" in r.read_text() for r in reports)
-    lines = actions.transcription_lines(invite)
+    lines = game_actions.transcription_lines(invite)
     assert any("terrain.4424 (terrain/4424): desert -> dunes" in line for line in lines), lines
 
 
@@ -228,14 +228,14 @@ def test_the_scenario_hash_pins_the_transcription(tmp_path: Path) -> None:
 
 
 def test_a_game_without_a_transcription_carries_nothing_new(tmp_path: Path, rsr_home: Path) -> None:
-    from rsr import actions
+    from rsr import games as game_actions
     from rsr import keys as keystore
 
     keystore.new_key("a")
-    _, packet = actions.new_game(tmp_path, "red-star", SCENARIO, "japan", "a", "A")
+    _, packet = game_actions.new_game(tmp_path, "red-star", SCENARIO, "japan", "a", "A")
     assert "data" not in packet.payload["invite"]
     assert packet.payload["invite"]["scenario_sha256"] == load_scenario("red-star", SCENARIO).sha256
-    assert actions.transcription_lines(packet) == []
+    assert game_actions.transcription_lines(packet) == []
 
 
 def test_new_refuses_a_transcription_for_the_other_ruleset(tmp_path: Path, rsr_home: Path) -> None:

@@ -13,9 +13,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rsr import actions, mail, safetext
+from rsr import games as game_actions
+from rsr import orders as order_actions
+from rsr import safetext
 from rsr.cli import main
 from rsr.gamedir import load_log
+from rsr.mail import read as mail_read
 from tests.support.games import duel_game
 from tests.test_mail_reading import INPUTS, copy_of, mailed_invitation, plain
 
@@ -52,13 +55,13 @@ def test_an_mbox_is_read_message_by_message_with_a_size_bound(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     game_dir, _ = duel_game(tmp_path / "a", INPUTS, 3)
     log = load_log(game_dir)
-    monkeypatch.setattr(mail, "MAX_MESSAGE_BYTES", 100_000)
+    monkeypatch.setattr(mail_read, "MAX_MESSAGE_BYTES", 100_000)
     box = tmp_path / "mbox"
     big = plain("x" * 200_000)
     good = plain("move:\n\n" + log[2].armored())
     box.write_bytes(b"From eve Mon Jan  1 00:00:00 2026\n" + big + b"\n\nFrom a Mon Jan  1 00:00:00 2026\n" + good
                     + b"\n")
-    messages = mail.mbox_messages(box)
+    messages = mail_read.mbox_messages(box)
     assert len(messages) == 1 and len(messages.skipped) == 1 and "more than 100000" in messages.skipped[0]
     mine = copy_of(game_dir, tmp_path, 2, "mine")
     out = CliRunner().invoke(main, ["receive", str(mine), "--mbox", str(box)])
@@ -149,15 +152,15 @@ def test_a_hostile_name_and_message_never_reach_the_terminal_raw(tmp_path: Path)
     runner = CliRunner()
     assert runner.invoke(main, ["key", "new", "alice"]).exit_code == 0
     assert runner.invoke(main, ["key", "new", "eve"]).exit_code == 0
-    game_dir, invite = actions.new_game(tmp_path, "red-sun-rising", "liaoyang-1904", "russia", "alice", "Alice")
-    accepted, _ = actions.accept_game(game_dir / "turns" / invite.file_name(), tmp_path / "eve", "eve", HOSTILE)
+    game_dir, invite = game_actions.new_game(tmp_path, "red-sun-rising", "liaoyang-1904", "russia", "alice", "Alice")
+    accepted, _ = game_actions.accept_game(game_dir / "turns" / invite.file_name(), tmp_path / "eve", "eve", HOSTILE)
     outputs = [runner.invoke(main, ["status", str(accepted), "--key", "eve"]),
                runner.invoke(main, ["inbox", str(tmp_path / "eve")])]
     alice_copy = game_dir
     packet = next((accepted / "turns").glob("0001-*"))
     outputs.append(runner.invoke(main, ["receive", str(alice_copy), str(packet), "--key", "alice"]))
-    empty = actions.pass_answer(actions.load_game(alice_copy), "alice")
-    actions.submit(alice_copy, [empty] if empty else [], "alice", message="hi \u202eevil\x9b31m\u2066")
+    empty = order_actions.pass_answer(game_actions.load_game(alice_copy), "alice")
+    order_actions.submit(alice_copy, [empty] if empty else [], "alice", message="hi \u202eevil\x9b31m\u2066")
     outputs.append(runner.invoke(main, ["status", str(alice_copy), "--key", "alice"]))
     outputs.append(runner.invoke(main, ["report", str(alice_copy), "--format", "text"]))
     outputs.append(runner.invoke(main, ["report", str(alice_copy), "--format", "md"]))

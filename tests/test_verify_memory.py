@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from rsr.actions import verify_game
 from rsr.demo import run_demo
 from rsr.engine import Request, forget_unread
 from rsr.errors import BadInput
 from rsr.gamedir import load_log
+from rsr.games import verify_game
 from rsr.log import replay
 
 

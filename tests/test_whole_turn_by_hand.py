@@ -16,7 +16,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr.cli import main
 from rsr.rulesets import get_ruleset
 from tests.support import person
@@ -33,7 +33,7 @@ def _runner(home: Path) -> person.Run:
 def packets_per_turn(game_dir: Path) -> dict[int, int]:
     """Packets after the acceptance, counted for the game turn of the position each was written against; the
     packet that only reveals the last dice once the game is over is not counted."""
-    result = actions.load_game(game_dir, cache=False)
+    result = game_actions.load_game(game_dir, cache=False)
     counts: dict[int, int] = {}
     for record in result.passes:  # the pass resolving packet n is recorded by packet n + 1
         if record.waiting is None:
@@ -63,7 +63,7 @@ def play_by_hand(tmp: Path, ruleset_id: str, scenario: str, turns: int, most: in
     for number in range(most):
         run, game = runs[me], games[me]
         run("receive", str(game), str(mailed))
-        result = actions.load_game(game)
+        result = game_actions.load_game(game)
         if result.passes and result.passes[-1].waiting is None:
             break
         if int(getattr(result.position.state, "turn", 0)) > turns:
@@ -94,7 +94,7 @@ def test_a_hand_written_turn_takes_at_most_six_packets(tmp_path: Path, ruleset: 
     assert whole, counts
     assert max(whole.values()) <= 6, counts
     # the hand-written orders answered questions of several segments at once
-    result = actions.load_game(game, cache=False)
+    result = game_actions.load_game(game, cache=False)
     if ruleset == "red-star":  # RS/RS 6.1: the combats planned with the fire missions were declared after its dice
         texts = [e.text for record in result.passes for e in record.events]
         assert "japan answered t1/japan/prepared/combats by policy combats" in texts
@@ -141,7 +141,7 @@ def test_play_signs_the_whole_turn_pasted_at_once(tmp_path: Path) -> None:
     assert left and left[2] == ("question" if left[1] == "1" else "questions") and "(s)" not in said
     assert "t7/russia/movement/orders" in said.split("unanswered", 1)[1]
     assert "wrote packet 2" in out.output
-    signed = actions.load_game(game, cache=False).packets[2].payload["inputs"]
+    signed = game_actions.load_game(game, cache=False).packets[2].payload["inputs"]
     assert [item["request"] for item in signed] == ["t7/russia/reinforcement/assign"]
 
 

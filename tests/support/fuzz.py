@@ -33,8 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr import keys as keystore
+from rsr import orders as order_actions
+from rsr import reports as report_actions
 from rsr.demo import bot_inputs, player_home
 from rsr.engine import to_jsonable
 from rsr.errors import BadInput
@@ -257,7 +259,7 @@ def _traced(outcome: Outcome, seq: int, where: str, call: Callable[[], Any]) -> 
 def _receiving(player: Home, mailed: Path) -> Callable[[], Any]:
     assert player.game_dir is not None
     game_dir = player.game_dir
-    return lambda: actions.receive(game_dir, mailed, None)
+    return lambda: report_actions.receive(game_dir, mailed, None)
 
 
 def fuzz_game(root: Path, ruleset_id: str, scenario: str, seed: int, limit: int = 40,
@@ -276,9 +278,9 @@ def fuzz_game(root: Path, ruleset_id: str, scenario: str, seed: int, limit: int 
             keystore.new_key(player.name)
     alice, bob = players
     with player_home(alice.home):
-        alice.game_dir, invite = actions.new_game(alice.games, ruleset_id, scenario, alice.side, "alice", "Alice")
+        alice.game_dir, invite = game_actions.new_game(alice.games, ruleset_id, scenario, alice.side, "alice", "Alice")
     with player_home(bob.home):
-        bob.game_dir, accept = actions.accept_game(_deliver(root, invite, "alice", False), bob.games, "bob", "Bob")
+        bob.game_dir, accept = game_actions.accept_game(_deliver(root, invite, "alice", False), bob.games, "bob", "Bob")
     mailed = _deliver(root, accept, "bob", False)
     outcome.packets = 2
     first_state = None
@@ -286,9 +288,9 @@ def fuzz_game(root: Path, ruleset_id: str, scenario: str, seed: int, limit: int 
     while outcome.packets < limit:
         assert receiver.game_dir is not None
         with player_home(receiver.home):
-            before = len(actions.load_game(receiver.game_dir).packets)
+            before = len(game_actions.load_game(receiver.game_dir).packets)
             ok, _ = _traced(outcome, before, "receive", _receiving(receiver, mailed))
-            result = actions.load_game(receiver.game_dir)
+            result = game_actions.load_game(receiver.game_dir)
             if not ok or len(result.packets) == before:
                 if not outcome.findings:
                     outcome.findings.append(Finding("stall", scenario, seed, before,
@@ -327,7 +329,7 @@ def _author(outcome: Outcome, rng: random.Random, result: Any, player: Home, mut
             hostility: float) -> Packet | None:
     """The author's next packet: a fuzzed variant if his rsr signs it, else the bot's own answers."""
     assert player.game_dir is not None
-    key = actions.choose_key(result, None)
+    key = game_actions.choose_key(result, None)
     position, waiting, _ = position_for_author(result, key)
     seq = len(result.packets)
     ok, legal = _traced(outcome, seq, "the bot's answers",
@@ -346,14 +348,14 @@ def _author(outcome: Outcome, rng: random.Random, result: Any, player: Home, mut
         fuzzed = mutate_inputs(legal, rng, words, hostility)
         outcome.mutants_tried += 1
         ok, packet = _traced(outcome, seq, "submit (fuzzed)",
-                             lambda: actions.submit(player.game_dir, fuzzed, None))
+                             lambda: order_actions.submit(player.game_dir, fuzzed, None))
         if outcome.findings:
             return None
         if ok:
             outcome.mutants_signed += 1
             return packet  # type: ignore[no-any-return]
         outcome.mutants_refused += 1
-    ok, packet = _traced(outcome, seq, "submit (bot)", lambda: actions.submit(player.game_dir, legal, None))
+    ok, packet = _traced(outcome, seq, "submit (bot)", lambda: order_actions.submit(player.game_dir, legal, None))
     if not ok:
         if not outcome.findings:
             outcome.findings.append(Finding("stall", outcome.scenario, outcome.seed, seq,
@@ -375,7 +377,8 @@ def _agree(outcome: Outcome, root: Path, alice: Home, bob: Home, independent: bo
     for name, home, game_dir in (("alice", alice.home, alice.game_dir), ("bob", bob.home, bob.game_dir),
                                  ("audit", alice.home, audit)):
         with player_home(home):
-            ok, result = _traced(outcome, outcome.packets, f"verify {name}", lambda g=game_dir: actions.verify_game(g))
+            ok, result = _traced(outcome, outcome.packets, f"verify {name}",
+                                 lambda g=game_dir: game_actions.verify_game(g))
         verdicts[name] = ok
         if ok:
             hashes[name] = [p.state_hash for p in result.passes]
@@ -392,5 +395,5 @@ def _agree(outcome: Outcome, root: Path, alice: Home, bob: Home, independent: bo
 
 
 def every_scenario() -> list[tuple[str, str]]:
-    return [(ruleset_id, name) for ruleset_id, names in sorted(actions.scenarios_by_ruleset().items())
+    return [(ruleset_id, name) for ruleset_id, names in sorted(game_actions.scenarios_by_ruleset().items())
             for name in names if ruleset_id != "duel"]

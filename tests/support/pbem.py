@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from rsr import actions
+from rsr import games as game_actions
 from rsr.cli import main
 from rsr.demo import bot_inputs, player_home
 from rsr.log import position_for_author
@@ -151,8 +151,8 @@ def write_bot_orders(player: Player, folder: Path) -> Path:
     """The player's decision for this packet, as an orders file (the bots stand in for the people)."""
     assert player.game_dir is not None
     with player_home(player.home):
-        result = actions.load_game(player.game_dir)
-        key = actions.choose_key(result, None)
+        result = game_actions.load_game(player.game_dir)
+        key = game_actions.choose_key(result, None)
         position, waiting, _ = position_for_author(result, key)
         side = next(s for s, pub in sorted(result.keys.items()) if pub == key.public_raw)
         inputs = bot_inputs(result, key, position, waiting, side, "1-1")
@@ -164,7 +164,7 @@ def write_bot_orders(player: Player, folder: Path) -> Path:
 def game_over(player: Player) -> bool:
     assert player.game_dir is not None
     with player_home(player.home):
-        result = actions.load_game(player.game_dir)
+        result = game_actions.load_game(player.game_dir)
     return bool(result.passes) and result.passes[-1].waiting is None
 
 

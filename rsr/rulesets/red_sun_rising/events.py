@@ -1,0 +1,87 @@
+"""The kinds of event the Red Sun Rising rules emit (kind -> what it records), with the case that makes it.
+
+Declared once here for the catalogue of rsr/events.py; the rule modules emit them by name."""
+
+from __future__ import annotations
+
+EVENT_KINDS: dict[str, str] = {
+    "activation":
+        "a unit's activation for movement: its roll or an activation without one (RSR 9.11, RSR 9.13, RSR 18.81)",
+    "admiral-appointed": "an admiral appointed to a fleet, or kept in reserve, and why (RSR 19.3)",
+    "admiral-arrives": "an admiral due on the Turn Record Track arrives, or why he cannot (RSR 19.3)",
+    "admiral-succession": "a fleet's admiral is dead: who takes command and why (RSR 19.3)",
+    "admiral-withdrawn": "an admiral leaves the game on the Turn Record Track (RSR 17.3)",
+    "advance": "a unit advances after combat into the hex it attacked (RSR 11.3)",
+    "arrived": "a reinforcement arrives on the map: where (RSR 17.11)",
+    "assigned": "a unit assigned to a headquarters (RSR 14.0)",
+    "attrition": "a unit out of supply loses a step to attrition (RSR 10.4)",
+    "battle-plan": "a side seals its naval battle plan (RSR 8.42)",
+    "blockade": "a fleet on blockade in a naval hex, and the merchant fleet supporting it (RSR 15.0)",
+    "blockade-attrition": "the attrition roll of a fleet on blockade and its result (RSR 15.1)",
+    "built": "Russia builds a unit for command points: where and for how many (RSR 17.0)",
+    "combat": "one land attack: strengths, odds column, die and modifiers, result (RSR 11.2)",
+    "commander": "who commands the Port Arthur headquarters this turn (RSR 18.7)",
+    "composition": "a side re-arranges the ships of its fleets (RSR 7.7, RSR 7.73)",
+    "control": "a side takes control of a city or port (RSR 19.4)",
+    "defences": "a trench destroyed by combat (RSR 13.0)",
+    "eliminated": "a unit eliminated: where and why (RSR 12.2)",
+    "embark": "a merchant fleet embarks land units in a naval hex (RSR 7.4)",
+    "fleet": "a merchant fleet shifts to a new hex for supply (RSR 10.25)",
+    "fleet-captured": "a fleet captured in a port taken by the enemy (RSR 18.2)",
+    "foreign-aid": "foreign aid received, and the merchant fleet it brings (RSR 18.3)",
+    "game-over": "the game ends: the winner and why (RSR 19.4)",
+    "initiative": "a fleet's command initiative: its roll, or initiative without one (RSR 5.0, RSR 15.0)",
+    "landing": "a merchant fleet lands its units on a land hex (RSR 7.5)",
+    "lost-at-sea": "a fleet at sea neither on blockade nor in port suffers attrition (RSR 15.23)",
+    "merchant-recalled": "a merchant fleet leaves its land hex before it sails (RSR 7.5)",
+    "mines": "a fleet lays mines: the naval hex and its mine level (RSR 16.0)",
+    "morale": "a fleet's morale after a turn in port (RSR 8.78)",
+    "moved":
+        "a land unit's move and the movement points spent, or a lone headquarters placed after an attack"
+        " (RSR 9.2, RSR 11.53)",
+    "naval-admiral":
+        "in a naval battle, the flagship is sunk or disabled: what becomes of the admiral (RSR 8.56, RSR 8.75)",
+    "naval-battle": "a naval battle fought: the ships sunk and disabled (RSR 8.0)",
+    "naval-battle-over": "a naval battle ends: why, and the ships sunk (RSR 8.85)",
+    "naval-break-off": "a side breaks off a naval battle as its plan or its morale says (RSR 8.8, RSR 8.76)",
+    "naval-brigade": "defense points of a fleet disabled for good to form a naval brigade ashore (RSR 18.5)",
+    "naval-flotilla-gunnery":
+        "one shot of flotilla gunnery in a naval battle: firer, target, column, die, result (RSR 8.52)",
+    "naval-gunnery": "one shot of gunnery in a naval battle: firer, target, column, die, result (RSR 8.52)",
+    "naval-hour": "an hour of a naval battle begins: weather, range and morale (RSR 4.4)",
+    "naval-lost-sight": "the range is beyond sighting in the weather: the fleets lose sight of each other (RSR 4.42)",
+    "naval-maneuver": "the range unchanged twice: the Naval Maneuver Table roll and its result (RSR 8.44)",
+    "naval-morale": "a side's naval morale changes, and why (RSR 8.72)",
+    "naval-move": "a fleet's naval move, or its entry onto the map (RSR 7.1, RSR 19.2)",
+    "naval-plan": "a side's naval battle plan as it stands (signed or the default) (RSR 8.42)",
+    "naval-range-choice": "a side moves the range marker in a naval battle (RSR 8.42)",
+    "naval-refused": "a side in its own port refuses naval combat (RSR 8.1)",
+    "naval-return-fire":
+        "one shot of return fire against a torpedo boat: firer, target, column, die, result (RSR 8.52)",
+    "naval-search": "a side's search roll during a naval battle (RSR 8.84)",
+    "naval-secondary": "a side moves a ship to its Secondary Force box (RSR 8.48)",
+    "naval-setup": "a naval battle set up: its length in hours, weather and range (RSR 8.2)",
+    "naval-surprise": "the Japanese surprise torpedo attack, or that none is made (RSR 18.83)",
+    "naval-targets-choice": "a side names its targets for the hour (RSR 8.51)",
+    "naval-torpedo": "one torpedo attack: boat, target, die and result (RSR 18.83)",
+    "naval-torpedo-option": "a side makes or declines a torpedo attack (RSR 8.6, RSR 8.61)",
+    "path-cut": "a move stops early where its path turns illegal (RSR 9.4)",
+    "points": "the command or replacement points Russia receives (RSR 17.13, RSR 17.22)",
+    "raid": "a raider attacks a merchant fleet in a naval hex (RSR 7.2)",
+    "rebuilt": "a unit rebuilt to full strength (RSR 17.2)",
+    "reduced": "a unit loses a step and is reduced (RSR 11.51)",
+    "repair": "a ship repaired after its turns in port (RSR 18.1)",
+    "retreat": "a unit's retreat after combat, or its failure to retreat (RSR 11.11)",
+    "retreat-loss": "a unit loses a step retreating two hexes (RSR 11.14)",
+    "round": "an assault round or a naval round begins (RSR 4.14, RSR 4.24)",
+    "sailing-orders": "a fleet turns to its in-port side, or its sailing orders (RSR 7.0, RSR 7.1)",
+    "search": "a side searches a naval hex: limit, die and result (RSR 6.0)",
+    "segment": "a stage of the sequence of play begins (its case is the stage's own)",
+    "stage":
+        "a stage of the turn ends, or a side declares no attacks"
+        " (RSR 4.14, RSR 4.15, RSR 4.23, RSR 4.24, RSR 4.35, RSR 11.24)",
+    "supply": "a unit's supply state traced: its source, or out of supply",
+    "supply-level": "a fortress or depot spends a turn of supply (RSR 10.13, RSR 10.14)",
+    "trench": "a side builds a trench: its level and hex (RSR 13.11)",
+    "withdrawn": "a unit withdrawn from the game; its units re-assigned (RSR 17.3)",
+}
