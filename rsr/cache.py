@@ -244,6 +244,13 @@ class HomeCheckpoints:
                 pass
 
 
+def checked_log(game_dir: Path) -> list[Packet]:
+    """The game's packets, every file checked as ``rsr.gamedir.load_log`` checks it, except a file whose bytes
+    this home checked in full before (its record of checked files): what every player's command reads, without
+    replaying the rules (a mailbox's packets sorted against the log)."""
+    return read_log(game_dir, HomeCheckpoints().known_files).packets
+
+
 def _stored(entry: KnownFile) -> tuple[Any, ...]:
     """An entry as written: with what checking the chain reads (the payload itself is parsed only if read), and
     the file's stat when it has one."""
