@@ -445,6 +445,15 @@ def bench_dice() -> None:
            f"ratio {keyed / raw:.2f}", "(figure only)", None)
 
 
+def player_home(game_dir: Path, side: str, where: Path) -> dict[str, str]:
+    """A copy of ``side``'s rsr home of the bench game ``game_dir``, with the bench's scenario cache."""
+    shutil.copytree(game_dir.parent / "homes" / side, where)
+    (where / "cache").mkdir(exist_ok=True)
+    if (HOME / "cache").exists():
+        shutil.copytree(HOME / "cache", where / "cache", dirs_exist_ok=True)
+    return env(where)
+
+
 def player_game(game_dir: Path, count: int | None, where: Path) -> tuple[Path, dict[str, str]]:
     """A copy of ``game_dir`` (its first ``count`` packets) with Japan's home: the game as a player has it."""
     copied = prefix(game_dir, count, where) if count else where / game_dir.name
@@ -487,6 +496,8 @@ def main() -> None:
         bench_dice()
         print("target 1: receive at the end of 10, 100 and the long game's packets", flush=True)
         receive_cpu = bench_receive(long_game, tmp)
+        targets.mailbox_receives(CLI, long_game, (10, LONG_PACKETS), prefix, lambda side, where: player_home(
+            long_game, side, where), tmp)
         print("target 5: start-up", flush=True)
         small = player_game(rsr_game, None, tmp / "small")
         targets.startup(rsr, PYTHON, small[1], ["status", str(small[0])],

@@ -119,6 +119,61 @@ def flat_commands(cli: list[str], short: tuple[Path, dict[str, str]], long: tupl
                f"{costs[1]:.2f} s vs {costs[0]:.2f} s CPU, ratio {ratio:.2f} (within 1.3)", ratio <= 1.3)
 
 
+def _packet_email(armored: str, sender: str) -> bytes:
+    """A plain email carrying one armored packet, as a player's mail client keeps it."""
+    return (f"From: {sender}@example.org\nTo: opponent@example.org\nSubject: rsr packet\n"
+            f"Date: Wed, 02 Dec 2026 12:00:00 +0000\nMessage-ID: <bench-{sender}@example.org>\n\n"
+            f"{armored}\n").encode()
+
+
+def _mailbox(kind: str, message: bytes, where: Path) -> Path:
+    """A Maildir (the message in new/) or an mbox file holding ``message``."""
+    if kind == "maildir":
+        for sub in ("cur", "new", "tmp"):
+            (where / sub).mkdir(parents=True, exist_ok=True)
+        (where / "new" / "1.bench").write_bytes(message)
+        return where
+    where.parent.mkdir(parents=True, exist_ok=True)
+    where.write_bytes(b"From bench@example.org Wed Dec  2 12:00:00 2026\n" + message + b"\n")
+    return where
+
+
+def mailbox_receives(cli: list[str], long_game: Path, counts: tuple[int, int],
+                     prefix: Callable[[Path, int, Path], Path], home_of: Callable[[str, Path], dict[str, str]],
+                     tmp: Path, repeat: int = 3) -> None:
+    """``receive --maildir`` and ``receive --mbox`` of the last packet at the end of the short and the long game,
+    in CPU time (the receiver's previous command left its checkpoint, as in play); ratio within 1.3x."""
+    from rsr.gamedir import load_log
+
+    packets = load_log(long_game)
+    for kind in ("maildir", "mbox"):
+        costs: list[float] = []
+        for count in counts:
+            base = prefix(long_game, count - 1, tmp / f"{kind}-receive")
+            last = packets[count - 1]
+            receiver = "soviet" if last.side == "japan" else "japan"
+            environ = home_of(receiver, tmp / f"{kind}-home-{count}")
+            message = _packet_email(last.armored(), last.side)
+            try:
+                cpu_of(cli + ["status", str(base)], environ)
+                best = float("inf")
+                for attempt in range(repeat):
+                    work = tmp / f"{kind}-work-{count}-{attempt}"
+                    shutil.copytree(base, work)
+                    box = _mailbox(kind, message, tmp / f"{kind}-box-{count}-{attempt}" / ("mail" if kind ==
+                                                                                              "maildir" else "mbox"))
+                    best = min(best, cpu_of(cli + ["receive", str(work), f"--{kind}", str(box)], environ))
+                    if len(list((work / "turns").glob("*.rsr"))) != count:
+                        raise RuntimeError(f"receive --{kind} did not take in packet {count - 1}")
+                costs.append(best)
+            except RuntimeError as exc:
+                costs.append(float("nan"))
+                print(f"    (receive --{kind}: {str(exc)[:200]})", flush=True)
+        ratio = costs[1] / costs[0]
+        target("1", f"receive --{kind}, {counts[1]} vs {counts[0]} packets",
+               f"{costs[1]:.2f} s vs {costs[0]:.2f} s CPU, ratio {ratio:.2f} (within 1.3)", ratio <= 1.3)
+
+
 def count(game_dir: Path) -> int:
     return sum(1 for p in (game_dir / "turns").iterdir() if p.suffix == ".rsr")
 

@@ -125,21 +125,24 @@ class HomeCheckpoints:
         before = self.known_files(result.game_id)
         entries: dict[str, KnownFile] = {}
         dirty: set[int] = set()
-        for packet in result.packets:  # (packets 0 and 1 too: their signatures, rsr/gamedir.py _vouch_early)
+        stats = stats or {}
+        new = tuple.__new__  # (KnownFile's own constructor without its keyword handling: once per packet)
+        for index, packet in enumerate(result.packets):  # (packets 0 and 1 too: rsr/gamedir.py _vouch_early)
             name = packet.file_name()
             old = before.get(name)
             digest = digests.get(name)
             if digest is None and partial and old is not None:
                 digest = old.file_sha256
             # (packets 0 and 1: the key each introduces and was checked under, whatever the game pins later)
-            key = self_signed_key(packet) if packet.seq <= 1 else result.keys.get(packet.side)
+            key = self_signed_key(packet) if index <= 1 else result.keys.get(packet.side)
             if digest is None or key is None:
                 continue
             # (the file's stat when read, or the one recorded for the same bytes)
-            stat = (stats or {}).get(name) or (old.stat if old is not None and old.file_sha256 == digest else None)
+            stat = stats.get(name) or (old.stat if old is not None and old.file_sha256 == digest else None)
             if old is not None and old.file_sha256 == digest and old.payload_bytes == packet.payload_bytes and \
                     old.signature == packet.signature and old.key == key and old.stat == stat:
-                entries[name] = old if old.packet is packet else old._replace(packet=packet)
+                entries[name] = old if old.packet is packet else \
+                    new(KnownFile, (old[0], old[1], old[2], old[3], old[4], packet, old[6]))
                 continue
             dirty.add(_chunk_of(name))
             entries[name] = KnownFile(digest, packet.payload_bytes, packet.signature, key, header_of(packet), packet,
@@ -241,6 +244,13 @@ class HomeCheckpoints:
                 pass
 
 
+def checked_log(game_dir: Path) -> list[Packet]:
+    """The game's packets, every file checked as ``rsr.gamedir.load_log`` checks it, except a file whose bytes
+    this home checked in full before (its record of checked files): what every player's command reads, without
+    replaying the rules (a mailbox's packets sorted against the log)."""
+    return read_log(game_dir, HomeCheckpoints().known_files).packets
+
+
 def _stored(entry: KnownFile) -> tuple[Any, ...]:
     """An entry as written: with what checking the chain reads (the payload itself is parsed only if read), and
     the file's stat when it has one."""
@@ -295,20 +305,28 @@ def _read_chunk(path: Path, chunk: int) -> dict[str, KnownFile]:
     if not isinstance(raw, dict):
         return {}
     entries: dict[str, KnownFile] = {}
+    new = tuple.__new__  # (KnownFile's own constructor, without its keyword handling: thousands of entries)
     for name, value in raw.items():
-        if not (type(name) is str and name[:4].isascii() and name[:4].isdigit() and _chunk_of(name) == chunk
-                and type(value) is tuple and len(value) in (5, 6) and all(type(v) is bytes for v in value[:4])
-                and _is_header(value[4]) and (len(value) == 5 or _is_stat(value[5]))):
+        # (written out: this loop runs once per packet of the game)
+        if not (type(name) is str and type(value) is tuple and name[:4].isascii() and name[:4].isdigit()
+                and _chunk_of(name) == chunk):
             return {}
-        entries[name] = KnownFile(value[0], value[1], value[2], value[3], value[4], None,
-                                  value[5] if len(value) == 6 else None)
+        size = len(value)
+        if size == 6:
+            stat = value[5]
+            if not (type(stat) is tuple and len(stat) == 5 and type(stat[0]) is int and type(stat[1]) is int
+                    and type(stat[2]) is int and type(stat[3]) is int and type(stat[4]) is int):
+                return {}
+        elif size == 5:
+            stat = None
+        else:
+            return {}
+        header = value[4]
+        if not (type(value[0]) is bytes and type(value[1]) is bytes and type(value[2]) is bytes
+                and type(value[3]) is bytes and type(header) is tuple and len(header) == 4
+                and type(header[0]) is int and type(header[1]) is str and type(header[2]) is str
+                and type(header[3]) is str):
+            return {}
+        entries[name] = new(KnownFile, (value[0], value[1], value[2], value[3], header, None, stat))
     return entries
 
-
-def _is_stat(value: Any) -> bool:
-    return type(value) is tuple and len(value) == 5 and all(type(v) is int for v in value)
-
-
-def _is_header(value: Any) -> bool:
-    return type(value) is tuple and len(value) == 4 and type(value[0]) is int and \
-        all(type(v) is str for v in value[1:])

@@ -123,10 +123,11 @@ def _read_log(game_dir: Path, known: KnownFiles | None, lazy: bool = False) -> L
     turns = game_dir / "turns"
     if not turns.is_dir():
         raise BadInput(f"{game_dir} is not a game directory (no turns/)")
-    names = sorted(n for n in os.listdir(turns) if os.path.splitext(n)[1] == ".rsr")
+    # (a name ending in .rsr after something besides dots: os.path.splitext's ".rsr", without a call a file)
+    names = sorted(n for n in os.listdir(turns) if n.endswith(".rsr") and n[:-4].strip("."))
     if not names:
         raise VerificationError(f"{turns} holds no packets")
-    folder = str(turns)
+    folder = str(turns) + os.sep
     by_seq: dict[int, list[tuple[str, Packet]]] = {}
     digests: dict[str, bytes] = {}
     stats: dict[str, tuple[int, ...]] = {}
@@ -138,7 +139,7 @@ def _read_log(game_dir: Path, known: KnownFiles | None, lazy: bool = False) -> L
         if not (head.isascii() and head.isdigit()) or len(head) > 7:  # '①'.isdigit() is true, int('①') fails
             raise VerificationError(f"{printable(name)} is not named NNNN-side-tag.rsr")
         seq = int(head)
-        path = os.path.join(folder, name)
+        path = folder + name  # (os.path.join's result: a listed name holds no separator)
         entry = checked.get(name) if seq >= 2 and keys is not None else None
         now = file_stat(path)
         data: bytes | None = None

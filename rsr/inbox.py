@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rsr import keys as keystore
 from rsr.errors import RsrError
-from rsr.gamedir import game_dir_name, load_log, sort_packets
+from rsr.gamedir import game_dir_name, sort_packets
 from rsr.packet import Armored
 from rsr.progress import is_over
 from rsr.safetext import visible
@@ -49,6 +49,7 @@ def turn_line(game_dir: Path) -> tuple[str, str | None]:
 
 
 def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> list[str]:
+    from rsr.cache import checked_log
     from rsr.mail import read as mail_read
 
     dirs = game_dirs(folder)
@@ -67,7 +68,7 @@ def inbox_lines(folder: Path, messages: list[bytes] | None, use_git: bool) -> li
         extra = []
         try:
             if messages is not None:
-                found = sort_packets(blocks, load_log(game_dir))
+                found = sort_packets(blocks, checked_log(game_dir))  # (from this home's record, as turn_line)
                 if found.new:
                     extra.append(f"{plural(len(found.new), 'new packet')} in the mailbox "
                                  f"({', '.join(str(p.seq) for p in found.new)}): "

@@ -24,7 +24,7 @@ from rsr import contacts
 from rsr import reports as report_actions
 from rsr.errors import BadInput, VerificationError, printable
 from rsr.fileio import read_limited
-from rsr.gamedir import Found, conflict, load_log, sort_packets
+from rsr.gamedir import Found, conflict, sort_packets
 from rsr.mail.config import MailConfig, config_path, load_config, tls_context
 from rsr.packet import Armored, Packet, check_self_signature, extract_blocks, open_packet
 
@@ -343,7 +343,9 @@ class Received:
 
 def receive_from_mailbox(game_dir: Path, messages: list[bytes], key_name: str | None) -> Received:
     """Receive every new packet of this game that ``messages`` hold, in order, through report_actions.receive."""
-    log = load_log(game_dir)
+    from rsr.cache import checked_log  # (files this home checked in full before are not checked again)
+
+    log = checked_log(game_dir)
     skipped = list(getattr(messages, "skipped", []))
     blocks = mailbox_blocks(messages, skipped)
     found = sort_packets(blocks, log)
