@@ -72,9 +72,16 @@ def answer(state: Any, request: Request, round_by_round: bool = False) -> dict[s
             distance = static.distances(info["hex"])
             rounds = 10 if info["hex"] in static.home_ports else 9  # RSR 7.0 errata
             reachable = [h for h in goals if distance.get(h, 99) <= rounds]
+            if not info["cargo"] and not load and info["hex"] not in static.home_ports and (waiting or headquarters):
+                # empty at sea: sail home to fetch the units and command units still waiting (RSR 7.4, 17.11)
+                wanted = sorted({naval.ashore[u] for u in waiting} & set(static.home_ports)) or sorted(static.home_ports)
+                home = min(wanted, key=lambda h: (distance.get(h, 99), h))
+                if distance.get(home, 99) <= 9:  # RSR 7.0 errata: as far as it can sail in one turn
+                    orders["merchants"][merchant_id] = {"route": _path(static, info["hex"], home)}
+                continue
             if not reachable:
                 continue  # it would be lost at sea: it stays, loaded with nobody
-            if load and info["hex"] in static.home_ports:
+            if headquarters and info["hex"] in static.home_ports:
                 load += headquarters  # command units ride free (RSR 7.41)
                 headquarters = []
             if load:
