@@ -58,7 +58,8 @@ def test_the_campaign_ends_by_the_first_seasonal_check(tmp_path: Path) -> None:
 
 def test_three_months_of_the_war_through_packets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """February to April 1904: the naval sequence, the landings, the armies fetched from the home ports (RSR 7.4,
-    RSR 17.11), command points and replacement steps from the track, each month in turn; the scenario's bound ends it."""
+    RSR 17.11), command points and replacement steps from the track, each month in turn; the scenario's bound ends
+    it."""
     _playable_from_march(tmp_path, monkeypatch, 3)
     alice = run_demo(tmp_path / "demo", echo=lambda _: None, scenario="campaign-1904")
     result = actions.load_game(alice, cache=False)

@@ -73,8 +73,9 @@ def answer(state: Any, request: Request, round_by_round: bool = False) -> dict[s
             rounds = 10 if info["hex"] in static.home_ports else 9  # RSR 7.0 errata
             reachable = [h for h in goals if distance.get(h, 99) <= rounds]
             if not info["cargo"] and not load and info["hex"] not in static.home_ports and (waiting or headquarters):
-                # empty at sea: sail home to fetch the units and command units still waiting (RSR 7.4, 17.11)
-                wanted = sorted({naval.ashore[u] for u in waiting} & set(static.home_ports)) or sorted(static.home_ports)
+                # empty at sea: sail home to fetch the units and command units still waiting (RSR 7.4, RSR 17.11)
+                wanted = sorted({naval.ashore[u] for u in waiting} & set(static.home_ports))
+                wanted = wanted or sorted(static.home_ports)
                 home = min(wanted, key=lambda h: (distance.get(h, 99), h))
                 if distance.get(home, 99) <= 9:  # RSR 7.0 errata: as far as it can sail in one turn
                     orders["merchants"][merchant_id] = {"route": _path(static, info["hex"], home)}
