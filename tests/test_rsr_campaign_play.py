@@ -80,3 +80,13 @@ def test_whole_campaigns_soak(tmp_path: Path, game: int, capsys: pytest.CaptureF
     with capsys.disabled():
         print(f"\ncampaign-1904 game {game}: {len(months)} months, {packets} packets "
               f"({packets / max(1, len(months)):.1f} a month), {outcome['winner']} {outcome['level']}")
+
+
+def test_the_campaign_starts_from_the_printed_set_up_of_naval_1904() -> None:
+    """RSR 19.1, RSR 19.2: the campaign's placement is naval-1904's, which test_rsr_campaign_data.py derives from
+    campaign.yaml; only the name, title and length differ."""
+    campaign = scenario.load_scenario("red-sun-rising", "campaign-1904").data["scenario"]
+    first_turn = scenario.load_scenario("red-sun-rising", "naval-1904").data["scenario"]
+    for key in ("setup", "naval", "control", "sequence", "first_turn"):
+        assert campaign[key] == first_turn[key], key
+    assert (campaign["turns"], first_turn["turns"]) == (23, 1)  # RSR 19.4: February 1904 to December 1905

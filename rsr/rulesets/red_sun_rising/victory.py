@@ -41,13 +41,16 @@ def level_for(cities: int) -> tuple[str, str]:
 
 def end_of_turn_check(state: RsrState) -> dict[str, Any] | None:
     """At the end of a Game-Turn: the result if the game ends now, else None (RSR 19.4)."""
+    # the two predicates of RSR 19.4 are campaign.py's, the ones its campaign_end applies to the Turn Record Track
+    from rsr.rulesets.red_sun_rising.campaign import is_decisive_victory, seasonal_check_fails  # (campaign imports us)
+
     held = japanese_cities(state)
     turn = state.static.turn_info(state.turn)
     why = None
-    if turn is not None and turn.cities_required is not None and len(held) < turn.cities_required:
+    if turn is not None and seasonal_check_fails(turn.cities_required, len(held)):
         why = (f"RSR 19.4: at the end of the season Japan controls {len(held)} of the {turn.cities_required} "
                "cities the Turn Record Track requires")
-    elif len(held) >= DECISIVE_CITIES:
+    elif is_decisive_victory(len(held)):
         why = f"RSR 19.4: Japan controls {len(held)} cities, a decisive victory, which ends the game"
     elif turn is not None and turn.month == LAST_MONTH:
         why = "RSR 19.4: the December 1905 Game-Turn is over"
