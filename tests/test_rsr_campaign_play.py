@@ -13,6 +13,7 @@ import pytest
 
 from rsr import actions, scenario
 from rsr.demo import run_demo
+from rsr.rulesets import get_ruleset
 from rsr.scenario import SCENARIO_ROOT, available
 
 
@@ -26,16 +27,10 @@ def _play(tmp_path: Path) -> tuple[dict[str, object], list[str], int]:
     return dict(state.result), months, len(result.packets)
 
 
-def _playable_from_march(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, months: int) -> None:
-    """A copy of the scenario folder whose track asks no city at the end of February 1904 and whose campaign stops
-    after ``months`` turns: the month-by-month sequence beyond the first turn, played in the short test."""
+def _bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, months: int) -> None:
+    """A copy of the scenario folder whose campaign stops after ``months`` turns (the short test's bound)."""
     root = tmp_path / "scenarios"
     shutil.copytree(SCENARIO_ROOT / "red-sun-rising", root / "red-sun-rising")
-    track = root / "red-sun-rising" / "turns.yaml"
-    text = track.read_text()
-    first = text.index("  - turn: 1\n")
-    at = text.index("cities_required: 1", first)
-    track.write_text(text[:at] + "cities_required: 0" + text[at + len("cities_required: 1"):])
     spec = root / "red-sun-rising" / "campaign-1904.yaml"
     spec.write_text(spec.read_text().replace("turns: 23\n", f"turns: {months}\n"))
     monkeypatch.setattr(scenario, "SCENARIO_ROOT", root)
@@ -45,22 +40,24 @@ def test_the_campaign_is_listed() -> None:
     assert "campaign-1904" in available("red-sun-rising")
 
 
-def test_the_campaign_ends_by_the_first_seasonal_check(tmp_path: Path) -> None:
-    """RSR 19.4 with the provisional track: Seoul is required at the end of February 1904 (winter). No Japanese unit
-    can move in that turn (RSR 14.0: none is assigned; the armies arrive by RSR 17.11 in the Reinforcement Stage,
-    after the naval sequence that could carry them), so the game ends then, a Russian decisive victory."""
-    outcome, months, packets = _play(tmp_path)
-    assert len(months) == 1 and "1904-02" in months[0]
-    assert (outcome["winner"], outcome["level"], outcome["turn"]) == ("russia", "decisive", 1)
-    assert "end of the season" in str(outcome["case"])
-    assert packets <= 16
+def test_no_city_is_required_at_the_end_of_february_1904_in_the_campaign() -> None:
+    """RSR 19.4 (provisional): the campaign sets aside the track's first requirement (Seoul, February 1904), which
+    no Japanese unit can meet (RSR 14.0, RSR 17.11); naval-1904 keeps it, and every later season end is the track's."""
+    game = get_ruleset("red-sun-rising")
+    campaign = game.initial_state(scenario.load_scenario("red-sun-rising", "campaign-1904"), {})
+    first_turn = game.initial_state(scenario.load_scenario("red-sun-rising", "naval-1904"), {})
+    assert campaign.static.turn_info(1).cities_required is None
+    assert first_turn.static.turn_info(1).cities_required == 1
+    for number in range(2, 24):
+        assert campaign.static.turn_info(number) == first_turn.static.turn_info(number)
+    assert (campaign.turn, campaign.last_turn) == (1, 23)
 
 
 def test_three_months_of_the_war_through_packets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """February to April 1904: the naval sequence, the landings, the armies fetched from the home ports (RSR 7.4,
     RSR 17.11), command points and replacement steps from the track, each month in turn; the scenario's bound ends
     it."""
-    _playable_from_march(tmp_path, monkeypatch, 3)
+    _bounded(tmp_path, monkeypatch, 3)
     alice = run_demo(tmp_path / "demo", echo=lambda _: None, scenario="campaign-1904")
     result = actions.load_game(alice, cache=False)
     events = [e for record in result.passes for e in record.events]
@@ -87,6 +84,6 @@ def test_the_campaign_starts_from_the_printed_set_up_of_naval_1904() -> None:
     campaign.yaml; only the name, title and length differ."""
     campaign = scenario.load_scenario("red-sun-rising", "campaign-1904").data["scenario"]
     first_turn = scenario.load_scenario("red-sun-rising", "naval-1904").data["scenario"]
-    for key in ("setup", "naval", "control", "sequence", "first_turn"):
+    for key in ("setup", "naval", "control", "sequence", "first_turn", "include"):
         assert campaign[key] == first_turn[key], key
     assert (campaign["turns"], first_turn["turns"]) == (23, 1)  # RSR 19.4: February 1904 to December 1905
