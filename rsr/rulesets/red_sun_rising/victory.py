@@ -39,11 +39,19 @@ def level_for(cities: int) -> tuple[str, str]:
     return SCHEDULE[-1][1], SCHEDULE[-1][2]
 
 
-def end_of_turn_check(state: RsrState) -> dict[str, Any] | None:
-    """At the end of a Game-Turn: the result if the game ends now, else None (RSR 19.4)."""
-    # the two predicates of RSR 19.4 are campaign.py's, the ones its campaign_end applies to the Turn Record Track
-    from rsr.rulesets.red_sun_rising.campaign import is_decisive_victory, seasonal_check_fails  # (campaign imports us)
+def seasonal_check_fails(required: int | None, held: int) -> bool:
+    """RSR 19.4: at a season's end Japan controls fewer cities than the track requires."""
+    return required is not None and held < required
 
+
+def is_decisive_victory(held: int) -> bool:
+    """RSR 19.4: six cities or more is a Japanese decisive victory, which ends the game at once."""
+    return held >= DECISIVE_CITIES
+
+
+def end_of_turn_check(state: RsrState) -> dict[str, Any] | None:
+    """At the end of a Game-Turn: the result if the game ends now, else None (RSR 19.4); the two predicates are
+    the ones campaign.py's campaign_end applies to the Turn Record Track."""
     held = japanese_cities(state)
     turn = state.static.turn_info(state.turn)
     why = None
