@@ -53,8 +53,11 @@ def advance_orders(state: RsrState, request: Request) -> dict[str, Any]:
     (or enemy unit) as far as a legal path takes it; command units first, so they lead."""
     grid = state.static.grid
     side = request.side
-    targets = sorted(h for h, p in state.static.places.items()
-                     if p.city and state.control.get(h, combat.enemy_of(side)) != side)
+    enemy = combat.enemy_of(side)
+    # the cities RSR 19.4 counts come first, then any other city, then the enemy's units
+    targets = sorted(h for h in state.static.victory_cities if state.control.get(h, enemy) != side)
+    targets = targets or sorted(h for h, p in state.static.places.items()
+                                if p.city and state.control.get(h, enemy) != side)
     targets = targets or sorted({u.hex for u in state.units.values()
                                  if u.side != side and u.hex and u.steps > 0})
     steps = []

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rsr.errors import BadInput
-from rsr.rulesets.red_sun_rising.victory import DECISIVE_CITIES, level_for
+from rsr.rulesets.red_sun_rising.victory import is_decisive_victory, level_for, seasonal_check_fails
 
 SEASONS: tuple[str, ...] = ("winter", "spring", "summer", "autumn")  # RSR 5.0, RSR 9.17, 15.1x: four seasons
 SEASON_DIE_MODIFIER: dict[str, int] = {  # RSR 5.0, RSR 9.17, RSR 15.12-15.14: added to the die by season
@@ -355,16 +355,6 @@ class Outcome:
 def cities_required(c: Campaign, turn: int) -> int | None:
     """RSR 19.4: the cities Japan must control at the end of this turn; None unless it ends a season."""
     return turn_info(c, turn).cities_required
-
-
-def seasonal_check_fails(required: int | None, held: int) -> bool:
-    """RSR 19.4: at a season's end Japan controls fewer cities than the track requires."""
-    return required is not None and held < required
-
-
-def is_decisive_victory(held: int) -> bool:
-    """RSR 19.4: six cities or more is a Japanese decisive victory, which ends the game at once."""
-    return held >= DECISIVE_CITIES
 
 
 def campaign_end(c: Campaign, turn: int, held: int) -> Outcome | None:

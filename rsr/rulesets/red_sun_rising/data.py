@@ -153,10 +153,12 @@ def load_static(data: dict[str, Any]) -> Static:
     rail_links = _links(grid, game_map.get("rail", []), "rail")
     road_links = _links(grid, game_map.get("roads", []), "road")
     rail_hexes = frozenset(h for line in game_map.get("rail", []) for h in line["hexes"])
+    # RSR 19.4: a scenario may set its own cities required at a turn's end in place of the track's (campaign-1904)
+    required = {int(k): v for k, v in sorted(((data.get("scenario") or {}).get("cities_required") or {}).items())}
     turns = tuple(Turn(int(t["turn"]), str(t["month"]), str(t["season"]), int(t.get("russian_command_points", 0)),
                        bool(t.get("japanese_replacement_step", False)), tuple(t.get("arrive", [])),
                        tuple(t.get("withdraw", [])),
-                       None if t.get("cities_required") is None else int(t["cities_required"]))
+                       _required(required[int(t["turn"])] if int(t["turn"]) in required else t.get("cities_required")))
                   for t in data.get("track", {}).get("turns", []))
     by_name = {p.name: h for h, p in places.items()}
     victory_cities = tuple(sorted(
@@ -217,3 +219,9 @@ def _links(grid: Grid, lines: list[dict[str, Any]], what: str) -> frozenset[str]
                 raise BadInput(f"map {what} {name}: {first} and {second} are not adjacent")
             links.add(hexside(first, second))
     return frozenset(links)
+
+
+def _required(value: Any) -> int | None:
+    """RSR 19.4: the cities required at a turn's end (None: the turn ends no season, or the check is off)."""
+    return None if value is None else int(value)
+

@@ -39,15 +39,26 @@ def level_for(cities: int) -> tuple[str, str]:
     return SCHEDULE[-1][1], SCHEDULE[-1][2]
 
 
+def seasonal_check_fails(required: int | None, held: int) -> bool:
+    """RSR 19.4: at a season's end Japan controls fewer cities than the track requires."""
+    return required is not None and held < required
+
+
+def is_decisive_victory(held: int) -> bool:
+    """RSR 19.4: six cities or more is a Japanese decisive victory, which ends the game at once."""
+    return held >= DECISIVE_CITIES
+
+
 def end_of_turn_check(state: RsrState) -> dict[str, Any] | None:
-    """At the end of a Game-Turn: the result if the game ends now, else None (RSR 19.4)."""
+    """At the end of a Game-Turn: the result if the game ends now, else None (RSR 19.4); the two predicates are
+    the ones campaign.py's campaign_end applies to the Turn Record Track."""
     held = japanese_cities(state)
     turn = state.static.turn_info(state.turn)
     why = None
-    if turn is not None and turn.cities_required is not None and len(held) < turn.cities_required:
+    if turn is not None and seasonal_check_fails(turn.cities_required, len(held)):
         why = (f"RSR 19.4: at the end of the season Japan controls {len(held)} of the {turn.cities_required} "
                "cities the Turn Record Track requires")
-    elif len(held) >= DECISIVE_CITIES:
+    elif is_decisive_victory(len(held)):
         why = f"RSR 19.4: Japan controls {len(held)} cities, a decisive victory, which ends the game"
     elif turn is not None and turn.month == LAST_MONTH:
         why = "RSR 19.4: the December 1905 Game-Turn is over"

@@ -9,7 +9,7 @@ from typing import Any
 from rsr.engine import Request
 from rsr.rulesets.red_sun_rising.naval.attrition import friendly_port
 from rsr.rulesets.red_sun_rising.naval.data import NavalStatic
-from rsr.rulesets.red_sun_rising.naval.transport import CAPACITY, transport_cost
+from rsr.rulesets.red_sun_rising.naval.transport import CAPACITY, landing_hexes, transport_cost
 
 
 def _path(static: NavalStatic, start: int, goal: int) -> list[int]:
@@ -21,11 +21,19 @@ def _path(static: NavalStatic, start: int, goal: int) -> list[int]:
     return path
 
 
+def _to_cities(state: Any, coast: list[str]) -> int:
+    """How near the nearest of ``coast`` lies to a city RSR 19.4 counts that Japan does not hold (99: none)."""
+    grid = state.static.grid
+    cities = [h for h in state.static.victory_cities if state.control.get(h) != "japan"]
+    return min((grid.distance(c, h) for c in coast for h in cities), default=99)
+
+
 def answer(state: Any, request: Request, round_by_round: bool = False) -> dict[str, Any] | None:
     static: NavalStatic = state.naval_static
     naval = state.naval
-    if request.kind == "naval-landings":
-        return {"landings": {m: info["hexes"][0] for m, info in sorted(request.options["merchants"].items())
+    if request.kind == "naval-landings":  # as near as it can to a city RSR 19.4 counts that Japan lacks
+        return {"landings": {m: min(info["hexes"], key=lambda h: (_to_cities(state, [h]), h))
+                             for m, info in sorted(request.options["merchants"].items())
                              if info["hexes"] and info["cargo"]}}
     if request.kind == "naval-surprise-attack":  # RSR 18.83: every torpedo flotilla, the targets in turn
         flotillas, targets = request.options["flotillas"], request.options["targets"]
@@ -72,14 +80,24 @@ def answer(state: Any, request: Request, round_by_round: bool = False) -> dict[s
             distance = static.distances(info["hex"])
             rounds = 10 if info["hex"] in static.home_ports else 9  # RSR 7.0 errata
             reachable = [h for h in goals if distance.get(h, 99) <= rounds]
+            if not info["cargo"] and not load and info["hex"] not in static.home_ports and (waiting or headquarters):
+                # empty at sea: sail home to fetch the units and command units still waiting (RSR 7.4, RSR 17.11)
+                wanted = sorted({naval.ashore[u] for u in waiting} & set(static.home_ports))
+                wanted = wanted or sorted(static.home_ports)
+                home = min(wanted, key=lambda h: (distance.get(h, 99), h))
+                if distance.get(home, 99) <= 9:  # RSR 7.0 errata: as far as it can sail in one turn
+                    orders["merchants"][merchant_id] = {"route": _path(static, info["hex"], home)}
+                continue
             if not reachable:
                 continue  # it would be lost at sea: it stays, loaded with nobody
-            if load and info["hex"] in static.home_ports:
+            if headquarters and info["hex"] in static.home_ports:
                 load += headquarters  # command units ride free (RSR 7.41)
                 headquarters = []
             if load:
                 orders["load"][merchant_id] = load
             if info["cargo"] or load:
-                goal = min(reachable, key=lambda h: (distance[h], h))
+                season = turn.season if turn is not None else ""
+                goal = min(reachable, key=lambda h: (_to_cities(state, landing_hexes(state, static.code_of(h) or "",
+                                                                                      season)), distance[h], h))
                 orders["merchants"][merchant_id] = {"route": _path(static, info["hex"], goal)}
     return orders
