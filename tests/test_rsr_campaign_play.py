@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rsr import actions, scenario
+from rsr import games as game_actions
+from rsr import scenario
 from rsr.demo import run_demo
 from rsr.rulesets import get_ruleset
 from rsr.scenario import SCENARIO_ROOT, available
@@ -19,7 +20,7 @@ from rsr.scenario import SCENARIO_ROOT, available
 
 def _play(tmp_path: Path) -> tuple[dict[str, object], list[str], int]:
     alice = run_demo(tmp_path / "demo", echo=lambda _: None, scenario="campaign-1904")
-    result = actions.load_game(alice, cache=False)
+    result = game_actions.load_game(alice, cache=False)
     state = result.position.state
     assert state.finished and state.result is not None, "the campaign ends by RSR 19.4"
     events = [e for record in result.passes for e in record.events]
@@ -59,7 +60,7 @@ def test_three_months_of_the_war_through_packets(tmp_path: Path, monkeypatch: py
     it."""
     _bounded(tmp_path, monkeypatch, 3)
     alice = run_demo(tmp_path / "demo", echo=lambda _: None, scenario="campaign-1904")
-    result = actions.load_game(alice, cache=False)
+    result = game_actions.load_game(alice, cache=False)
     events = [e for record in result.passes for e in record.events]
     months = [e.text for e in events if e.kind == "stage" and e.text.startswith("end of game turn")]
     assert [re.search(r"\((\d{4}-\d\d)\)", m).group(1) for m in months] == ["1904-02", "1904-03", "1904-04"]  # type: ignore[union-attr]
