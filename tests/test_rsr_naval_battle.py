@@ -40,8 +40,10 @@ def ctx(*dice: int) -> Context:
 # -- the engine is registered ----------------------------------------------------------------------------------
 
 def test_the_tactical_battle_is_the_registered_engine() -> None:
-    """Issue 12's interface now fights: searches that find the enemy are no longer refused (RSR 8.0)."""
-    assert battle.require_battle(42, "a test") is battle_flow.fight
+    """The naval game's battle interface fights: searches that find the enemy are not refused (RSR 8.0)."""
+    from rsr.rulesets.red_sun_rising.naval import flow  # (the naval game registers its battle engine as it loads)
+
+    assert flow.DECISIONS and battle.require_battle(42, "a test") is battle_flow.fight
 
 
 # -- set-up (8.2) -------------------------------------------------------------------------------------------------
