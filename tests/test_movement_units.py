@@ -1,4 +1,4 @@
-"""RS/RS 7.1-7.3, 8.2: the movement search in whole cost units (issue 24: the bot's search without fractions)
+"""RS/RS 7.1-7.3, 8.2: the movement search in whole cost units (the bot's search without fractions)
 and the memo of step costs give the very destinations, paths and MP left of the search with fractions and
 costs worked out afresh, unit by unit, position by position of a bot game; with units scattered at random
 (zones of control everywhere) and on a map where a cost is not a whole number of units."""
@@ -33,7 +33,7 @@ def _both(state: Any, unit: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, 
         def exact_only(*args: Any) -> Any:
             raise terrain.InexactCost("the search with fractions")
 
-        patch.setattr(movement, "_destinations_in_units", exact_only)
+        patch.setattr(movement, "cost_units", exact_only)  # (the search then runs in fractions)
         patch.setattr(terrain, "step_cost", terrain._step_cost)  # (no memo: each cost worked out afresh)
         patch.setattr(movement, "step_cost", terrain._step_cost)
         exact = movement.destinations(state, unit)
@@ -55,14 +55,15 @@ def test_the_search_in_units_finds_what_the_search_in_fractions_finds(positions:
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(positions) >= 10
     in_units = []
-    real = movement._destinations_in_units
+    real = movement._cheapest_paths
 
     def spy(*args: Any) -> Any:
         found = real(*args)
-        in_units.append(args[1].id)
+        if isinstance(args[5], int):  # (its ``total``: whole cost units, not a fraction)
+            in_units.append(args[1].id)
         return found
 
-    monkeypatch.setattr(movement, "_destinations_in_units", spy)
+    monkeypatch.setattr(movement, "_cheapest_paths", spy)
     moved = 0
     for state in positions[::4]:
         moved += _check(state, monkeypatch, state.on_map()[::3])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -414,60 +415,28 @@ def destinations(state: RsState, unit: Unit) -> dict[str, tuple[tuple[str, ...],
     stays = [u for u in state.units_in(start, side) if u.id != unit.id]
     if total <= 0:
         return {start: ((), Fraction(0))}
-    try:  # the same search in whole cost units (integers add and compare many times faster than fractions)
-        return _destinations_in_units(state, unit, enemy_zoc, enemy_hexes, total, long_gun, stays)
-    except InexactCost:
-        pass
-    best: dict[str, tuple[Fraction, tuple[str, ...]]] = {start: (Fraction(0), ())}
-    heap: list[tuple[Fraction, tuple[str, ...], str]] = [(Fraction(0), (), start)]
-    while heap:
-        spent, path, here = heapq.heappop(heap)
-        if best[here][1] != path:
-            continue
-        if path and here in enemy_zoc:
-            continue  # RS/RS 8.2: stop on entering
-        for there in state.static.neighbours(here):
-            if there in enemy_hexes:
-                continue
-            entering = there in enemy_zoc
-            if entering and (unit.disruption == 1 or long_gun):
-                continue
-            if entering and path and start in enemy_zoc:
-                continue
-            cost = step_cost(state, unit, here, there)
-            if cost is None:
-                continue
-            if not path and start in enemy_zoc:
-                if entering:
-                    if not state.units_in(there, side):
-                        continue
-                    cost = max(cost, total)
-                else:
-                    cost += 2 if stays else halve_movement(state, total)
-            new_total = spent + cost
-            if new_total > total and path:
-                continue
-            new_total = min(new_total, total) if not path else new_total
-            new_path = path + (there,)
-            if there not in best or (new_total, new_path) < best[there]:
-                best[there] = (new_total, new_path)
-                heapq.heappush(heap, (new_total, new_path, there))
-    return {h: (p, total - s) for h, (s, p) in sorted(best.items())}
+    try:  # the search in whole cost units (integers add and compare many times faster than fractions)
+        scale = cost_units(state)
+        leave = 2 * scale if stays else whole_units(halve_movement(state, total), scale)
+        found = _cheapest_paths(state, unit, enemy_zoc, enemy_hexes, long_gun, whole_units(total, scale), leave,
+                                lambda here, there: step_units(state, unit, here, there, scale))
+        return {h: (path, Fraction(left, scale)) for h, (path, left) in found.items()}
+    except InexactCost:  # (a cost that is not a whole number of units: the same search in fractions)
+        return _cheapest_paths(state, unit, enemy_zoc, enemy_hexes, long_gun, total,
+                               Fraction(2) if stays else halve_movement(state, total),
+                               lambda here, there: step_cost(state, unit, here, there))
 
 
-def _destinations_in_units(state: RsState, unit: Unit, enemy_zoc: frozenset[str], enemy_hexes: frozenset[str],
-                           total_mp: Fraction, long_gun: bool, stays: list[Unit]
-                           ) -> dict[str, tuple[tuple[str, ...], Fraction]]:
-    """:func:`destinations`' search step for step, every cost times the map's :func:`cost_units` (a positive
-    whole number, so every sum, comparison and tie comes out as with the fractions); :class:`InexactCost` if
-    a cost is not a whole number of units (the caller then searches with fractions)."""
+def _cheapest_paths(state: RsState, unit: Unit, enemy_zoc: frozenset[str], enemy_hexes: frozenset[str],
+                    long_gun: bool, total: Any, leave: Any, step: Callable[[str, str], Any]
+                    ) -> dict[str, tuple[tuple[str, ...], Any]]:
+    """:func:`destinations`' search (RS/RS 7.1, RS/RS 8.2, RS/RS 8.3): the cheapest path to every hex and the
+    cost left, in whatever numbers ``total``, ``leave`` (the cost of leaving an enemy zone) and ``step`` give
+    (whole cost units or fractions: every sum, comparison and tie comes out alike); ties broken by path."""
     side = unit.side
     start = unit.hex or ""
-    scale = cost_units(state)
-    total = whole_units(total_mp, scale)
-    leave = 2 * scale if stays else whole_units(halve_movement(state, total_mp), scale)
-    best: dict[str, tuple[int, tuple[str, ...]]] = {start: (0, ())}
-    heap: list[tuple[int, tuple[str, ...], str]] = [(0, (), start)]
+    best: dict[str, tuple[Any, tuple[str, ...]]] = {start: (total - total, ())}
+    heap: list[tuple[Any, tuple[str, ...], str]] = [(total - total, (), start)]
     neighbours = state.static.neighbours
     blocked_entry = unit.disruption == 1 or long_gun
     start_in_zoc = start in enemy_zoc
@@ -483,7 +452,7 @@ def _destinations_in_units(state: RsState, unit: Unit, enemy_zoc: frozenset[str]
             entering = there in enemy_zoc
             if entering and (blocked_entry or (path and start_in_zoc)):
                 continue
-            cost = step_units(state, unit, here, there, scale)
+            cost = step(here, there)
             if cost is None:
                 continue
             if not path and start_in_zoc:
@@ -501,4 +470,4 @@ def _destinations_in_units(state: RsState, unit: Unit, enemy_zoc: frozenset[str]
             if there not in best or (new_total, new_path) < best[there]:
                 best[there] = (new_total, new_path)
                 heapq.heappush(heap, (new_total, new_path, there))
-    return {h: (p, Fraction(total - s, scale)) for h, (s, p) in sorted(best.items())}
+    return {h: (p, total - s) for h, (s, p) in sorted(best.items())}
