@@ -28,6 +28,10 @@ class Side:
     movement: int
     range: int | None = None
 
+    def printed(self) -> str:
+        """The values as the counter prints them: ``combat-range-movement``, or ``combat-movement``."""
+        return f"{self.combat}-{self.range}-{self.movement}" if self.range else f"{self.combat}-{self.movement}"
+
 
 @dataclass(frozen=True)
 class Counter:

@@ -184,17 +184,8 @@ class RedStar(DecisionRuleset):
         by_hex: dict[str, list[str]] = {}
         for unit in state.on_map():
             counter = state.counter(unit.id)
-            face = counter.face(unit.reduced)
-            marks = []
-            if unit.disruption:
-                marks.append(f"D{unit.disruption}")
-            if unit.fired:
-                marks.append("fired")
-            if unit.reserve:
-                marks.append("reserve")
-            if unit.truck:
-                marks.append("truck")
-            values = f"{face.combat}-{face.range}-{face.movement}" if face.range else f"{face.combat}-{face.movement}"
+            marks = unit.markers()
+            values = counter.face(unit.reduced).printed()
             by_hex.setdefault(unit.hex or "?", []).append(
                 f"{unit.id} {values}{' r' if unit.reduced else ''}" + (f" [{' '.join(marks)}]" if marks else ""))
         for hex_id in sorted(by_hex):

@@ -57,17 +57,8 @@ def rs_scene(state: Any, before: Any, events: list[Event], title: str, subtitle:
         scene.labels.append(Label(hex_id, text.strip(), bool(points), "#c00000" if points else ""))
     for unit in state.on_map():
         counter = state.counter(unit.id)
-        face = counter.face(unit.reduced)
-        values = f"{face.combat}-{face.range}-{face.movement}" if face.range else f"{face.combat}-{face.movement}"
-        markers: list[str] = []
-        if unit.disruption:
-            markers.append(f"D{unit.disruption}")
-        if unit.fired:
-            markers.append("F")
-        if unit.reserve:
-            markers.append("R")
-        if unit.truck:
-            markers.append("T")
+        values = counter.face(unit.reduced).printed()
+        markers = unit.markers(short=True)
         scene.stacks.setdefault(unit.hex or "", []).append(CounterPic(
             unit.id, unit.side, RS_SYMBOLS.get(counter.type, "infantry"), counter.size or "", values,
             unit.reduced, tuple(markers),

@@ -40,6 +40,13 @@ class Unit:
     def on_map(self) -> bool:
         return self.status == ON_MAP and self.hex is not None
 
+    def markers(self, short: bool = False) -> list[str]:
+        """The markers on the unit, as ``rsr show`` names them (``fired``) or a counter drawing (``F``)."""
+        named = [f"D{self.disruption}"] if self.disruption else []
+        named += [name for name, on in (("fired", self.fired), ("reserve", self.reserve), ("truck", self.truck))
+                  if on]
+        return [name if name.startswith("D") or not short else name[0].upper() for name in named]
+
 
 @dataclass
 class Combat:
