@@ -156,7 +156,7 @@ def combat_odds(state: RsState, side: str, hex_id: str, attackers: list[str], ni
     tables: list[OddsTable] = []
     defender = enemy_of(side)
     firing = [u for u in cm.members(trial, combat, "defender") if cm.can_fire(trial, combat, "defender", u)]
-    if trial.support.get(defender, 0) < 1:
+    if trial.support.get(defender, 0) < 1 and not trial.options.get("defender-fires-free"):  # RS/RS 6.1
         empty = OddsTable(f"{defender} fire (defender)")
         empty.warnings.append(f"{defender} has no support point left and cannot fire in defence (RS/RS 6.1)")
         tables.append(empty)
