@@ -294,7 +294,7 @@ def _outcome(state: RsState, ctx: Context, combat: Combat, result: dict[str, Any
     elif result["choice"] == "no-check" and not result.get("announced"):
         ctx.emit("morale", f"{result['owner']} makes no morale check for {result['target']}", "RS/RS 6.62",
                  combat=combat.id, unit=result["target"], choice="no-check")
-    outcome = state.static.morale[(choice, role)]
+    outcome = cm.morale_outcome(state, choice, role)  # RS/RS 6.62, the Morale Option Table
     lost: list[str] = []
     if outcome.factors_lost == "morale" and _cascade_tied(state, combat, result, morale):
         result["choice"] = choice  # the check is made; its losses wait for the owner's order (RS/RS 6.25)

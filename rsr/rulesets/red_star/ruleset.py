@@ -26,6 +26,9 @@ from rsr.rulesets.red_star.state import ARRIVING, ON_MAP, REPLACEMENTS, RsState,
 READING_OPTIONS: dict[str, str] = {
     "counterbattery-x-only-flips": "RS/RS 5.41: a gun flipped by a counterbattery X is not suppressed and still "
                                    "fires its announced mission or support, reduced (default: X also suppresses)",
+    "morale-no-check-as-6-62": "RS/RS 6.62 against the Morale Option Table: an attacking unit that makes no morale "
+                               "check retreats with every unit of its side in its hex, beneath a \"1\" (default: "
+                               "the table, the target unit alone, beneath a \"2\")",
     "defender-fires-free": "RS/RS 6.1 against RS/RS 4.3: the defender spends no support point to fire in a combat "
                            "(default: one point per combat in which he fires)",
 }
