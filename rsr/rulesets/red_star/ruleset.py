@@ -29,6 +29,8 @@ READING_OPTIONS: dict[str, str] = {
     "morale-no-check-as-6-62": "RS/RS 6.62 against the Morale Option Table: an attacking unit that makes no morale "
                                "check retreats with every unit of its side in its hex, beneath a \"1\" (default: "
                                "the table, the target unit alone, beneath a \"2\")",
+    "night-defensive-support": "RS/RS 5.32 with RS/RS 5.31 and RS/RS 6.92: the defender's guns give defensive "
+                               "support in a night combat (default: no Weapons class fire at night, guns included)",
     "defender-fires-free": "RS/RS 6.1 against RS/RS 4.3: the defender spends no support point to fire in a combat "
                            "(default: one point per combat in which he fires)",
 }
