@@ -50,3 +50,37 @@ def test_a_reading_option_is_true_or_false() -> None:
     with pytest.raises(BadInput, match="true or false"):
         ruleset.initial_state(scenario, {"defender-fires-free": "yes"})
     assert ruleset.initial_state(scenario, {"defender-fires-free": True}).options["defender-fires-free"] is True
+
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "red-star" / "interpretations.md"
+CASES = Path(__file__).resolve().parents[1] / "tests" / "cases" / "red-star"
+
+
+def _section(title: str) -> str:
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index(f"## {title}")
+    end = text.index("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_every_reading_option_is_in_the_index_and_has_a_case_file_of_its_own() -> None:
+    import yaml
+
+    index = _section("Index: readings the text leaves open")
+    for name in [*READING_OPTIONS, "fired-off-each-player-turn"]:
+        assert f"`{name}`" in index, name
+        with_it = [p.name for p in sorted(CASES.glob("*.yaml"))
+                   if name in ((yaml.safe_load(p.read_text(encoding="utf-8")).get("changes") or {}).get("options")
+                               or {})]
+        assert with_it, f"no case file plays with option {name}"
+
+
+def test_every_case_file_the_readings_name_exists() -> None:
+    import re
+
+    section = _section("Readings the text leaves open (issue 22)")
+    named = set(re.findall(r"`([a-z0-9]+(?:-[a-z0-9]+){2,})`", section)) - set(READING_OPTIONS) - {
+        "fired-off-each-player-turn"}
+    assert len(named) >= 15
+    missing = sorted(n for n in named if not (CASES / f"{n}.yaml").exists())
+    assert not missing, missing
