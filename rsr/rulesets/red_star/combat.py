@@ -9,7 +9,7 @@ its factors to a firefight, and today it returns nothing.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -18,7 +18,7 @@ from rsr.errors import RulesError
 from rsr.hexgrid import hexside
 from rsr.provenance import is_provisional
 from rsr.rulesets.red_star import support
-from rsr.rulesets.red_star.data import CLASSES, half_up
+from rsr.rulesets.red_star.data import CLASSES, MoraleOutcome, half_up
 from rsr.rulesets.red_star.state import Combat, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import (
     bridge_exists,
@@ -736,3 +736,16 @@ def participation(state: RsState, ctx: Context, combat: Combat) -> None:
 
 
 CLASS_NAMES = CLASSES
+
+
+def morale_outcome(state: RsState, choice: str, role: str) -> MoraleOutcome:
+    """The Morale Option Table's line for a choice and the target's role (tables.yaml ``morale_options``, RS/RS 6.62).
+
+    Rules option ``morale-no-check-as-6-62``: an attacking unit whose owner declines the check is read by RS/RS 6.62
+    instead of the table, so every unit of his in the target hex retreats, beneath a "1" marker (interpretations.md,
+    RS/RS 6.62 against the Morale Option Table)."""
+    outcome = state.static.morale[(choice, role)]
+    if choice == "no-check" and role == "attacker" and state.options.get("morale-no-check-as-6-62"):
+        return replace(outcome, retreat="all-units-in-hex", disruption=1,
+                       note="rules option morale-no-check-as-6-62: RS/RS 6.62 read, not the table")
+    return outcome

@@ -27,7 +27,7 @@ from rsr.errors import RulesError
 from rsr.provenance import is_provisional
 from rsr.rulesets.red_star import artillery, losses
 from rsr.rulesets.red_star.artillery import _provisional, charts, fire_range, indirect_problem, range_count, spotting
-from rsr.rulesets.red_star.state import Ask, RsState, enemy_of
+from rsr.rulesets.red_star.state import Ask, RsState, Unit, enemy_of
 from rsr.rulesets.red_star.terrain import current, occupied, supplied_hexes
 from rsr.words import plural, plural_word
 
@@ -222,11 +222,20 @@ def resolve(state: RsState, ctx: Context) -> None:
         if result in ("s", "X"):
             if result == "X":
                 losses.lose_factors(state, ctx, [target], 1, f"counterbattery {decl['level']}", "RS/RS 5.42")
+                if flipped_only(state, target):
+                    continue
             target.fired = True
             if target.id not in suppressed:
                 suppressed.append(target.id)
             ctx.emit("suppressed", f"{target.id} is suppressed: Fired marker; its announced fire is cancelled",
                      "RS/RS 5.41", unit=target.id)
+
+
+def flipped_only(state: RsState, target: Unit) -> bool:
+    """RS/RS 5.41 with the Counterbattery Table, rules option ``counterbattery-x-only-flips``: a gun an X flipped
+    (still on the map) is neither suppressed nor eliminated, so it keeps its announced fire. Without the option an
+    X also suppresses (interpretations.md, RS/RS 5.41)."""
+    return bool(state.options.get("counterbattery-x-only-flips")) and target.on_map
 
 
 # -- the decision: RS/RS 5.41 counterbattery against announced fire --------------------------------

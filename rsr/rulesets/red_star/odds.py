@@ -104,19 +104,19 @@ def _add_cell(table: OddsTable, state: RsState, cell: CrtCell, die: int, target_
         table.add(f"{cell.text}: {words}", p, str(die), cell.provisional)
         return
     if in_hex - steps < morale:
-        line = state.static.morale[("no-check", target_role)]
+        line = cm.morale_outcome(state, "no-check", target_role)
         table.add(f"{cell.text}: too few factors for a morale check: {outcome_words(line, steps, morale)}", p,
                   str(die), cell.provisional)
         return
-    passed = state.static.morale[("pass", target_role)]
-    failed = state.static.morale[("fail", target_role)]
+    passed = cm.morale_outcome(state, "pass", target_role)
+    failed = cm.morale_outcome(state, "fail", target_role)
     if pass_p:
         table.add(f"{cell.text}, morale check passed: {outcome_words(passed, steps, morale)}", p * pass_p,
                   f"{die}, morale die 1-{rating}", cell.provisional)
     if pass_p < 1:
         table.add(f"{cell.text}, morale check failed: {outcome_words(failed, steps, morale)}", p * (1 - pass_p),
                   f"{die}, morale die {rating + 1}-{MORALE_DIE}", cell.provisional)
-    no_check = state.static.morale[("no-check", target_role)]
+    no_check = cm.morale_outcome(state, "no-check", target_role)
     note = f"without a check, a morale result {morale}: {outcome_words(no_check, 0, morale)} (Morale Option Table)"
     if note not in table.notes:
         table.notes.append(note)
@@ -156,7 +156,7 @@ def combat_odds(state: RsState, side: str, hex_id: str, attackers: list[str], ni
     tables: list[OddsTable] = []
     defender = enemy_of(side)
     firing = [u for u in cm.members(trial, combat, "defender") if cm.can_fire(trial, combat, "defender", u)]
-    if trial.support.get(defender, 0) < 1:
+    if trial.support.get(defender, 0) < 1 and not trial.options.get("defender-fires-free"):  # RS/RS 6.1
         empty = OddsTable(f"{defender} fire (defender)")
         empty.warnings.append(f"{defender} has no support point left and cannot fire in defence (RS/RS 6.1)")
         tables.append(empty)

@@ -98,7 +98,8 @@ def _firefight(state: RsState, ctx: Context, combat: Combat, role: str, group: d
     if not targets:
         support.waste_assigned(state, ctx, combat, role, group, [])  # RS/RS 5.3
         return
-    if not combat.support_paid and role == "defender":
+    if not combat.support_paid and role == "defender" and not state.options.get("defender-fires-free"):
+        # RS/RS 6.1 (rules option defender-fires-free: RS/RS 4.3, only the attacking side pays in ground combat)
         if state.support.get(side, 0) < 1:  # RS/RS 6.1: the defender pays one support point to fire at all
             ctx.emit("no-fire", f"{side} has no support point left and cannot fire in this combat", "RS/RS 6.1",
                      combat=combat.id, side=side)
@@ -293,7 +294,7 @@ def _outcome(state: RsState, ctx: Context, combat: Combat, result: dict[str, Any
     elif result["choice"] == "no-check" and not result.get("announced"):
         ctx.emit("morale", f"{result['owner']} makes no morale check for {result['target']}", "RS/RS 6.62",
                  combat=combat.id, unit=result["target"], choice="no-check")
-    outcome = state.static.morale[(choice, role)]
+    outcome = cm.morale_outcome(state, choice, role)  # RS/RS 6.62, the Morale Option Table
     lost: list[str] = []
     if outcome.factors_lost == "morale" and _cascade_tied(state, combat, result, morale):
         result["choice"] = choice  # the check is made; its losses wait for the owner's order (RS/RS 6.25)

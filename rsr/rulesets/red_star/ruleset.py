@@ -20,10 +20,26 @@ from rsr.rulesets.red_star.data import load_static
 from rsr.rulesets.red_star.sequence import TURN, find_segment, segment_side
 from rsr.rulesets.red_star.state import ARRIVING, ON_MAP, REPLACEMENTS, RsState, Unit, enemy_of
 
+# The other readings of cases the printed rules leave open (docs/red-star/interpretations.md, "Readings the text
+# leaves open"), each off by default. Declared here rather than in tables.yaml: the scenario data, and with it the
+# hash every game in progress pins, stay the same when one is added.
+READING_OPTIONS: dict[str, str] = {
+    "counterbattery-x-only-flips": "RS/RS 5.41: a gun flipped by a counterbattery X is not suppressed and still "
+                                   "fires its announced mission or support, reduced (default: X also suppresses)",
+    "morale-no-check-as-6-62": "RS/RS 6.62 against the Morale Option Table: an attacking unit that makes no morale "
+                               "check retreats with every unit of its side in its hex, beneath a \"1\" (default: "
+                               "the table, the target unit alone, beneath a \"2\")",
+    "night-defensive-support": "RS/RS 5.32 with RS/RS 5.31 and RS/RS 6.92: the defender's guns give defensive "
+                               "support in a night combat (default: no Weapons class fire at night, guns included)",
+    "defender-fires-free": "RS/RS 6.1 against RS/RS 4.3: the defender spends no support point to fire in a combat "
+                           "(default: one point per combat in which he fires)",
+}
+
 
 def rule_options(static: Any, chosen: dict[str, Any], where: str) -> dict[str, bool]:
-    """The rule options of a game: each one the tables list (tables.yaml), on or off; any other is refused."""
-    known = static.rule_options
+    """The rule options of a game: each one the tables list (tables.yaml) or :data:`READING_OPTIONS`, on or off;
+    any other is refused."""
+    known = {**static.rule_options, **{name: False for name in READING_OPTIONS}}
     options: dict[str, bool] = {}
     for name, value in sorted(chosen.items()):
         if name not in known:

@@ -59,7 +59,9 @@ def support_problem(state: RsState, combat: Combat, role: str, gun_id: str) -> s
         return "direct fire support is given only in Prepared Combat (RS/RS 5.3, 7.54)"
     if role == "attacker" and combat.night:
         return "no Offensive Support in a night combat (RS/RS 5.31)"
-    if combat.night:  # RS/RS 5.32 with RS/RS 6.92: Weapons class (artillery too) does not fire at night, either side
+    # RS/RS 5.32 with RS/RS 6.92: Weapons class (artillery too) does not fire at night, either side (rules option
+    # night-defensive-support: RS/RS 5.31 alone bars support at night, so the defender's guns may support)
+    if combat.night and not state.options.get("night-defensive-support"):
         return "no Weapons class fire at night, so no Defensive Support in a night combat (RS/RS 5.32, 6.92)"
     if gun.fired:
         return f"{gun_id} has a Fired marker: artillery fires once per player turn (RS/RS 5.1)"
